@@ -1,0 +1,122 @@
+"""Label arrays -> dense integer codes, with the unique labels in sorted order.
+
+This and the pair counting in ``contingency.py`` are the only O(N) work in the library, so
+each dtype takes its fastest exact path:
+
+* small-range integers and bools: offset + ``np.bincount`` (no sort, no hash);
+* everything else: pandas' hash-based ``factorize`` when pandas is installed (it is ~10x
+  faster than sorting), else ``np.unique``; object arrays fall back to a dict.
+
+Codes always follow the sorted order of the labels, so every result is deterministic and
+independent of the order in which labels first appear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["factorize", "sort_labels"]
+
+# Ranges up to this many values (or 2x the input length) are counted densely.
+_DENSE_RANGE = 1 << 22
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(codes, uniques)``: ``uniques`` sorted, ``uniques[codes] == values``."""
+    kind = values.dtype.kind
+    if kind == "b":
+        return _factorize_small_ints(values.view(np.uint8), values.dtype)
+    if kind in "iu":
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
+            return _factorize_small_ints(values, values.dtype, lo, hi)
+    if kind == "O":
+        return _factorize_objects(values)
+    return _factorize_hashed(values)
+
+
+def _factorize_small_ints(values, dtype, lo=None, hi=None):
+    if lo is None:
+        lo, hi = int(values.min()), int(values.max())
+    base = np.array(lo, dtype=values.dtype)
+    # subtract in the input dtype: uint64 labels near 2**64 must not pass through int64
+    shifted = (values - base if lo != 0 else values).astype(np.int64, copy=False)
+    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    if present.all():
+        codes = shifted
+    else:
+        lookup = np.cumsum(present, dtype=np.int64) - 1
+        codes = lookup[shifted]
+    offsets = np.flatnonzero(present)
+    if dtype.kind == "b":
+        return codes, offsets.astype(bool)
+    return codes, offsets.astype(dtype) + base
+
+
+def _factorize_hashed(values):
+    pd = _pandas()
+    if pd is None:
+        uniques, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.int64, copy=False), uniques
+    codes, uniques = pd.factorize(values, sort=False)
+    uniques = np.asarray(uniques, dtype=values.dtype)
+    return _resort(codes, uniques)
+
+
+def _factorize_objects(values):
+    pd = _pandas()
+    if pd is not None:
+        codes, uniques = pd.factorize(values, sort=False)
+        uniques = np.asarray(uniques, dtype=object)
+    else:
+        seen: dict = {}
+        codes = np.fromiter(
+            (seen.setdefault(v, len(seen)) for v in values.tolist()), np.int64, values.shape[0]
+        )
+        uniques = np.empty(len(seen), dtype=object)
+        uniques[:] = list(seen)
+    return _resort(codes, uniques)
+
+
+def _resort(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = sort_labels(uniques)
+    if np.array_equal(order, np.arange(order.shape[0])):
+        return codes.astype(np.int64, copy=False), uniques
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    return rank[codes], uniques[order]
+
+
+def sort_labels(uniques: np.ndarray) -> np.ndarray:
+    """Indices that sort distinct labels; mixed types sort by type name, then value."""
+    if uniques.dtype.kind != "O":
+        return np.argsort(uniques, kind="stable")
+    items = uniques.tolist()
+    for key in (None, lambda v: (type(v).__name__, v), repr):
+        try:
+            return np.array(sorted(range(len(items)), key=_keyed(items, key)), dtype=np.int64)
+        except TypeError:
+            continue
+    raise AssertionError("repr keys always compare")  # pragma: no cover
+
+
+def _keyed(items, key):
+    if key is None:
+        return items.__getitem__
+    return lambda i: key(items[i])
+
+
+_PANDAS = None
+
+
+def _pandas():
+    """pandas if installed (an optional speed-up, never required), else None."""
+    global _PANDAS
+    if _PANDAS is None:
+        try:
+            import pandas
+
+            _PANDAS = pandas
+        except ImportError:
+            _PANDAS = False
+    return _PANDAS or None

@@ -1,0 +1,394 @@
+"""The contingency table: the one data structure every score is computed from.
+
+Rows are true classes, columns predicted clusters (scikit-learn's orientation). Only the
+non-zero cells are stored (COO, sorted by row then column), so memory is O(nnz) whatever
+the numbers of classes and clusters. Tables are immutable and mergeable: the table of a
+union of disjoint item sets is the sum of their tables, aligned by label value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Callable
+
+import numpy as np
+
+from ._factorize import factorize
+from ._validation import as_label_array, check_same_length
+
+__all__ = ["Contingency", "as_contingency"]
+
+# Up to this many cells (or twice the item count) pairs are counted with one bincount.
+_DENSE_CELLS = 1 << 22
+# Python floats hold integers exactly up to 2**53; beyond it sums go through int64.
+_EXACT_FLOAT = 1 << 53
+
+
+class Contingency:
+    """Sparse contingency table of true classes (rows) against predicted clusters (columns).
+
+    Build it with :meth:`from_labels`, :meth:`from_matrix`, :meth:`from_counts` or by merging
+    tables (``a + b``, :meth:`merge`). Every score in the library accepts a table in place of
+    the two label arrays, so a table built once can be scored many times.
+
+    Examples
+    --------
+    >>> t = Contingency.from_labels(["a", "a", "b", "b"], [0, 0, 0, 1])
+    >>> t.n_samples, t.n_classes, t.n_clusters, t.nnz
+    (4, 2, 2, 3)
+    >>> t.to_dense()
+    array([[2, 0],
+           [1, 1]])
+    """
+
+    __slots__ = ("_rows", "_cols", "_counts", "_class_labels", "_cluster_labels",
+                 "_class_sizes", "_cluster_sizes", "_n", "_derived")
+
+    def __init__(self, rows, cols, counts, class_labels, cluster_labels, class_sizes,
+                 cluster_sizes):
+        # Private: callers pass a canonical table (see _canonical). Use the from_* constructors.
+        self._rows, self._cols, self._counts = _frozen(rows), _frozen(cols), _frozen(counts)
+        self._class_labels = _frozen(class_labels)
+        self._cluster_labels = _frozen(cluster_labels)
+        self._class_sizes = _frozen(class_sizes)
+        self._cluster_sizes = _frozen(cluster_sizes)
+        self._n = int(class_sizes.sum(dtype=np.int64))
+        self._derived: dict[str, Any] = {}
+
+    # ----------------------------------------------------------------- constructors
+    @classmethod
+    def from_labels(cls, labels_true: Any, labels_pred: Any) -> Contingency:
+        """Table of two label sequences of equal length (any hashable labels)."""
+        t = as_label_array(labels_true, "labels_true")
+        p = as_label_array(labels_pred, "labels_pred")
+        check_same_length(t, p, "labels_true", "labels_pred")
+        t_codes, t_labels = factorize(t)
+        p_codes, p_labels = factorize(p)
+        rows, cols, counts = _count_pairs(t_codes, p_codes, t_labels.shape[0], p_labels.shape[0])
+        return cls._build(rows, cols, counts, t_labels, p_labels)
+
+    @classmethod
+    def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
+        """Table from one row per cell, e.g. a group-by result; repeated pairs add up."""
+        t = as_label_array(class_labels, "class_labels")
+        p = as_label_array(cluster_labels, "cluster_labels")
+        c = _as_counts(as_label_array(counts, "counts"), "counts")
+        check_same_length(t, p, "class_labels", "cluster_labels")
+        check_same_length(t, c, "class_labels", "counts")
+        t_codes, t_labels = factorize(t)
+        p_codes, p_labels = factorize(p)
+        return cls._canonical(t_codes, p_codes, c, t_labels, p_labels)
+
+    @classmethod
+    def from_matrix(cls, matrix: Any, class_labels: Any = None,
+                    cluster_labels: Any = None) -> Contingency:
+        """Table from a dense or scipy-sparse count matrix (rows = classes).
+
+        All-zero rows and columns are dropped with their labels: a class with no items is not
+        part of the partition.
+        """
+        rows, cols, counts, shape = _matrix_cells(matrix)
+        t_labels, t_map = _axis_labels(class_labels, shape[0], "class_labels")
+        p_labels, p_map = _axis_labels(cluster_labels, shape[1], "cluster_labels")
+        return cls._canonical(t_map[rows], p_map[cols], counts, t_labels, p_labels)
+
+    @classmethod
+    def merge(cls, tables: Iterable[Contingency]) -> Contingency:
+        """Table of the union of disjoint item sets, from their tables (labels aligned by value)."""
+        tables = list(tables)
+        if not tables:
+            raise ValueError("tables is empty: merge needs at least one Contingency")
+        for i, t in enumerate(tables):
+            if not isinstance(t, Contingency):
+                raise ValueError(f"tables[{i}] is a {type(t).__name__}, not a Contingency")
+        if len(tables) == 1:
+            return tables[0]
+        t_labels, t_maps = _union_labels([t._class_labels for t in tables], "class labels")
+        p_labels, p_maps = _union_labels([t._cluster_labels for t in tables], "cluster labels")
+        rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables)])
+        cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables)])
+        counts = np.concatenate([t._counts for t in tables])
+        return cls._canonical(rows, cols, counts, t_labels, p_labels)
+
+    def __add__(self, other: object) -> Contingency:
+        if not isinstance(other, Contingency):
+            return NotImplemented
+        return Contingency.merge([self, other])
+
+    @classmethod
+    def _build(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
+        """From cells already unique, sorted and covering every row and column."""
+        class_sizes = _group_sum(rows, counts, t_labels.shape[0])
+        cluster_sizes = _group_sum(cols, counts, p_labels.shape[0])
+        return cls(rows, cols, counts, t_labels, p_labels, class_sizes, cluster_sizes)
+
+    @classmethod
+    def _canonical(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
+        """Sum repeated cells, drop zero cells and then labels left without items."""
+        rows, cols, counts = _aggregate(rows, cols, counts, p_labels.shape[0])
+        if counts.shape[0] == 0:
+            raise ValueError("the table is empty: all counts are zero")
+        rows, t_labels = _compact(rows, t_labels)
+        cols, p_labels = _compact(cols, p_labels)
+        return cls._build(rows, cols, counts, t_labels, p_labels)
+
+    # ----------------------------------------------------------------- properties
+    @property
+    def n_samples(self) -> int:
+        """Total number of items N."""
+        return self._n
+
+    @property
+    def n_classes(self) -> int:
+        return int(self._class_labels.shape[0])
+
+    @property
+    def n_clusters(self) -> int:
+        return int(self._cluster_labels.shape[0])
+
+    @property
+    def nnz(self) -> int:
+        """Number of non-zero cells."""
+        return int(self._counts.shape[0])
+
+    @property
+    def rows(self) -> np.ndarray:
+        """Row (class) index of each non-zero cell, sorted by row then column."""
+        return self._rows
+
+    @property
+    def cols(self) -> np.ndarray:
+        """Column (cluster) index of each non-zero cell."""
+        return self._cols
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Count n_ij of each non-zero cell (int64)."""
+        return self._counts
+
+    @property
+    def class_sizes(self) -> np.ndarray:
+        """Row sums a_i, in the order of :attr:`class_labels`."""
+        return self._class_sizes
+
+    @property
+    def cluster_sizes(self) -> np.ndarray:
+        """Column sums b_j, in the order of :attr:`cluster_labels`."""
+        return self._cluster_sizes
+
+    @property
+    def class_labels(self) -> np.ndarray:
+        """Original true-class labels, sorted."""
+        return self._class_labels
+
+    @property
+    def cluster_labels(self) -> np.ndarray:
+        """Original predicted-cluster labels, sorted."""
+        return self._cluster_labels
+
+    def to_dense(self) -> np.ndarray:
+        """The full (n_classes, n_clusters) int64 matrix. Allocates every cell."""
+        dense = np.zeros((self.n_classes, self.n_clusters), dtype=np.int64)
+        dense[self._rows, self._cols] = self._counts
+        return dense
+
+    def to_sparse(self):
+        """The table as a ``scipy.sparse.csr_matrix`` (int64)."""
+        from scipy import sparse
+
+        return sparse.csr_matrix((self._counts, (self._rows, self._cols)),
+                                 shape=(self.n_classes, self.n_clusters), dtype=np.int64)
+
+    def transpose(self) -> Contingency:
+        """The same table with the roles of classes and clusters swapped."""
+        order = np.lexsort((self._rows, self._cols))
+        return Contingency(self._cols[order], self._rows[order], self._counts[order],
+                           self._cluster_labels, self._class_labels, self._cluster_sizes,
+                           self._class_sizes)
+
+    @property
+    def T(self) -> Contingency:
+        return self.transpose()
+
+    def cached(self, key: str, compute: Callable[[Contingency], Any]) -> Any:
+        """Value of ``compute(self)``, computed once per table (tables are immutable)."""
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = compute(self)
+            return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Contingency):
+            return NotImplemented
+        return (
+            _same_labels(self._class_labels, other._class_labels)
+            and _same_labels(self._cluster_labels, other._cluster_labels)
+            and np.array_equal(self._rows, other._rows)
+            and np.array_equal(self._cols, other._cols)
+            and np.array_equal(self._counts, other._counts)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Contingency(n_samples={self.n_samples}, n_classes={self.n_classes}, "
+                f"n_clusters={self.n_clusters}, nnz={self.nnz})")
+
+    def __reduce__(self):
+        return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
+                              self._cluster_labels, self._class_sizes, self._cluster_sizes))
+
+
+def as_contingency(labels_true: Any, labels_pred: Any = None) -> Contingency:
+    """The table for a metric call: a Contingency passed as is, or built from two label arrays."""
+    if isinstance(labels_true, Contingency):
+        if labels_pred is not None:
+            raise ValueError("labels_pred must be None when labels_true is a Contingency")
+        return labels_true
+    if labels_pred is None:
+        raise ValueError("labels_pred is required unless labels_true is a Contingency")
+    return Contingency.from_labels(labels_true, labels_pred)
+
+
+# --------------------------------------------------------------------- counting
+def _count_pairs(t_codes, p_codes, n_t, n_p):
+    """Unique (row, col) cells and their counts, sorted, from two dense code arrays."""
+    n = t_codes.shape[0]
+    cells = n_t * n_p
+    if cells >= 1 << 62:  # codes cannot be packed into one int64 key
+        return _count_pairs_lexsort(t_codes, p_codes)
+    key = t_codes * n_p
+    key += p_codes
+    if cells <= max(_DENSE_CELLS, 2 * n):
+        full = np.bincount(key, minlength=cells)
+        idx = np.flatnonzero(full)
+        counts = full[idx]
+    else:
+        key.sort()
+        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        idx = key[starts]
+        counts = np.diff(np.append(starts, n))
+    rows, cols = np.divmod(idx, n_p)
+    return rows, cols, counts.astype(np.int64, copy=False)
+
+
+def _count_pairs_lexsort(t_codes, p_codes):
+    order = np.lexsort((p_codes, t_codes))
+    t, p = t_codes[order], p_codes[order]
+    new = np.concatenate(([True], (t[1:] != t[:-1]) | (p[1:] != p[:-1])))
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, t.shape[0]))
+    return t[starts], p[starts], counts.astype(np.int64)
+
+
+def _aggregate(rows, cols, counts, n_p):
+    """Sum counts of repeated (row, col) cells; drop zeros; sort by row then column."""
+    keep = counts != 0
+    rows, cols, counts = rows[keep], cols[keep], counts[keep]
+    order = np.lexsort((cols, rows))
+    rows, cols, counts = rows[order], cols[order], counts[order]
+    if rows.shape[0] == 0:
+        return rows, cols, counts
+    new = np.concatenate(([True], (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])))
+    starts = np.flatnonzero(new)
+    return rows[starts], cols[starts], np.add.reduceat(counts, starts)
+
+
+def _compact(codes, labels):
+    """Renumber codes to 0..k-1 over the labels that still have cells."""
+    present = np.bincount(codes, minlength=labels.shape[0]) > 0
+    if present.all():
+        return codes, labels
+    lookup = np.cumsum(present) - 1
+    return lookup[codes], labels[present]
+
+
+def _group_sum(index, counts, size):
+    """Exact integer sums of counts grouped by index."""
+    if counts.shape[0] and int(counts.max()) * counts.shape[0] < _EXACT_FLOAT:
+        return np.bincount(index, weights=counts, minlength=size).astype(np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, index, counts)
+    return out
+
+
+# --------------------------------------------------------------------- input helpers
+def _as_counts(values: np.ndarray, name: str) -> np.ndarray:
+    if values.dtype.kind == "b" or values.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be non-negative integers, got dtype {values.dtype}")
+    if values.dtype.kind == "f":
+        if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
+            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
+        if np.any(np.abs(values) >= 2.0**63):
+            raise ValueError(f"{name} has values too large for int64")
+    if np.any(values < 0):
+        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and np.any(values >= 2**63):
+        raise ValueError(f"{name} has values too large for int64")
+    return values.astype(np.int64)
+
+
+def _matrix_cells(matrix):
+    if hasattr(matrix, "tocoo"):  # scipy sparse
+        coo = matrix.tocoo()
+        if coo.ndim != 2:
+            raise ValueError(f"matrix must be 2-D, got {coo.ndim}-D")
+        rows, cols, data, shape = coo.row, coo.col, coo.data, coo.shape
+    else:
+        dense = np.asarray(matrix)
+        if dense.ndim != 2:
+            raise ValueError(f"matrix must be 2-D, got an array of shape {dense.shape}")
+        rows, cols = np.nonzero(dense)
+        data, shape = dense[rows, cols], dense.shape
+    if shape[0] == 0 or shape[1] == 0:
+        raise ValueError(f"matrix is empty (shape {shape})")
+    if data.dtype.kind not in "iuf" or data.dtype.kind == "b":
+        raise ValueError(f"matrix must hold non-negative integer counts, got dtype {data.dtype}")
+    counts = _as_counts(np.asarray(data), "matrix")
+    return rows.astype(np.int64), cols.astype(np.int64), counts, shape
+
+
+def _axis_labels(labels, size, name):
+    """Sorted labels for one axis and the map from matrix position to sorted position."""
+    if labels is None:
+        return np.arange(size, dtype=np.int64), np.arange(size, dtype=np.int64)
+    arr = as_label_array(labels, name)
+    if arr.shape[0] != size:
+        raise ValueError(f"{name} has {arr.shape[0]} labels but the matrix has {size} on that axis")
+    codes, uniques = factorize(arr)
+    if uniques.shape[0] != size:
+        raise ValueError(f"{name} contains duplicate labels")
+    return uniques, codes
+
+
+def _union_labels(arrays, what):
+    """Sorted union of label arrays, and for each array the map to positions in the union."""
+    combined = np.concatenate(_compatible(arrays))
+    codes, uniques = factorize(combined)
+    bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
+    return uniques, [codes[bounds[i]:bounds[i + 1]] for i in range(len(arrays))]
+
+
+def _compatible(arrays):
+    """Arrays whose concatenation keeps every label distinct (no int->float, no ->str)."""
+    dtypes = {a.dtype for a in arrays}
+    if len(dtypes) == 1:
+        return arrays
+    kinds = {d.kind for d in dtypes}
+    common = np.result_type(*dtypes)
+    if kinds <= set("iu") and common.kind in "iu" or kinds <= set("US") and len(kinds) == 1:
+        return [a.astype(common) for a in arrays]
+    return [a.astype(object) for a in arrays]
+
+
+def _same_labels(a, b):
+    return a.shape == b.shape and a.tolist() == b.tolist()
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr = np.asarray(arr)
+    if arr.flags.writeable:
+        arr = arr.view()
+        arr.flags.writeable = False
+    return arr
