@@ -105,7 +105,9 @@ def _check_missing(arr: np.ndarray, name: str) -> None:
     elif kind in "biuUS":
         return
     else:
-        raise ValueError(f"{name} has unsupported dtype {arr.dtype}: labels must be hashable scalars")
+        raise ValueError(
+            f"{name} has unsupported dtype {arr.dtype}: labels must be hashable scalars"
+        )
     if n_bad:
         raise ValueError(f"{name} contains {n_bad} missing labels (None/NaN)")
 

@@ -8,15 +8,15 @@ union of disjoint item sets is the sum of their tables, aligned by label value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from ._factorize import factorize
 from ._validation import as_label_array, check_same_length
 
-__all__ = ["Contingency", "as_contingency"]
+__all__ = ["Contingency", "as_contingency", "contingency_matrix"]
 
 # Up to this many cells (or twice the item count) pairs are counted with one bincount.
 _DENSE_CELLS = 1 << 22
@@ -105,8 +105,8 @@ class Contingency:
             return tables[0]
         t_labels, t_maps = _union_labels([t._class_labels for t in tables], "class labels")
         p_labels, p_maps = _union_labels([t._cluster_labels for t in tables], "cluster labels")
-        rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables)])
-        cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables)])
+        rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables, strict=True)])
+        cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables, strict=True)])
         counts = np.concatenate([t._counts for t in tables])
         return cls._canonical(rows, cols, counts, t_labels, p_labels)
 
@@ -392,3 +392,27 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
         arr = arr.view()
         arr.flags.writeable = False
     return arr
+
+
+def contingency_matrix(labels_true: Any, labels_pred: Any, *, eps: float | None = None,
+                       sparse: bool = False, dtype: Any = np.int64):
+    """scikit-learn's ``contingency_matrix``: counts of (class, cluster) pairs.
+
+    Rows follow the sorted true labels, columns the sorted predicted labels. Returns a dense
+    array, or a ``scipy.sparse.csr_matrix`` with ``sparse=True``; ``eps`` is added to every
+    cell of the dense matrix (not allowed with ``sparse``). Build a :class:`Contingency`
+    instead to keep the table sparse and reusable.
+
+    Examples
+    --------
+    >>> contingency_matrix([0, 0, 1, 2], [0, 0, 1, 1]).tolist()
+    [[2, 0], [0, 1], [0, 1]]
+    """
+    if eps is not None and sparse:
+        raise ValueError("Cannot set 'eps' when sparse=True")
+    table = Contingency.from_labels(labels_true, labels_pred)
+    if sparse:
+        return table.to_sparse().astype(dtype)
+    if eps is not None:
+        return table.to_dense() + eps
+    return table.to_dense().astype(dtype, copy=False)

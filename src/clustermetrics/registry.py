@@ -1,0 +1,136 @@
+"""The registry: every score described once.
+
+``evaluate``, the CLI, the README's metric table and the common property tests all read
+``METRICS``; adding a score is one function plus one entry here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .metrics import information as info
+from .metrics import pairs
+
+__all__ = ["MetricInfo", "METRICS", "resolve_metrics"]
+
+PAIR, INFO, MATCH = "pair counting", "information", "set matching"
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """One registered score.
+
+    ``func`` takes a :class:`~clustermetrics.Contingency` (plus ``options``) and returns a
+    float. ``detail``, when set, returns a richer result (e.g. the recovery matching) whose
+    ``rate`` is the score; ``evaluate`` keeps it in ``Report.details``. ``perfect`` is the
+    value on identical labellings, or None when it depends on the data (e.g. MI = H).
+    """
+
+    key: str
+    name: str
+    func: Callable[..., Any]
+    family: str
+    lower: float
+    upper: float
+    higher_is_better: bool
+    symmetric: bool
+    adjusted: bool
+    reference: str
+    perfect: float | None = 1.0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    detail: Callable[..., Any] | None = None
+
+    def compute(self, table: Any) -> tuple[float, Any]:
+        """(value, detail-or-None) of this score for ``table``."""
+        if self.detail is not None:
+            result = self.detail(table, **self.options)
+            return float(result.rate), result
+        return float(self.func(table, **self.options)), None
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return (self.lower, self.upper)
+
+
+_HUBERT = "Hubert & Arabie, J. Classification 2 (1985)"
+_VINH = "Vinh, Epps & Bailey, JMLR 11 (2010)"
+_ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
+_DESGRAUPES = "Desgraupes, Clustering indices (2013); permetrics PrS/ReS"
+
+_ENTRIES = [
+    # ------------------------------------------------------------------ pair counting
+    MetricInfo("ari", "Adjusted Rand index", pairs.adjusted_rand_score, PAIR, -0.5, 1.0,
+               True, True, True, _HUBERT),
+    MetricInfo("ri", "Rand index", pairs.rand_score, PAIR, 0.0, 1.0, True, True, False,
+               "Rand, JASA 66 (1971)"),
+    MetricInfo("fmi", "Fowlkes-Mallows index", pairs.fowlkes_mallows_score, PAIR, 0.0, 1.0,
+               True, True, False, "Fowlkes & Mallows, JASA 78 (1983)"),
+    MetricInfo("pair_precision", "Pair precision (PrS)", pairs.pair_precision_score, PAIR,
+               0.0, 1.0, True, False, False, _DESGRAUPES),
+    MetricInfo("pair_recall", "Pair recall (ReS)", pairs.pair_recall_score, PAIR, 0.0, 1.0,
+               True, False, False, _DESGRAUPES),
+    MetricInfo("pair_f1", "Pair F1", pairs.pair_f_score, PAIR, 0.0, 1.0, True, True, False,
+               "Manning et al., Introduction to IR (2008) 16.3"),
+    MetricInfo("pair_jaccard", "Pair Jaccard index", pairs.pair_jaccard_score, PAIR, 0.0,
+               1.0, True, True, False, "Ben-Hur, Elisseeff & Guyon, PSB (2002)"),
+    # ------------------------------------------------------------------ information
+    MetricInfo("ami", "Adjusted mutual information", info.adjusted_mutual_info_score, INFO,
+               -INF, 1.0, True, True, True, _VINH),
+    MetricInfo("nmi", "Normalized mutual information", info.normalized_mutual_info_score,
+               INFO, 0.0, 1.0, True, True, False, "Strehl & Ghosh, JMLR 3 (2002)"),
+    MetricInfo("mi", "Mutual information (nats)", info.mutual_info_score, INFO, 0.0, INF,
+               True, True, False, "Cover & Thomas (2006)", perfect=None),
+    MetricInfo("homogeneity", "Homogeneity", info.homogeneity_score, INFO, 0.0, 1.0, True,
+               False, False, _ROSENBERG),
+    MetricInfo("completeness", "Completeness", info.completeness_score, INFO, 0.0, 1.0, True,
+               False, False, _ROSENBERG),
+    MetricInfo("v_measure", "V-measure", info.v_measure_score, INFO, 0.0, 1.0, True, True,
+               False, _ROSENBERG),
+]
+
+METRICS: dict[str, MetricInfo] = {}
+
+
+def register(entry: MetricInfo) -> MetricInfo:
+    """Add a score to the registry (keys are unique)."""
+    if entry.key in METRICS:
+        raise ValueError(f"metric key {entry.key!r} is already registered")
+    METRICS[entry.key] = entry
+    return entry
+
+
+for _entry in _ENTRIES:
+    register(_entry)
+
+
+def _aliases() -> dict[str, str]:
+    out = {}
+    for key, entry in METRICS.items():
+        out[key] = key
+        out[entry.name.lower()] = key
+        out[getattr(entry.func, "__name__", key)] = key
+    return out
+
+
+def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
+    """Registry keys for ``metrics``: None = all; keys, function names or comma lists."""
+    if metrics is None:
+        return list(METRICS)
+    if isinstance(metrics, str):
+        metrics = [m for m in metrics.split(",")]
+    aliases = _aliases()
+    keys = []
+    for raw in metrics:
+        name = str(raw).strip()
+        key = aliases.get(name) or aliases.get(name.lower())
+        if key is None:
+            raise ValueError(f"unknown metric {name!r}; known: {', '.join(METRICS)}")
+        if key not in keys:
+            keys.append(key)
+    if not keys:
+        raise ValueError("metrics is empty: name at least one metric")
+    return keys
