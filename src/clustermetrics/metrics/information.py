@@ -47,13 +47,16 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
 def _mutual_info(table: Contingency) -> float:
     if table.n_classes == 1 or table.n_clusters == 1:
         return 0.0
+    if table.nnz == table.n_classes == table.n_clusters:
+        # identical partitions up to renaming: MI = H exactly, so normalised scores are 1.0
+        return _entropy_of_sizes(table.class_sizes)
     n = float(table.n_samples)
     nz = table.counts.astype(np.float64)
-    a = table.class_sizes.astype(np.float64)[table.rows]
-    b = table.cluster_sizes.astype(np.float64)[table.cols]
+    # a*b in float64: the int64 product overflows beyond N ~ 3e9 (scikit-learn's does)
+    outer = table.class_sizes.astype(np.float64)[table.rows] * \
+        table.cluster_sizes.astype(np.float64)[table.cols]
     p = nz / n
-    # log(a*b) as a sum of logs: the int64 product a*b overflows for N beyond ~3e9
-    terms = p * (np.log(nz) - math.log(n)) + p * (2.0 * math.log(n) - np.log(a) - np.log(b))
+    terms = p * (np.log(nz) - math.log(n)) + p * (-np.log(outer) + 2.0 * math.log(n))
     terms = np.where(np.abs(terms) < _EPS, 0.0, terms)
     return max(float(terms.sum()), 0.0)
 
@@ -213,7 +216,8 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
 
     homogeneity h = MI / H(truth) (1.0 when H(truth) = 0): each cluster holds one class;
     completeness c = MI / H(prediction) (1.0 when H(prediction) = 0): each class sits in
-    one cluster; V = (1 + beta) h c / (beta h + c) (0.0 when h + c = 0). All in [0, 1].
+    one cluster; V = (1 + beta) h c / (beta h + c) (0.0 when h + c = 0, and when beta = 0
+    and c = 0, where scikit-learn raises ZeroDivisionError). All in [0, 1].
 
     Examples
     --------
@@ -231,7 +235,9 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
     mi, h_true, h_pred = _info(as_contingency(labels_true, labels_pred))
     homogeneity = mi / h_true if h_true else 1.0
     completeness = mi / h_pred if h_pred else 1.0
-    if homogeneity + completeness == 0.0:
+    if homogeneity + completeness == 0.0 or beta * homogeneity + completeness == 0.0:
+        # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
+        # ZeroDivisionError there
         return float(homogeneity), float(completeness), 0.0
     v = (1 + beta) * homogeneity * completeness / (beta * homogeneity + completeness)
     return float(homogeneity), float(completeness), float(v)

@@ -1,0 +1,128 @@
+"""Input handling: every accepted container and label type, every documented error."""
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from clustermetrics import Contingency, adjusted_rand_score, evaluate, rand_score
+
+TRUTH = [0, 0, 1, 1, 2, 2, 2]
+PRED = [5, 5, 5, 7, 7, 9, 9]
+
+
+@pytest.mark.parametrize("wrap", [
+    list, tuple, np.asarray, pd.Series, pl.Series, pa.array,
+    lambda x: pa.chunked_array([x[:3], x[3:]]),
+    lambda x: pd.Series(x).astype("category"),
+    lambda x: pd.Series(x, dtype="Int64"),
+], ids=["list", "tuple", "numpy", "pandas", "polars", "pyarrow", "arrow-chunked",
+        "pandas-category", "pandas-Int64"])
+def test_containers_give_the_same_table(wrap):
+    expected = Contingency.from_labels(np.array(TRUTH), np.array(PRED)).to_dense()
+    got = Contingency.from_labels(wrap(TRUTH), wrap(PRED))
+    assert np.array_equal(got.to_dense(), expected)
+    assert got.n_samples == len(TRUTH)
+
+
+def test_large_ints_stay_distinct():
+    big = 2**53
+    t = Contingency.from_labels([big, big + 1, big, big + 1], [0, 0, 1, 1])
+    assert t.n_classes == 2
+    assert t.class_labels.tolist() == [big, big + 1]
+    # also through a float-looking list and beyond int64
+    t = Contingency.from_labels([big + 1, 0.5, big], [1, 1, 1])
+    assert t.n_classes == 3
+    huge = 2**70
+    t = Contingency.from_labels([huge, huge + 1, huge], [1, 2, 1])
+    assert t.n_classes == 2 and t.class_labels.tolist() == [huge, huge + 1]
+
+
+def test_uint64_near_top_and_spread_ints():
+    top = np.array([2**64 - 1, 2**64 - 2, 2**64 - 1], dtype=np.uint64)
+    t = Contingency.from_labels(top, [0, 1, 0])
+    assert t.class_labels.tolist() == [2**64 - 2, 2**64 - 1]
+    spread = np.array([-10**12, 10**12, -10**12, 0])
+    t = Contingency.from_labels(spread, [1, 1, 2, 2])
+    assert t.class_labels.tolist() == [-10**12, 0, 10**12]
+    assert t.to_dense().tolist() == [[1, 1], [0, 1], [1, 0]]
+
+
+def test_mixed_types_are_not_coerced():
+    t = Contingency.from_labels([1, "1", 1, "1"], ["a", "a", "b", "b"])
+    assert t.n_classes == 2  # numpy alone would make both "1"
+    assert rand_score([1, "1"], [0, 0]) == 0.0
+
+
+@pytest.mark.parametrize("labels", [
+    [True, False, True, False],
+    ["x", "y", "x", "y"],
+    [0.5, 1.5, 0.5, 1.5],
+    np.array(["2020-01-01", "2021-01-01", "2020-01-01", "2021-01-01"], dtype="datetime64[D]"),
+    [b"x", b"y", b"x", b"y"],
+    np.array([None, (1, 2), (3, 4), (1, 2), (3, 4)], dtype=object)[1:],  # tuple labels
+])
+def test_label_types(labels):
+    assert adjusted_rand_score(labels, [0, 1, 0, 1]) == 1.0
+
+
+def _error(match, *args):
+    with pytest.raises(ValueError, match=match):
+        Contingency.from_labels(*args)
+    with pytest.raises(ValueError, match=match):
+        evaluate(*args)
+
+
+def test_different_lengths():
+    _error(r"labels_true and labels_pred have different lengths: 3 and 2", [1, 2, 3], [1, 2])
+
+
+def test_empty():
+    _error("labels_true is empty", [], [])
+    _error("labels_pred is empty", [1], np.array([]))
+
+
+@pytest.mark.parametrize("bad, count", [
+    ([0.0, float("nan"), 1.0], 1),
+    ([1, None, 2], 1),
+    (np.array([1.0, np.nan, np.nan]), 2),
+    (pd.Series([1, None, 3], dtype="Int64"), 1),
+    (pd.Series(["a", None, "c"]), 1),
+])
+def test_missing_labels(bad, count):
+    _error(f"labels_true contains {count} missing", bad, [0, 1, 2])
+    _error(f"labels_pred contains {count} missing", [0, 1, 2], bad)
+
+
+@pytest.mark.parametrize("bad", [pl.Series([1, None, 3]), pa.array([1, None, 3])])
+def test_missing_labels_arrow_and_polars(bad):
+    _error("labels_pred contains 1 missing", [0, 1, 2], bad)
+
+
+def test_two_dimensional():
+    _error(r"labels_true must be 1-D, got an array of shape \(2, 2\)", [[1, 2], [3, 4]],
+           [1, 2])
+    _error("labels_pred must be 1-D", [1, 2], np.zeros((2, 1)))
+
+
+def test_scalars_and_strings():
+    _error("labels_true must be a 1-D sequence", 5, [1])
+    _error("single string", "abc", [1, 2, 3])
+    _error("labels_true is required", None, [1])
+
+
+def test_list_of_tuples_reads_as_two_dimensional():
+    _error("labels_true must be 1-D", [(1, 2), (3, 4)], [0, 1])
+
+
+def test_unhashable_labels():
+    _error("unhashable", [[1], [2, 3]], [1, 2])
+
+
+def test_contingency_and_labels_conflict():
+    table = Contingency.from_labels([0, 1], [0, 1])
+    with pytest.raises(ValueError, match="labels_pred must be None"):
+        adjusted_rand_score(table, [0, 1])
+    with pytest.raises(ValueError, match="labels_pred is required"):
+        adjusted_rand_score([0, 1])
