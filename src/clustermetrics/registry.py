@@ -28,6 +28,8 @@ class MetricInfo:
     float. ``detail``, when set, returns a richer result (e.g. the recovery matching) whose
     ``rate`` is the score; ``evaluate`` keeps it in ``Report.details``. ``perfect`` is the
     value on identical labellings, or None when it depends on the data (e.g. MI = H).
+    ``label_invariant`` is False for scores whose tie-breaking follows label order (the
+    paper's greedy recovery rate), so renaming labels may change them.
     """
 
     key: str
@@ -43,6 +45,7 @@ class MetricInfo:
     perfect: float | None = 1.0
     options: Mapping[str, Any] = field(default_factory=dict)
     detail: Callable[..., Any] | None = None
+    label_invariant: bool = True
 
     def compute(self, table: Any) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
