@@ -1,0 +1,76 @@
+"""evaluate() and Report: one table, every score, the read-only mapping and its renderings."""
+
+import json
+
+import numpy as np
+import pytest
+
+import clustermetrics as cm
+from clustermetrics import METRICS, Contingency, evaluate
+from clustermetrics.registry import resolve_metrics
+
+T = np.array([0, 0, 0, 1, 1, 1, 2, 2])
+P = np.array(["a", "a", "b", "b", "b", "c", "c", "c"])
+
+
+def test_all_metrics_by_default_and_values_match_functions():
+    report = evaluate(T, P)
+    assert list(report) == list(METRICS)
+    assert report["ari"] == cm.adjusted_rand_score(T, P)
+    assert report["ami"] == cm.adjusted_mutual_info_score(T, P)
+    assert report["pair_recall"] == cm.pair_recall_score(T, P)
+    assert len(report) == len(METRICS)
+
+
+def test_table_built_once(monkeypatch):
+    calls = []
+    original = Contingency.from_labels.__func__
+
+    def counting(cls, *args):
+        calls.append(1)
+        return original(cls, *args)
+
+    monkeypatch.setattr(Contingency, "from_labels", classmethod(counting))
+    evaluate(T, P)
+    assert len(calls) == 1
+
+
+def test_report_is_read_only_mapping():
+    report = evaluate(T, P, metrics=["ari"])
+    with pytest.raises(TypeError):
+        report["ari"] = 0.5  # type: ignore[index]
+    assert report.table.n_samples == 8
+    assert set(report.timings) == {"ari"}
+
+
+def test_metric_selection_by_key_name_and_function_name():
+    assert resolve_metrics("ari, nmi") == ["ari", "nmi"]
+    assert resolve_metrics(["adjusted_rand_score", "Rand index", "ari"]) == ["ari", "ri"]
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; known: ari"):
+        evaluate(T, P, metrics=["bogus"])
+    with pytest.raises(ValueError, match="metrics is empty"):
+        evaluate(T, P, metrics=[])
+
+
+def test_renderings():
+    report = evaluate(T, P, metrics=["ari", "nmi"])
+    assert json.loads(report.to_json()) == report.to_dict() == dict(report)
+    full = json.loads(report.to_json(details=True))
+    assert full["n_samples"] == 8 and full["n_classes"] == 3 and full["n_clusters"] == 3
+    assert full["scores"]["nmi"] == report["nmi"]
+    csv_lines = report.to_csv().splitlines()
+    assert csv_lines[0] == "metric,value"
+    assert float(csv_lines[1].split(",")[1]) == report["ari"]
+    text = str(report)
+    assert "N = 8, 3 classes, 3 clusters" in text
+    assert "Adjusted Rand index" in text and f"{report['ari']:.6f}" in text
+
+
+def test_evaluate_accepts_a_table():
+    table = Contingency.from_labels(T, P)
+    assert evaluate(table).to_dict() == evaluate(T, P).to_dict()
+
+
+def test_bad_input_is_reported_before_any_score():
+    with pytest.raises(ValueError, match="different lengths"):
+        evaluate([1, 2], [1])
