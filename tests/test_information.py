@@ -109,3 +109,12 @@ def test_single_label_conventions():
     assert cm.homogeneity_completeness_v_measure([1, 1, 1], [1, 2, 2]) == (1.0, 0.0, 0.0)
     assert cm.entropy(["x"]) == 0.0
     assert cm.expected_mutual_info_score([1, 1, 2], [3, 3, 3]) == 0.0
+
+
+def test_pure_clusterings_score_exactly_one():
+    # every cluster pure (a refinement of the truth): homogeneity is 1 in theory, so exactly
+    truth, refined = [0, 0, 1, 1, 1, 2], [0, 1, 2, 3, 3, 4]
+    assert cm.homogeneity_score(truth, refined) == 1.0
+    assert cm.completeness_score(refined, truth) == 1.0
+    assert cm.completeness_score(truth, refined) < 1.0
+    assert cm.homogeneity_score(refined, truth) < 1.0
