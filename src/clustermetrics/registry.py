@@ -137,3 +137,23 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
     if not keys:
         raise ValueError("metrics is empty: name at least one metric")
     return keys
+
+
+def _fmt_bound(x: float) -> str:
+    return "∞" if x == INF else "-∞" if x == -INF else f"{x:g}"
+
+
+def markdown_table() -> str:
+    """The README's metric table, generated from the registry (a test keeps them equal)."""
+    lines = [
+        "| key | score | family | range | better | symmetric | chance-adjusted | reference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    yes = {True: "yes", False: "no"}
+    for e in METRICS.values():
+        lines.append(
+            f"| `{e.key}` | {e.name} | {e.family} | [{_fmt_bound(e.lower)}, "
+            f"{_fmt_bound(e.upper)}] | {'higher' if e.higher_is_better else 'lower'} | "
+            f"{yes[e.symmetric]} | {yes[e.adjusted]} | {e.reference} |"
+        )
+    return "\n".join(lines)
