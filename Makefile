@@ -16,11 +16,11 @@ demo: $(STAMP)
 	$(BIN)/clustermetrics score examples/truth.txt examples/pred.txt
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/ruff check .
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .hypothesis
