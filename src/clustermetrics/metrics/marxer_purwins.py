@@ -1,0 +1,186 @@
+"""Marxer & Purwins' F-measure for clusterings with an undetermined number of clusters.
+
+With n_ck the items of class c in cluster k, n_c the class sizes, b_k the cluster sizes and
+N the item count, equations (1)-(6) of the report read
+
+    P(c, k) = 1 - sum_{i != c} n_ik / sum_{i != c} n_i = 1 - (b_k - n_ck) / (N - n_c)
+              (1 when there is a single class)                                        (1)
+    R(c, k) = (n_ck - 1) / (n_c - 1)      (1 when n_c = 1)                            (2)
+    P(c) = sum_k n_ck P(c, k) / n_c,  R(c) = sum_k n_ck R(c, k) / n_c                 (3, 4)
+    P = sum_c n_c P(c) / N,           R = sum_c n_c R(c) / N                          (5, 6)
+
+so P and R are item-weighted sums over the non-zero cells, O(nnz). F = 2PR / (P + R).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..contingency import Contingency, as_contingency
+
+__all__ = [
+    "MarxerPurwins",
+    "marxer_purwins",
+    "marxer_purwins_precision",
+    "marxer_purwins_recall",
+    "marxer_purwins_f",
+]
+
+
+class MarxerPurwins(NamedTuple):
+    """Precision, recall and F-measure of :func:`marxer_purwins`."""
+
+    precision: float
+    recall: float
+    f: float
+
+
+def _compute(table: Contingency) -> MarxerPurwins:
+    n = table.n_samples
+    counts = table.counts
+    n_c = table.class_sizes[table.rows]
+    if table.n_classes > 1:
+        # N - n_c > 0 for every class when there are at least two classes.
+        p_ck = 1.0 - (table.cluster_sizes[table.cols] - counts) / (n - n_c)
+    else:
+        p_ck = np.ones(counts.shape[0])
+    big = n_c > 1
+    r_ck = np.ones(counts.shape[0])
+    r_ck[big] = (counts[big] - 1) / (n_c[big] - 1)
+    # Integer weights times values in [0, 1]: fsum keeps the total exact to one rounding.
+    precision = math.fsum((counts * p_ck).tolist()) / n
+    recall = math.fsum((counts * r_ck).tolist()) / n
+    total = precision + recall
+    f = 2.0 * precision * recall / total if total > 0 else 0.0
+    return MarxerPurwins(precision, recall, f)
+
+
+def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
+    """Marxer & Purwins' precision, recall and F-measure, equations (1)-(6).
+
+    Precision of class c in cluster k is one minus the share of the *other* classes' items
+    that fell into k; recall is the share of the other items of c that are with an item of
+    c in k. Both are averaged over items, F is their harmonic mean (0 when P + R = 0).
+    All three are in [0, 1] and equal 1 for identical partitions. Unlike the plain cluster
+    F-measure, both trivial clusterings score F = 0: a single cluster has P = 0 when there
+    are at least two classes, and all-singleton clusters have R = 0 when every class has at
+    least two items. Not symmetric. O(nnz).
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+
+    Returns
+    -------
+    result : MarxerPurwins
+        ``(precision, recall, f)`` as Python floats.
+
+    Examples
+    --------
+    >>> marxer_purwins([0, 0, 1, 1], [0, 0, 0, 0])
+    MarxerPurwins(precision=0.0, recall=1.0, f=0.0)
+    >>> marxer_purwins([0, 0, 1, 1], [0, 1, 2, 3])
+    MarxerPurwins(precision=1.0, recall=0.0, f=0.0)
+    >>> marxer_purwins([0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]).f
+    1.0
+
+    References
+    ----------
+    R. Marxer and H. Purwins, "An F-measure for evaluation of unsupervised clustering with
+    non-determined number of clusters", technical report, Universitat Pompeu Fabra (2008).
+    """
+    table = as_contingency(labels_true, labels_pred)
+    return table.cached("marxer_purwins", _compute)
+
+
+def marxer_purwins_precision(labels_true: Any, labels_pred: Any = None) -> float:
+    """Marxer & Purwins precision P, equations (1), (3), (5); see :func:`marxer_purwins`.
+
+    P = sum_ck n_ck (1 - (b_k - n_ck) / (N - n_c)) / N (1 with a single class), in [0, 1],
+    1 when no cluster mixes classes, 0 for a single cluster over several classes.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+
+    Returns
+    -------
+    precision : float
+
+    Examples
+    --------
+    >>> marxer_purwins_precision([0, 0, 1, 1], [0, 0, 1, 2])
+    1.0
+
+    References
+    ----------
+    R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
+    """
+    return marxer_purwins(labels_true, labels_pred).precision
+
+
+def marxer_purwins_recall(labels_true: Any, labels_pred: Any = None) -> float:
+    """Marxer & Purwins recall R, equations (2), (4), (6); see :func:`marxer_purwins`.
+
+    R = sum_ck n_ck r_ck / N with r_ck = (n_ck - 1) / (n_c - 1) (1 when n_c = 1), in [0, 1],
+    1 when no class is split, 0 for all-singleton clusters when every class has >= 2 items.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+
+    Returns
+    -------
+    recall : float
+
+    Examples
+    --------
+    >>> marxer_purwins_recall([0, 0, 1, 1], [0, 0, 1, 2])
+    0.5
+
+    References
+    ----------
+    R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
+    """
+    return marxer_purwins(labels_true, labels_pred).recall
+
+
+def marxer_purwins_f(labels_true: Any, labels_pred: Any = None) -> float:
+    """Marxer & Purwins F-measure F = 2PR / (P + R) (0 when P + R = 0).
+
+    In [0, 1], 1 for identical partitions, 0 for both trivial clusterings (see
+    :func:`marxer_purwins`). Not symmetric.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+
+    Returns
+    -------
+    f : float
+
+    Examples
+    --------
+    >>> round(marxer_purwins_f([0, 0, 1, 1], [0, 0, 1, 2]), 12)
+    0.666666666667
+
+    References
+    ----------
+    R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
+    """
+    return marxer_purwins(labels_true, labels_pred).f

@@ -1,0 +1,346 @@
+"""Li & Klette's recovery rate and pseudo recovery rate.
+
+Old clusters are the true classes C_1..C_n (rows of the table), new clusters the predicted
+clusters G_1..G_m (columns). The paper's matrix M[k, i] = |G_k ∩ C_i| is the transpose of
+the table; its weights are W[k, i] = M[k, i] / |C_i|, the share of class i found in
+cluster k. The recovery rate is the best total weight of a one-to-one matching of clusters
+to classes, divided by m (Definition 2). The paper's exact Algorithm 1 enumerates every
+matching; here it is an assignment problem solved in polynomial time, and the enumeration
+is kept as ``method="bruteforce"`` to reproduce the paper and to test the exact solver.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..contingency import Contingency, as_contingency
+from .matching import _cell_index, max_weight_matching
+
+__all__ = ["Recovery", "recovery", "recovery_rate", "pseudo_recovery_rate"]
+
+_METHODS = ("exact", "greedy", "bruteforce")
+_DENOMINATORS = ("predicted", "true", "max")
+_MAX_PERMUTATIONS = 10**7
+_CHUNK = 1 << 15
+# Below this N every count * size product fits in int64 (N**2 < 2**63).
+_INT64_PRODUCT_N = 3_037_000_499
+# Below this N counts and sizes are exact floats, so float order of W agrees with the exact
+# order (correctly rounded division is monotone) except where distinct ratios round equal.
+_EXACT_FLOAT_N = 1 << 53
+
+
+class Recovery(NamedTuple):
+    """Result of :func:`recovery`.
+
+    ``matching`` lists ``(cluster_label, class_label, weight)`` for each matched pair with
+    positive weight ``W = |G_k ∩ C_i| / |C_i|``, in sorted cluster-label order; ``m`` is the
+    number of predicted clusters, ``n`` the number of true classes.
+    """
+
+    rate: float
+    method: str
+    matching: tuple[tuple[Any, Any, float], ...]
+    m: int
+    n: int
+    denominator: str
+
+
+def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact",
+             denominator: str = "predicted",
+             max_permutations: int | None = _MAX_PERMUTATIONS) -> Recovery:
+    """Recovery rate of a clustering and the matching of clusters to classes behind it.
+
+    With W[k, i] = |G_k ∩ C_i| / |C_i| for predicted cluster G_k and true class C_i,
+
+        rate = max over one-to-one matchings {k -> i_k} of sum_k W[k, i_k] / m
+
+    (Li & Klette, Definition 2). Each matched class contributes at most 1, so the rate is
+    in [0, 1], 1 for identical partitions. The paper's m (number of clusters) rewards
+    under-clustering (a single cluster scores 1); ``denominator="true"`` divides by the
+    number of classes n and ``"max"`` by max(m, n). When m > n (outside the paper's
+    assumption m <= n) at most n clusters are matched and the others add 0. Not symmetric.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels (old clusters), or a contingency table (then ``labels_pred`` must
+        be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels (new clusters).
+    method : {"exact", "greedy", "bruteforce"}, default="exact"
+        ``"exact"``: maximum-weight bipartite matching, polynomial (dense assignment solver
+        on small tables, sparse matching on large ones); among equally good matchings the
+        solver's deterministic choice depends only on the sorted label order. ``"greedy"``:
+        the paper's Algorithm 2, which repeatedly takes the largest remaining W and deletes
+        its cluster and class; ties go to the first entry in row-major order of the paper's
+        M (clusters, then classes, in sorted label order), with equal weights compared as
+        exact fractions; O(nnz log nnz), never above the exact rate. ``"bruteforce"``: the
+        paper's Algorithm 1, enumerating all injective maps of clusters into classes (of
+        classes into clusters when m > n); the first best map in lexicographic order wins.
+    denominator : {"predicted", "true", "max"}, default="predicted"
+        Divide the matched weight by m (the paper), n, or max(m, n).
+    max_permutations : int or None, default=10**7
+        ``"bruteforce"`` refuses tables needing more maps than this; None removes the limit.
+
+    Returns
+    -------
+    result : Recovery
+        ``rate``, ``method``, ``matching`` (cluster label, class label, weight), ``m``,
+        ``n`` and ``denominator``.
+
+    Examples
+    --------
+    Example 1 of the paper, M = [[5, 3], [0, 2]]:
+
+    >>> true = ["C1"] * 5 + ["C2"] * 5
+    >>> pred = ["G1"] * 8 + ["G2"] * 2
+    >>> r = recovery(true, pred)
+    >>> round(r.rate, 12), r.matching
+    (0.7, (('G1', 'C1', 1.0), ('G2', 'C2', 0.4)))
+
+    References
+    ----------
+    Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
+    """
+    table = as_contingency(labels_true, labels_pred)
+    _check_option("method", method, _METHODS)
+    _check_option("denominator", denominator, _DENOMINATORS)
+    if max_permutations is not None and (
+        isinstance(max_permutations, bool) or not isinstance(max_permutations, numbers.Integral)
+        or max_permutations < 1
+    ):
+        raise ValueError(f"max_permutations must be a positive integer or None, "
+                         f"got {max_permutations!r}")
+    if method == "exact":
+        cells = table.cached("matching:recovery_exact", _exact_cells)
+    elif method == "greedy":
+        cells = table.cached("matching:recovery_greedy", _greedy_cells)
+    else:
+        cells = _bruteforce_cells(table, max_permutations)
+    return _result(table, cells, method, denominator)
+
+
+def recovery_rate(labels_true: Any, labels_pred: Any = None, *, method: str = "exact",
+                  denominator: str = "predicted",
+                  max_permutations: int | None = _MAX_PERMUTATIONS) -> float:
+    """Recovery rate of a clustering (Li & Klette, Definition 2): ``recovery(...).rate``.
+
+    rate = max_{one-to-one k -> i_k} sum_k |G_k ∩ C_{i_k}| / |C_{i_k}| / m, in [0, 1], 1 for
+    identical partitions. See :func:`recovery` for the methods, the denominator options,
+    the tie rules and the matching itself.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+    method : {"exact", "greedy", "bruteforce"}, default="exact"
+    denominator : {"predicted", "true", "max"}, default="predicted"
+    max_permutations : int or None, default=10**7
+
+    Returns
+    -------
+    rate : float
+
+    Examples
+    --------
+    >>> round(recovery_rate([0, 0, 1, 1, 1], [0, 0, 0, 1, 1]), 12)
+    0.833333333333
+    >>> recovery_rate([0, 0, 1, 1], [5, 5, 5, 5]), recovery_rate([0, 0, 1, 1], [5, 5, 5, 5],
+    ...                                                           denominator="true")
+    (1.0, 0.5)
+
+    References
+    ----------
+    Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
+    """
+    return recovery(labels_true, labels_pred, method=method, denominator=denominator,
+                    max_permutations=max_permutations).rate
+
+
+def pseudo_recovery_rate(labels_true: Any, labels_pred: Any = None) -> float:
+    """Pseudo recovery rate (Li & Klette, Definition 3).
+
+    The largest number of predicted clusters that can be matched one-to-one to distinct
+    true classes they share at least one item with (a maximum-cardinality bipartite
+    matching on the non-zero cells, Hopcroft-Karp), divided by the number of classes n.
+    In (0, 1], 1 for identical partitions, but also whenever every class merely touches
+    its own cluster: the paper's Example 5 shows why it exaggerates. Not symmetric.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,) or Contingency
+        True class labels, or a contingency table (then ``labels_pred`` must be None).
+    labels_pred : array-like of shape (n_samples,), optional
+        Predicted cluster labels.
+
+    Returns
+    -------
+    rate : float
+
+    Examples
+    --------
+    Example 5 of the paper, M = [[5, 3], [0, 2]]:
+
+    >>> pseudo_recovery_rate(["C1"] * 5 + ["C2"] * 5, ["G1"] * 8 + ["G2"] * 2)
+    1.0
+
+    References
+    ----------
+    Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
+    """
+    table = as_contingency(labels_true, labels_pred)
+    return table.cached("matching:pseudo_count", _max_cardinality) / table.n_classes
+
+
+# --------------------------------------------------------------------- internals
+def _check_option(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; "
+                         f"got {value!r}")
+
+
+def _weights(table: Contingency) -> np.ndarray:
+    return table.cached("matching:recovery_weights",
+                        lambda t: t.counts / t.class_sizes[t.rows])
+
+
+def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str) -> Recovery:
+    m, n = table.n_clusters, table.n_classes
+    cells = cells[np.argsort(table.cols[cells], kind="stable")]
+    w = _weights(table)[cells].tolist()
+    clusters = table.cluster_labels[table.cols[cells]].tolist()
+    classes = table.class_labels[table.rows[cells]].tolist()
+    denom = {"predicted": m, "true": n, "max": max(m, n)}[denominator]
+    return Recovery(
+        rate=math.fsum(w) / denom,
+        method=method,
+        matching=tuple(zip(clusters, classes, w, strict=True)),
+        m=m,
+        n=n,
+        denominator=denominator,
+    )
+
+
+def _exact_cells(table: Contingency) -> np.ndarray:
+    return max_weight_matching(table.rows, table.cols, _weights(table),
+                               (table.n_classes, table.n_clusters))
+
+
+def _greedy_cells(table: Contingency) -> np.ndarray:
+    """Algorithm 2: scan cells by (-W, cluster, class), keep those on free lines."""
+    w = _weights(table)
+    if table.n_samples >= _EXACT_FLOAT_N:
+        order = np.array(sorted(range(table.nnz), key=_exact_key(table)), dtype=np.int64)
+    else:
+        order = np.lexsort((table.rows, table.cols, -w))
+        order = _resolve_float_ties(table, w, order)
+    free_class = bytearray(b"\x01") * table.n_classes
+    free_cluster = bytearray(b"\x01") * table.n_clusters
+    # numpy views of the same flags: blocks of the scan drop cells on taken lines in bulk,
+    # so the Python loop only sees cells whose lines were free when their block started.
+    class_view = np.frombuffer(free_class, dtype=np.uint8)
+    cluster_view = np.frombuffer(free_cluster, dtype=np.uint8)
+    left = min(table.n_classes, table.n_clusters)
+    taken: list[int] = []
+    start, size = 0, 256
+    while left and start < order.shape[0]:
+        block = order[start:start + size]
+        start, size = start + size, min(2 * size, 1 << 16)
+        rows, cols = table.rows[block], table.cols[block]
+        keep = (class_view[rows] & cluster_view[cols]).astype(bool)
+        for e, r, c in zip(block[keep].tolist(), rows[keep].tolist(), cols[keep].tolist(),
+                           strict=True):
+            if free_class[r] and free_cluster[c]:
+                free_class[r] = free_cluster[c] = 0
+                taken.append(e)
+                left -= 1
+                if not left:
+                    break
+    return np.sort(np.array(taken, dtype=np.int64))
+
+
+def _exact_key(table: Contingency):
+    counts, sizes = table.counts.tolist(), table.class_sizes.tolist()
+    rows, cols = table.rows.tolist(), table.cols.tolist()
+    return lambda e: (-Fraction(counts[e], sizes[rows[e]]), cols[e], rows[e])
+
+
+def _resolve_float_ties(table: Contingency, w: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Re-sort exactly the runs of equal floats W that hide distinct fractions.
+
+    Equal fractions give identical floats, so most equal-float runs are true ties, already
+    in (cluster, class) order; only runs mixing distinct fractions need the exact sort.
+    """
+    ws = w[order]
+    same = np.flatnonzero(ws[1:] == ws[:-1])
+    if same.shape[0] == 0:
+        return order
+    a, b = order[same], order[same + 1]
+    ca, cb = table.counts[a], table.counts[b]
+    sa, sb = table.class_sizes[table.rows[a]], table.class_sizes[table.rows[b]]
+    if table.n_samples < _INT64_PRODUCT_N:
+        differ = ca * sb != cb * sa
+    else:
+        differ = np.array([x * y != u * v for x, y, u, v in
+                           zip(ca.tolist(), sb.tolist(), cb.tolist(), sa.tolist(), strict=True)],
+                          dtype=bool)
+    if not differ.any():
+        return order
+    starts = np.flatnonzero(np.concatenate(([True], ws[1:] != ws[:-1])))
+    ends = np.append(starts[1:], ws.shape[0])
+    key = _exact_key(table)
+    order = order.copy()
+    for run in np.unique(np.searchsorted(starts, same[differ], side="right") - 1).tolist():
+        lo, hi = int(starts[run]), int(ends[run])
+        order[lo:hi] = sorted(order[lo:hi].tolist(), key=key)
+    return order
+
+
+def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.ndarray:
+    """Algorithm 1: try every injective map of the smaller side into the larger one."""
+    m, n = table.n_clusters, table.n_classes
+    small, large = min(m, n), max(m, n)
+    count = math.perm(large, small)
+    if max_permutations is not None and count > max_permutations:
+        raise ValueError(f"method='bruteforce' needs {count} permutations, more than "
+                         f"max_permutations={max_permutations}; raise max_permutations, pass "
+                         f"None, or use method='exact'")
+    weights = np.zeros((m, n), dtype=np.float64)  # the paper's orientation, clusters x classes
+    weights[table.cols, table.rows] = _weights(table)
+    if m > n:
+        weights = weights.T
+    line = np.arange(small)
+    best, best_map = -1.0, None
+    perms = itertools.permutations(range(large), small)
+    while True:
+        flat = np.fromiter(itertools.chain.from_iterable(itertools.islice(perms, _CHUNK)),
+                           dtype=np.int64)
+        if flat.shape[0] == 0:
+            break
+        maps = flat.reshape(-1, small)
+        totals = weights[line, maps].sum(axis=1)
+        top = int(np.argmax(totals))
+        if totals[top] > best:
+            best, best_map = float(totals[top]), maps[top]
+    clusters, classes = (line, best_map) if m <= n else (best_map, line)
+    return _cell_index(table.rows, table.cols, table.n_clusters, classes, clusters)
+
+
+def _max_cardinality(table: Contingency) -> int:
+    from scipy import sparse
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    pattern = sparse.csr_matrix(
+        (np.ones(table.nnz, dtype=np.int8), (table.rows, table.cols)),
+        shape=(table.n_classes, table.n_clusters),
+    )
+    match = maximum_bipartite_matching(pattern, perm_type="column")
+    return int((match >= 0).sum())
