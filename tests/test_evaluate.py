@@ -74,3 +74,27 @@ def test_evaluate_accepts_a_table():
 def test_bad_input_is_reported_before_any_score():
     with pytest.raises(ValueError, match="different lengths"):
         evaluate([1, 2], [1])
+
+
+def test_recovery_matching_is_in_the_report():
+    # Li & Klette Example 3 (the paper's M is predicted x true: transpose it)
+    m = np.array([[1612, 0, 24, 2009, 0], [0, 0, 21, 0, 4540], [0, 0, 4153, 2, 5460],
+                  [0, 10000, 5796, 7989, 0], [8388, 0, 6, 0, 0]])
+    table = Contingency.from_matrix(m.T, class_labels=[f"C{i}" for i in range(1, 6)],
+                                    cluster_labels=[f"G{k}" for k in range(1, 6)])
+    report = evaluate(table, metrics=["recovery_rate", "recovery_rate_greedy",
+                                      "pseudo_recovery_rate"])
+    assert report["recovery_rate"] == pytest.approx(0.5818, abs=1e-12)
+    assert report["recovery_rate_greedy"] == pytest.approx(0.51756, abs=1e-12)
+    exact = report.recovery["recovery_rate"]
+    assert [(g, c) for g, c, _ in exact.matching] == [
+        ("G1", "C4"), ("G2", "C5"), ("G3", "C3"), ("G4", "C2"), ("G5", "C1")]
+    assert report.recovery["recovery_rate_greedy"].method == "greedy"
+    full = json.loads(report.to_json(details=True))
+    assert full["details"]["recovery_rate"]["matching"][0][:2] == ["G1", "C4"]
+
+
+def test_key_beats_function_name_alias():
+    # both recovery entries use the function recovery_rate; the key names the exact one
+    assert resolve_metrics(["recovery_rate"]) == ["recovery_rate"]
+    assert resolve_metrics(["clustering_error", "Purity"]) == ["clustering_error", "purity"]

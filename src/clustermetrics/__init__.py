@@ -16,6 +16,21 @@ from .metrics.information import (
     normalized_mutual_info_score,
     v_measure_score,
 )
+from .metrics.marxer_purwins import (
+    MarxerPurwins,
+    marxer_purwins,
+    marxer_purwins_f,
+    marxer_purwins_precision,
+    marxer_purwins_recall,
+)
+from .metrics.matching import (
+    best_match_f_score,
+    clustering_accuracy,
+    clustering_error,
+    clustering_ratio,
+    inverse_purity_score,
+    purity_score,
+)
 from .metrics.pairs import (
     PairCounts,
     UndefinedMetricError,
@@ -29,6 +44,7 @@ from .metrics.pairs import (
     pair_recall_score,
     rand_score,
 )
+from .metrics.recovery import Recovery, pseudo_recovery_rate, recovery, recovery_rate
 from .registry import METRICS, MetricInfo
 from .report import Report, evaluate
 
@@ -43,4 +59,9 @@ __all__ = [
     "mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual_info_score",
     "expected_mutual_info_score", "entropy", "homogeneity_score", "completeness_score",
     "v_measure_score", "homogeneity_completeness_v_measure",
+    "recovery", "recovery_rate", "pseudo_recovery_rate", "Recovery",
+    "marxer_purwins", "MarxerPurwins", "marxer_purwins_precision", "marxer_purwins_recall",
+    "marxer_purwins_f",
+    "purity_score", "inverse_purity_score", "best_match_f_score", "clustering_error",
+    "clustering_accuracy", "clustering_ratio",
 ]

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .metrics import information as info
-from .metrics import pairs
+from .metrics import marxer_purwins as mp
+from .metrics import matching, pairs, recovery
 
 __all__ = ["MetricInfo", "METRICS", "resolve_metrics"]
 
@@ -29,7 +30,9 @@ class MetricInfo:
     ``rate`` is the score; ``evaluate`` keeps it in ``Report.details``. ``perfect`` is the
     value on identical labellings, or None when it depends on the data (e.g. MI = H).
     ``label_invariant`` is False for scores whose tie-breaking follows label order (the
-    paper's greedy recovery rate), so renaming labels may change them.
+    paper's greedy recovery rate), so renaming labels may change them. ``optimum`` is set
+    for scores that are best at a value rather than high or low (clustering ratio: 1);
+    ``higher_is_better`` is then False and rankings should use the distance to ``optimum``.
     """
 
     key: str
@@ -46,6 +49,7 @@ class MetricInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     detail: Callable[..., Any] | None = None
     label_invariant: bool = True
+    optimum: float | None = None
 
     def compute(self, table: Any) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
@@ -63,6 +67,9 @@ _HUBERT = "Hubert & Arabie, J. Classification 2 (1985)"
 _VINH = "Vinh, Epps & Bailey, JMLR 11 (2010)"
 _ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
 _DESGRAUPES = "Desgraupes, Clustering indices (2013); permetrics PrS/ReS"
+_LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
+_MARXER = "Marxer & Purwins, An F-measure for unsupervised clustering (2008)"
+_TEXTBOOK = "Full-reference evaluation (seed 004); Zhao & Karypis (2001)"
 
 _ENTRIES = [
     # ------------------------------------------------------------------ pair counting
@@ -93,6 +100,33 @@ _ENTRIES = [
                False, False, _ROSENBERG),
     MetricInfo("v_measure", "V-measure", info.v_measure_score, INFO, 0.0, 1.0, True, True,
                False, _ROSENBERG),
+    # ------------------------------------------------------------------ set matching
+    MetricInfo("recovery_rate", "Recovery rate (exact)", recovery.recovery_rate, MATCH, 0.0,
+               1.0, True, False, False, _LI_KLETTE, detail=recovery.recovery),
+    MetricInfo("recovery_rate_greedy", "Recovery rate (greedy, Alg. 2)", recovery.recovery_rate,
+               MATCH, 0.0, 1.0, True, False, False, _LI_KLETTE, options={"method": "greedy"},
+               detail=recovery.recovery, label_invariant=False),
+    MetricInfo("pseudo_recovery_rate", "Pseudo recovery rate", recovery.pseudo_recovery_rate,
+               MATCH, 0.0, 1.0, True, False, False, _LI_KLETTE),
+    MetricInfo("mp_precision", "Marxer-Purwins precision", mp.marxer_purwins_precision, MATCH,
+               0.0, 1.0, True, False, False, _MARXER),
+    MetricInfo("mp_recall", "Marxer-Purwins recall", mp.marxer_purwins_recall, MATCH, 0.0,
+               1.0, True, False, False, _MARXER),
+    MetricInfo("mp_f", "Marxer-Purwins F-measure", mp.marxer_purwins_f, MATCH, 0.0, 1.0,
+               True, False, False, _MARXER),
+    MetricInfo("best_match_f", "Best-match F-score", matching.best_match_f_score, MATCH, 0.0,
+               1.0, True, False, False, _TEXTBOOK),
+    MetricInfo("purity", "Purity", matching.purity_score, MATCH, 0.0, 1.0, True, False,
+               False, "Zhao & Karypis, Criterion functions for document clustering (2001)"),
+    MetricInfo("inverse_purity", "Inverse purity", matching.inverse_purity_score, MATCH, 0.0,
+               1.0, True, False, False, "Amigó et al., Information Retrieval 12 (2009)"),
+    MetricInfo("clustering_error", "Clustering error", matching.clustering_error, MATCH, 0.0,
+               1.0, False, True, False, _TEXTBOOK, perfect=0.0),
+    MetricInfo("clustering_accuracy", "Clustering accuracy", matching.clustering_accuracy,
+               MATCH, 0.0, 1.0, True, True, False, _TEXTBOOK),
+    MetricInfo("clustering_ratio", "Clustering ratio (clusters/classes)",
+               matching.clustering_ratio, MATCH, 0.0, INF, False, False, False, _TEXTBOOK,
+               optimum=1.0),
 ]
 
 METRICS: dict[str, MetricInfo] = {}
@@ -111,11 +145,17 @@ for _entry in _ENTRIES:
 
 
 def _aliases() -> dict[str, str]:
-    out = {}
+    """Lookup of keys, display names and function names; keys always win, and a function
+    shared by several entries (e.g. recovery_rate with different options) names none."""
+    out: dict[str, str] = {}
+    by_func: dict[str, list[str]] = {}
     for key, entry in METRICS.items():
-        out[key] = key
-        out[entry.name.lower()] = key
-        out[getattr(entry.func, "__name__", key)] = key
+        out.setdefault(entry.name.lower(), key)
+        by_func.setdefault(getattr(entry.func, "__name__", key), []).append(key)
+    for func_name, keys in by_func.items():
+        if len(keys) == 1:
+            out.setdefault(func_name, keys[0])
+    out.update({key: key for key in METRICS})
     return out
 
 
