@@ -1,0 +1,113 @@
+"""Reading label files for the CLI: one label per line, or two columns of a CSV/TSV table.
+
+Labels are kept as the exact strings in the file ("01" and "1" are different labels).
+Every problem is a ``ValueError`` naming the file and, where there is one, the line.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["read_label_file", "read_label_columns", "read_labels"]
+
+
+def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
+                pred_col: str | None = None, sep: str | None = None,
+                header: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The two label arrays the ``score`` command compares.
+
+    Either two files with one label per row (``truth``, ``pred``), or one table ``truth``
+    with a header row and the columns ``true_col`` and ``pred_col``.
+    """
+    if pred is not None:
+        if true_col or pred_col:
+            raise ValueError("give either two label files, or one table with --true-col and "
+                             "--pred-col, not both")
+        t = read_label_file(truth, sep=sep, header=header)
+        p = read_label_file(pred, sep=sep, header=header)
+        if t.shape[0] != p.shape[0]:
+            raise ValueError(f"{truth} has {t.shape[0]} labels but {pred} has {p.shape[0]}")
+        return t, p
+    if not (true_col and pred_col):
+        raise ValueError("a single file needs --true-col and --pred-col (or give two files: "
+                         "TRUTH PRED)")
+    return read_label_columns(truth, true_col, pred_col, sep=sep)
+
+
+def _delimiter(path: str, sep: str | None) -> str:
+    if sep is not None:
+        return "\t" if sep in ("\\t", "tab") else sep
+    return "\t" if Path(path).suffix.lower() in (".tsv", ".tab") else ","
+
+
+def _rows(path: str, sep: str | None):
+    """(line number, fields) of each non-blank row; trailing blank lines are allowed."""
+    file = Path(path)
+    if not file.exists():
+        raise ValueError(f"{path}: no such file")
+    if file.is_dir():
+        raise ValueError(f"{path} is a directory, not a label file")
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text (is it a binary file?)") from None
+    if "\x00" in text:
+        raise ValueError(f"{path} contains NUL bytes (is it a binary file?)")
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise ValueError(f"{path} is empty")
+    try:
+        yield from enumerate(csv.reader(lines, delimiter=_delimiter(path, sep)), 1)
+    except csv.Error as exc:
+        raise ValueError(f"{path}: cannot parse as CSV: {exc}") from None
+
+
+def read_label_file(path: str, *, sep: str | None = None, header: bool = False) -> np.ndarray:
+    """Labels of a file with one label per row (optionally under one header line)."""
+    labels = []
+    for number, fields in _rows(path, sep):
+        if header and number == 1:
+            continue
+        if len(fields) != 1:
+            if not fields:
+                raise ValueError(f"{path} line {number} is empty: every row needs a label")
+            raise ValueError(f"{path} line {number} has {len(fields)} fields; expected one "
+                             "label per row (for a table use --true-col/--pred-col)")
+        if not fields[0].strip():
+            raise ValueError(f"{path} line {number} is empty: every row needs a label")
+        labels.append(fields[0])
+    if not labels:
+        raise ValueError(f"{path} has a header but no labels")
+    return np.array(labels, dtype=str)
+
+
+def read_label_columns(path: str, true_col: str, pred_col: str, *,
+                       sep: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two columns of a CSV/TSV table with a header row."""
+    rows = _rows(path, sep)
+    _, head = next(rows)
+    where = {name: i for i, name in reversed(list(enumerate(head)))}
+    for option, col in (("--true-col", true_col), ("--pred-col", pred_col)):
+        if col not in where:
+            raise ValueError(f"{path} has no column {col!r} ({option}); columns are: "
+                             f"{', '.join(head)}")
+    ti, pi = where[true_col], where[pred_col]
+    t, p = [], []
+    for number, fields in rows:
+        if len(fields) != len(head):
+            raise ValueError(f"{path} line {number} has {len(fields)} fields but the header "
+                             f"has {len(head)}")
+        for col, i in ((true_col, ti), (pred_col, pi)):
+            if not fields[i].strip():
+                raise ValueError(f"{path} line {number}: column {col!r} is empty (missing "
+                                 "label)")
+        t.append(fields[ti])
+        p.append(fields[pi])
+    if not t:
+        raise ValueError(f"{path} has a header but no rows")
+    return np.array(t, dtype=str), np.array(p, dtype=str)

@@ -1,0 +1,152 @@
+"""The ``clustermetrics`` command line.
+
+Every subcommand is one ``add_<name>_command(subparsers)`` function that registers its
+parser and handler. Errors print one line, ``clustermetrics: error: ...``, and exit with
+status 2; there is never a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+
+PROG = "clustermetrics"
+FORMATS = ("table", "json", "csv")
+
+
+class CliError(Exception):
+    """A user-facing problem: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (argparse prints usage + message by default)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise CliError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Score a clustering against a known ground truth.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_score_command(sub)
+    add_metrics_command(sub)
+    return parser
+
+
+# --------------------------------------------------------------------------- score
+def add_score_command(sub) -> None:
+    p = sub.add_parser(
+        "score", help="score predicted labels against true labels",
+        description="Score PRED against TRUTH (two files, one label per row), or two columns "
+                    "of one CSV/TSV table (--true-col/--pred-col). Labels are compared as the "
+                    "exact strings in the file.")
+    p.add_argument("truth", metavar="TRUTH", help="true labels, or the table")
+    p.add_argument("pred", metavar="PRED", nargs="?", help="predicted labels")
+    p.add_argument("--true-col", help="column of true labels in a one-file table")
+    p.add_argument("--pred-col", help="column of predicted labels in a one-file table")
+    p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
+    p.add_argument("--header", action="store_true",
+                   help="label files start with a header line (two-file form)")
+    p.add_argument("--metrics", help="comma-separated metric keys (default: all; see "
+                                     "`clustermetrics metrics`)")
+    _add_output_options(p)
+    p.set_defaults(handler=_score)
+
+
+def _score(args: argparse.Namespace) -> str:
+    from ._io import read_labels
+    from .registry import resolve_metrics
+    from .report import evaluate
+
+    keys = resolve_metrics(args.metrics)  # bad names fail before any file is read
+    t, p = read_labels(args.truth, args.pred, true_col=args.true_col, pred_col=args.pred_col,
+                       sep=args.sep, header=args.header)
+    report = evaluate(t, p, metrics=keys)
+    if args.format == "json":
+        return report.to_json(details=True)
+    if args.format == "csv":
+        return report.to_csv()
+    return str(report)
+
+
+# --------------------------------------------------------------------------- metrics
+def add_metrics_command(sub) -> None:
+    p = sub.add_parser("metrics", help="list the registered metrics",
+                       description="List every registered metric with its properties.")
+    _add_output_options(p)
+    p.set_defaults(handler=_metrics)
+
+
+def _metric_rows() -> list[dict]:
+    from .registry import METRICS
+
+    return [{
+        "key": e.key, "name": e.name, "family": e.family, "lower": e.lower, "upper": e.upper,
+        "higher_is_better": e.higher_is_better, "symmetric": e.symmetric,
+        "adjusted_for_chance": e.adjusted, "reference": e.reference,
+    } for e in METRICS.values()]
+
+
+def _metrics(args: argparse.Namespace) -> str:
+    rows = _metric_rows()
+    if args.format == "json":
+        return json.dumps(rows, indent=2)
+    if args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+    return _text_table(rows)
+
+
+def _text_table(rows: list[dict]) -> str:
+    def bound(x: float) -> str:
+        return "inf" if x == float("inf") else "-inf" if x == float("-inf") else f"{x:g}"
+
+    cells = [["key", "name", "family", "range", "better", "symmetric", "adjusted"]]
+    for r in rows:
+        cells.append([r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, "
+                      f"{bound(r['upper'])}]", "higher" if r["higher_is_better"] else "lower",
+                      "yes" if r["symmetric"] else "no",
+                      "yes" if r["adjusted_for_chance"] else "no"])
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+                     for row in cells)
+
+
+# --------------------------------------------------------------------------- plumbing
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="table", choices=FORMATS,
+                   help="output format (default: table)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+
+
+def _write(text: str, output: str | None) -> None:
+    text = text if text.endswith("\n") else text + "\n"
+    if output is None:
+        sys.stdout.write(text)
+        return
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    try:
+        args = build_parser().parse_args(argv)
+        handler: Callable[[argparse.Namespace], str] = args.handler
+        _write(handler(args), getattr(args, "output", None))
+    except (CliError, ValueError, OSError) as exc:
+        message = " ".join(str(exc).split())  # always exactly one line
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    return 0
