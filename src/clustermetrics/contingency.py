@@ -18,8 +18,10 @@ from ._validation import as_label_array, check_same_length
 
 __all__ = ["Contingency", "as_contingency", "contingency_matrix"]
 
-# Up to this many cells (or twice the item count) pairs are counted with one bincount.
-_DENSE_CELLS = 1 << 22
+# Pairs are counted with one bincount over all cells when there are at most 8 cells per
+# item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
+# keys) and at most this many cells (256 MB of counts).
+_DENSE_CELLS = 1 << 25
 # Python floats hold integers exactly up to 2**53; beyond it sums go through int64.
 _EXACT_FLOAT = 1 << 53
 
@@ -260,7 +262,7 @@ def _count_pairs(t_codes, p_codes, n_t, n_p):
         return _count_pairs_lexsort(t_codes, p_codes)
     key = t_codes * n_p
     key += p_codes
-    if cells <= max(_DENSE_CELLS, 2 * n):
+    if cells <= min(_DENSE_CELLS, 8 * n):
         full = np.bincount(key, minlength=cells)
         idx = np.flatnonzero(full)
         counts = full[idx]
