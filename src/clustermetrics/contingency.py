@@ -95,6 +95,16 @@ class Contingency:
         return cls._canonical(t_map[rows], p_map[cols], counts, t_labels, p_labels)
 
     @classmethod
+    def from_chunks(cls, chunks: Iterable[Any], *, true_col: str | None = None,
+                    pred_col: str | None = None) -> Contingency:
+        """Table of a stream of ``(labels_true, labels_pred)`` chunks (or, with column
+        names, DataFrames / record batches); memory is bounded by the table, not the stream.
+        See :func:`clustermetrics.sources.from_chunks`."""
+        from .sources.chunks import from_chunks
+
+        return from_chunks(chunks, true_col=true_col, pred_col=pred_col)
+
+    @classmethod
     def merge(cls, tables: Iterable[Contingency]) -> Contingency:
         """Table of the union of disjoint item sets, from their tables (labels aligned by value)."""
         tables = list(tables)

@@ -1,0 +1,16 @@
+"""Sources: everything that produces a :class:`~clustermetrics.Contingency`.
+
+* :func:`from_chunks` / :class:`ContingencyBuilder` — streams of label chunks, pandas or
+  pyarrow record batches; memory bounded by the table.
+* :func:`from_duckdb` — Parquet/CSV/TSV files and globs bigger than memory (extra
+  ``duckdb``).
+* :func:`from_spark` — Spark DataFrames; groupBy/count runs in Spark (extra ``spark``).
+
+Engines are imported only when their source is used.
+"""
+
+from .chunks import ContingencyBuilder, from_chunks
+from .duckdb_source import from_duckdb
+from .spark import from_spark
+
+__all__ = ["ContingencyBuilder", "from_chunks", "from_duckdb", "from_spark"]

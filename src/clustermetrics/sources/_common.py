@@ -1,0 +1,44 @@
+"""What every engine-backed source shares: NULL policy and the table of grouped counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..contingency import Contingency
+
+__all__ = ["source_name", "table_from_groups"]
+
+
+def source_name(source: Any) -> str:
+    return str(source) if isinstance(source, (str, Path)) else type(source).__name__
+
+
+def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, true_col: str,
+                      pred_col: str, drop_null: bool, stats: dict | None) -> Contingency:
+    """Table from GROUP BY (t, p) rows with counts n; t and p may be masked (NULL) arrays.
+
+    NULL labels are an error naming the column and how many rows hold one, unless
+    ``drop_null`` is set; then those rows are skipped and counted in ``stats["skipped"]``.
+    """
+    t_null, p_null = np.ma.getmaskarray(t), np.ma.getmaskarray(p)
+    n = np.asarray(n, dtype=np.int64)
+    rows = int(n.sum())
+    if rows == 0:
+        raise ValueError(f"{name} has no rows")
+    bad = t_null | p_null
+    skipped = int(n[bad].sum())
+    if skipped and not drop_null:
+        col, count = (true_col, int(n[t_null].sum())) if t_null.any() else \
+            (pred_col, int(n[p_null].sum()))
+        raise ValueError(f"{name}: column {col!r} has {count} NULL labels (use "
+                         "drop_null=True / --drop-null to skip those rows)")
+    if stats is not None:
+        stats.update(rows=rows, skipped=skipped)
+    keep = ~bad
+    if not keep.any():
+        raise ValueError(f"{name}: every row has a NULL label")
+    # engines hand back masked arrays; the kept cells are plain values
+    return Contingency.from_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep], n[keep])
