@@ -15,26 +15,37 @@ __all__ = ["read_label_file", "read_label_columns", "read_labels"]
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
-                pred_col: str | None = None, sep: str | None = None,
-                header: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                pred_col: str | None = None, sep: str | None = None, header: bool = False,
+                drop_null: bool = False,
+                stats: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The two label arrays the ``score`` command compares.
 
     Either two files with one label per row (``truth``, ``pred``), or one table ``truth``
-    with a header row and the columns ``true_col`` and ``pred_col``.
+    with a header row and the columns ``true_col`` and ``pred_col``. A blank label is an
+    error naming the file and line, unless ``drop_null``: then its row is skipped (in both
+    files) and counted in ``stats``.
     """
     if pred is not None:
         if true_col or pred_col:
             raise ValueError("give either two label files, or one table with --true-col and "
                              "--pred-col, not both")
-        t = read_label_file(truth, sep=sep, header=header)
-        p = read_label_file(pred, sep=sep, header=header)
+        t = read_label_file(truth, sep=sep, header=header, allow_blank=drop_null)
+        p = read_label_file(pred, sep=sep, header=header, allow_blank=drop_null)
         if t.shape[0] != p.shape[0]:
             raise ValueError(f"{truth} has {t.shape[0]} labels but {pred} has {p.shape[0]}")
-        return t, p
-    if not (true_col and pred_col):
-        raise ValueError("a single file needs --true-col and --pred-col (or give two files: "
-                         "TRUTH PRED)")
-    return read_label_columns(truth, true_col, pred_col, sep=sep)
+    else:
+        if not (true_col and pred_col):
+            raise ValueError("a single file needs --true-col and --pred-col (or give two "
+                             "files: TRUTH PRED)")
+        t, p = read_label_columns(truth, true_col, pred_col, sep=sep, allow_blank=drop_null)
+    keep = (t != "") & (p != "")
+    if stats is not None:
+        stats.update(rows=int(t.shape[0]), skipped=int((~keep).sum()))
+    if not keep.all():
+        if not keep.any():
+            raise ValueError(f"{truth}: every row has a missing label")
+        t, p = t[keep], p[keep]
+    return t, p
 
 
 def _delimiter(path: str, sep: str | None) -> str:
@@ -67,28 +78,38 @@ def _rows(path: str, sep: str | None):
         raise ValueError(f"{path}: cannot parse as CSV: {exc}") from None
 
 
-def read_label_file(path: str, *, sep: str | None = None, header: bool = False) -> np.ndarray:
-    """Labels of a file with one label per row (optionally under one header line)."""
+def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
+                    allow_blank: bool = False) -> np.ndarray:
+    """Labels of a file with one label per row (optionally under one header line).
+
+    Blank labels are an error naming the line, or kept as "" with ``allow_blank``.
+    """
     labels = []
     for number, fields in _rows(path, sep):
         if header and number == 1:
             continue
+        if not fields and allow_blank:
+            labels.append("")
+            continue
         if len(fields) != 1:
             if not fields:
-                raise ValueError(f"{path} line {number} is empty: every row needs a label")
+                raise ValueError(f"{path} line {number} is empty: every row needs a label "
+                                 "(--drop-null skips such rows)")
             raise ValueError(f"{path} line {number} has {len(fields)} fields; expected one "
                              "label per row (for a table use --true-col/--pred-col)")
-        if not fields[0].strip():
-            raise ValueError(f"{path} line {number} is empty: every row needs a label")
-        labels.append(fields[0])
+        if not fields[0].strip() and not allow_blank:
+            raise ValueError(f"{path} line {number} is empty: every row needs a label "
+                             "(--drop-null skips such rows)")
+        labels.append(fields[0] if fields[0].strip() else "")
     if not labels:
         raise ValueError(f"{path} has a header but no labels")
     return np.array(labels, dtype=str)
 
 
-def read_label_columns(path: str, true_col: str, pred_col: str, *,
-                       sep: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Two columns of a CSV/TSV table with a header row."""
+def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
+                       allow_blank: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Two columns of a CSV/TSV table with a header row (blank cells kept as "" with
+    ``allow_blank``, else an error naming the line)."""
     rows = _rows(path, sep)
     _, head = next(rows)
     where = {name: i for i, name in reversed(list(enumerate(head)))}
@@ -103,11 +124,11 @@ def read_label_columns(path: str, true_col: str, pred_col: str, *,
             raise ValueError(f"{path} line {number} has {len(fields)} fields but the header "
                              f"has {len(head)}")
         for col, i in ((true_col, ti), (pred_col, pi)):
-            if not fields[i].strip():
+            if not fields[i].strip() and not allow_blank:
                 raise ValueError(f"{path} line {number}: column {col!r} is empty (missing "
-                                 "label)")
-        t.append(fields[ti])
-        p.append(fields[pi])
+                                 "label; --drop-null skips such rows)")
+        t.append(fields[ti] if fields[ti].strip() else "")
+        p.append(fields[pi] if fields[pi].strip() else "")
     if not t:
         raise ValueError(f"{path} has a header but no rows")
     return np.array(t, dtype=str), np.array(p, dtype=str)

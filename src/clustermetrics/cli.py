@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from .sources.engines import AUTO_DUCKDB_BYTES, ENGINES
 
 PROG = "clustermetrics"
 FORMATS = ("table", "json", "csv")
@@ -57,19 +58,32 @@ def add_score_command(sub) -> None:
                    help="label files start with a header line (two-file form)")
     p.add_argument("--metrics", help="comma-separated metric keys (default: all; see "
                                      "`clustermetrics metrics`)")
+    p.add_argument("--engine", default="auto", choices=("auto",) + ENGINES,
+                   help="who counts the (true, predicted) pairs: memory (Python), duckdb "
+                        "(out of core) or spark (local Spark); auto = duckdb for Parquet, "
+                        f"globs and tables over {AUTO_DUCKDB_BYTES >> 20} MB, else memory")
+    p.add_argument("--memory-limit", help="DuckDB memory limit, e.g. 2GB (--engine duckdb)")
+    p.add_argument("--drop-null", action="store_true",
+                   help="skip rows whose true or predicted label is missing (NULL or blank) "
+                        "instead of failing; the number skipped is reported on stderr")
     _add_output_options(p)
     p.set_defaults(handler=_score)
 
 
 def _score(args: argparse.Namespace) -> str:
-    from ._io import read_labels
     from .registry import resolve_metrics
     from .report import evaluate
+    from .sources.engines import choose_engine, table_from_files
 
     keys = resolve_metrics(args.metrics)  # bad names fail before any file is read
-    t, p = read_labels(args.truth, args.pred, true_col=args.true_col, pred_col=args.pred_col,
-                       sep=args.sep, header=args.header)
-    report = evaluate(t, p, metrics=keys)
+    engine = choose_engine(args.engine, args.truth, args.pred)
+    if args.memory_limit and engine != "duckdb":
+        raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
+    table = table_from_files(engine, args.truth, args.pred, true_col=args.true_col,
+                             pred_col=args.pred_col, sep=args.sep, header=args.header,
+                             memory_limit=args.memory_limit, drop_null=args.drop_null,
+                             log=_log)
+    report = evaluate(table, metrics=keys)
     if args.format == "json":
         return report.to_json(details=True)
     if args.format == "csv":
@@ -124,6 +138,13 @@ def _text_table(rows: list[dict]) -> str:
 
 
 # --------------------------------------------------------------------------- plumbing
+def _log(message: str, *, progress: bool = False) -> None:
+    """A note on stderr; progress notes only when stderr is a terminal."""
+    if progress and not sys.stderr.isatty():
+        return
+    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+
+
 def _add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="table", choices=FORMATS,
                    help="output format (default: table)")
