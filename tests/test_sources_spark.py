@@ -1,0 +1,83 @@
+"""Spark local mode gives the identical table to the in-memory path.
+
+Spark needs Java; CI installs it (.ci/run). These tests are skipped, with the reason shown,
+only when no java executable exists at all.
+"""
+
+import shutil
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from clustermetrics import Contingency
+from clustermetrics.sources import from_spark
+
+pytestmark = pytest.mark.skipif(shutil.which("java") is None,
+                                reason="Spark needs Java and no java executable was found")
+BIG = 2**53
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("clustermetrics-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_identical_table_with_big_ints_and_strings(spark):
+    rng = np.random.default_rng(0)
+    n = 20_000
+    t = (rng.integers(0, 50, n) + BIG).tolist()
+    p = [f"c{v}" for v in rng.integers(0, 40, n)]
+    frame = spark.createDataFrame(list(zip(t, p, strict=True)), "t long, p string")
+    table = from_spark(frame, "t", "p")
+    assert table == Contingency.from_labels(np.array(t), np.array(p))
+    assert table.class_labels.dtype == np.int64
+
+
+def test_nulls_error_or_dropped(spark):
+    frame = spark.createDataFrame([(1, "a"), (None, "b"), (2, None), (2, "b")], "t long, p string")
+    with pytest.raises(ValueError, match="column 't' has 1 NULL labels"):
+        from_spark(frame, "t", "p")
+    stats = {}
+    table = from_spark(frame, "t", "p", drop_null=True, stats=stats)
+    assert stats == {"rows": 4, "skipped": 2}
+    assert table == Contingency.from_labels([1, 2], ["a", "b"])
+
+
+def test_errors(spark):
+    frame = spark.createDataFrame([(1, [1])], "t long, p array<long>")
+    with pytest.raises(ValueError, match="no column 'q' \\(pred_col\\); columns are: t, p"):
+        from_spark(frame, "t", "q")
+    with pytest.raises(ValueError, match="column 'p' has type array"):
+        from_spark(frame, "t", "p")
+    with pytest.raises(ValueError, match="must be a pyspark.sql.DataFrame"):
+        from_spark([1, 2], "t", "p")
+    empty = spark.createDataFrame([], "t long, p string")
+    with pytest.raises(ValueError, match="has no rows"):
+        from_spark(empty, "t", "p")
+
+
+def test_cli_spark_engine_matches_memory(tmp_path, capsys):
+    from clustermetrics.cli import main
+
+    rng = np.random.default_rng(3)
+    t = np.array(["a", "b", "c"])[rng.integers(0, 3, 300)]
+    p = np.array(["x", "y"])[rng.integers(0, 2, 300)]
+    pq.write_table(pa.table({"t": t, "p": p}), tmp_path / "d.parquet")
+    outputs = []
+    for engine in ("spark", "duckdb"):
+        code = main(["score", str(tmp_path / "d.parquet"), "--true-col", "t", "--pred-col", "p",
+                     "--engine", engine, "--format", "csv"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
