@@ -156,8 +156,9 @@ def _f_best(table: Contingency, by_cluster: bool) -> float:
 
 
 def set_matching_f_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """Set-matching F-measure weighted by predicted clusters (ELKI ``fMeasureFirst`` with
-    the result clustering first): sum_j (b_j / N) max_i F_ij, F_ij = 2 n_ij / (a_i + b_j).
+    """Set-matching F-measure weighted by predicted clusters: sum_j (b_j / N) max_i F_ij,
+    F_ij = 2 n_ij / (a_i + b_j) (ELKI ``fMeasureSecond``: ELKI's EvaluateClustering puts
+    the reference clustering first).
 
     Each cluster is scored by the class it matches best. Range (0, 1], 1.0 exactly for
     identical partitions; not symmetric (the other direction is
@@ -176,8 +177,8 @@ def set_matching_f_score(labels_true: Any, labels_pred: Any = None) -> float:
 
 
 def set_matching_f_inverse_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """Set-matching F-measure weighted by true classes (ELKI ``fMeasureSecond``):
-    sum_i (a_i / N) max_j F_ij. Same value as ``best_match_f``.
+    """Set-matching F-measure weighted by true classes (ELKI ``fMeasureFirst``, reference
+    first): sum_i (a_i / N) max_j F_ij. Same value as ``best_match_f``.
 
     Examples
     --------
