@@ -232,3 +232,33 @@ def test_exact_fraction_sanity_of_f():
     f2 = Fraction(2 * 5, 5 + 5)
     expected = (3 * f0 + 2 * f1 + 5 * f2) / 10
     assert best_match_f_score(true, pred) == pytest.approx(float(expected), abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_forced_cell_reduction_keeps_the_optimum(seed):
+    # a noisy diagonal: the reduction fixes most cells; the rest goes to the solver
+    rng = np.random.default_rng(seed)
+    k, n = 150, 3000
+    t = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.4, rng.integers(0, k + 20, n), t)
+    table = Contingency.from_labels(t, p)
+    shape = (table.n_classes, table.n_clusters)
+    forced, rest = matching._forced_cells(table.rows, table.cols,
+                                          table.counts.astype(float), *shape)
+    assert forced.shape[0] > 0 and rest.shape[0] < table.nnz
+    for weights in (table.counts.astype(float), table.counts / table.class_sizes[table.rows]):
+        reduced = max_weight_matching(table.rows, table.cols, weights, shape,
+                                      dense_max_cells=0)
+        full = max_weight_matching(table.rows, table.cols, weights, shape)
+        check_is_matching(table, reduced)
+        assert weights[reduced].sum() == pytest.approx(weights[full].sum(), rel=1e-12)
+
+
+def test_forced_cells_respect_ties():
+    # equal weights in a row: neither cell may be fixed by the sum rule unless it dominates
+    rows, cols = np.array([0, 0, 1]), np.array([0, 1, 1])
+    w = np.array([2.0, 2.0, 3.0])
+    forced, rest = matching._forced_cells(rows, cols, w, 2, 2)
+    # (1,1) = 3 >= 0 + 2 is fixed; then (0,0) is alone and fixed: optimum 5
+    assert sorted(forced.tolist()) == [0, 2] and rest.shape[0] == 0
+    assert w[max_weight_matching(rows, cols, w, (2, 2), dense_max_cells=0)].sum() == 5.0
