@@ -25,5 +25,9 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .hypothesis
 
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python benchmarks/bench_peers.py
+
 readme: $(STAMP)
 	$(BIN)/python tools/update_readme.py
