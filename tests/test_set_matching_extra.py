@@ -175,3 +175,17 @@ def test_geometric_accuracy_against_clusim():
     for t, p in _cases(30, seed=7):
         assert sm.geometric_accuracy(t, p) == pytest.approx(
             sim.geometric_accuracy(clu(t), clu(p)), abs=1e-12)
+
+
+def test_genieclust_documented_example():
+    # genieclust.compare_partitions.compare_partitions docstring (values rounded to 2 places):
+    # {'afm': 0.49, 'npa': 0.71, 'psi': 0.65, 'spsi': 0.63, 'nca': 0.71}
+    from clustermetrics.metrics.pairs_extra import adjusted_fowlkes_mallows_score
+
+    x = [1, 1, 2, 1, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 1, 2, 2, 1, 2, 1, 2]
+    y = [2, 2, 1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1]
+    assert round(adjusted_fowlkes_mallows_score(x, y), 2) == 0.49
+    assert round(sm.normalized_pivoted_accuracy(x, y), 2) == 0.71
+    assert round(sm.pair_sets_index(x, y), 2) == 0.65
+    assert round(sm.pair_sets_index(x, y, simplified=True), 2) == 0.63
+    assert round(sm.normalized_clustering_accuracy(x, y), 2) == 0.71
