@@ -69,3 +69,13 @@ def test_amigo_et_al_extremes():
     assert b3.bcubed_precision(t, [0] * 6) == pytest.approx((9 + 4 + 1) / 36)
     assert b3.bcubed_f(t, [5, 5, 5, 7, 7, 9]) == 1.0
     assert b3.bcubed_f_class_weighted(t, [5, 5, 5, 7, 7, 9]) == 1.0
+
+
+@pytest.mark.parametrize("func", [b3.bcubed_precision, b3.bcubed_f_class_weighted])
+def test_bad_input_raises_value_error_naming_the_argument(func):
+    with pytest.raises(ValueError, match="labels_pred"):
+        func([0, 1, 2], [0, 1])
+    with pytest.raises(ValueError, match="labels_true"):
+        func([0, None, 1], [0, 1, 1])
+    with pytest.raises(ValueError, match="labels_pred"):
+        func([0, 1])
