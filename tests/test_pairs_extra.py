@@ -1,9 +1,10 @@
 """Extra pair-counting indices against an O(N^2) pair enumeration with textbook formulas
 (exact fractions), against the peers that define them (permetrics, genieclust, clusim), and
-MARI against a direct enumeration of pairs of disjoint pairs."""
+MARI against a direct enumeration of pairs of disjoint pairs and aricode's R formula."""
 
 import itertools
 import math
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -224,7 +225,6 @@ def test_southwood_and_pearson_against_clusim():
 
 def _aricode_mari(t, p):
     """aricode's R ``MARI`` (jchiquet/aricode, R/aricode.R), transcribed line by line."""
-    from collections import Counter
     nij, ni, nj = Counter(zip(t, p, strict=True)), Counter(t), Counter(p)
     n = len(t)
     stot = sum(math.comb(v, 2) for v in nij.values())
@@ -292,3 +292,25 @@ def test_extra_registry_entries_cover_the_issue_and_hold_their_declarations():
             if e.perfect is not None:
                 same, _ = e.compute(Contingency.from_labels(t, t + 100))
                 assert same == pytest.approx(e.perfect, abs=1e-12), e.key
+
+
+def test_mari_exact_beyond_int64_with_aricode_formula_on_counts():
+    from clustermetrics import Contingency
+    rows, cols = [0, 0, 1, 1, 2], [0, 1, 1, 2, 2]
+    counts = [3_000_000_000, 7, 2_000_000_001, 5, 999_999_999]
+    table = Contingency.from_counts(rows, cols, counts)
+    ni, nj = Counter(), Counter()
+    for r, c, v in zip(rows, cols, counts, strict=True):
+        ni[r] += v
+        nj[c] += v
+    n = sum(counts)
+    stot = sum(math.comb(v, 2) for v in counts)
+    srow = sum(math.comb(v, 2) for v in ni.values())
+    scol = sum(math.comb(v, 2) for v in nj.values())
+    t2 = sum(v * ni[r] * nj[c] for r, c, v in zip(rows, cols, counts, strict=True))
+    t3 = -sum(v * v for v in counts) - sum(v * v for v in ni.values()) \
+        - sum(v * v for v in nj.values())
+    expected = Fraction(srow * scol - stot - (2 * n + t2 + t3), 6 * math.comb(n, 4))
+    expected *= math.comb(n, 2)
+    want = (stot - expected) / (Fraction(srow + scol, 2) - expected)
+    assert px.modified_adjusted_rand_score(table) == float(want)
