@@ -137,7 +137,11 @@ def nmi_geometric_score(labels_true: Any, labels_pred: Any = None) -> float:
 
 
 def nmi_min_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """NMI normalised by min(H(U), H(V)); 1.0 whenever one labelling refines the other.
+    """NMI normalised by the smaller entropy: MI / min(H(U), H(V)).
+
+    Range [0, 1], symmetric; 1.0 whenever one labelling refines the other (so it rewards
+    both over- and under-clustering), 1.0 when both are a single cluster, 0.0 when MI = 0.
+    Same conventions as :func:`~clustermetrics.normalized_mutual_info_score`.
 
     >>> nmi_min_score([0, 0, 1, 1], [0, 1, 2, 3])
     1.0
@@ -146,7 +150,11 @@ def nmi_min_score(labels_true: Any, labels_pred: Any = None) -> float:
 
 
 def nmi_max_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """NMI normalised by max(H(U), H(V)) (= 1 - NID).
+    """NMI normalised by the larger entropy: MI / max(H(U), H(V)) = 1 - NID.
+
+    Range [0, 1], symmetric, 1.0 only for identical partitions (and two single clusters);
+    aricode's default NMI. Same conventions as
+    :func:`~clustermetrics.normalized_mutual_info_score`.
 
     >>> nmi_max_score([0, 0, 1, 1], [0, 1, 2, 3])
     0.5
@@ -166,7 +174,11 @@ def ami_geometric_score(labels_true: Any, labels_pred: Any = None) -> float:
 
 
 def ami_min_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """AMI normalised by min(H(U), H(V)) (Vinh et al. 2010).
+    """AMI normalised by the smaller entropy: (MI - E[MI]) / (min(H(U), H(V)) - E[MI]).
+
+    E[MI] under the permutation model (Vinh et al. 2010); range (-inf, 1], about 0 for
+    independent labellings, symmetric. Same conventions as
+    :func:`~clustermetrics.adjusted_mutual_info_score`.
 
     >>> ami_min_score([0, 0, 1, 1], [1, 1, 0, 0])
     1.0
@@ -175,7 +187,11 @@ def ami_min_score(labels_true: Any, labels_pred: Any = None) -> float:
 
 
 def ami_max_score(labels_true: Any, labels_pred: Any = None) -> float:
-    """AMI normalised by max(H(U), H(V)) (Vinh et al. 2010's recommended AMI_max).
+    """AMI normalised by the larger entropy: (MI - E[MI]) / (max(H(U), H(V)) - E[MI]).
+
+    Vinh et al.'s recommended AMI_max and aricode's ``AMI``; range (-inf, 1], about 0 for
+    independent labellings, symmetric. Same conventions as
+    :func:`~clustermetrics.adjusted_mutual_info_score`.
 
     >>> ami_max_score([0, 0, 1, 1], [1, 1, 0, 0])
     1.0
