@@ -37,7 +37,6 @@ def test_against_direct_per_element_affinities():
 
 
 def test_against_clusim_element_sim():
-    pytest.importorskip("clusim")
     import clusim.sim as sim
     from clusim.clustering import Clustering
 

@@ -5,6 +5,15 @@ computes any set of them from a single table.
 """
 
 from .contingency import Contingency, as_contingency, contingency_matrix
+from .metrics.bcubed import (
+    bcubed_f,
+    bcubed_f_class_weighted,
+    bcubed_precision,
+    bcubed_precision_class_weighted,
+    bcubed_recall,
+    bcubed_recall_class_weighted,
+)
+from .metrics.element_centric import element_centric_similarity
 from .metrics.information import (
     adjusted_mutual_info_score,
     completeness_score,
@@ -15,6 +24,20 @@ from .metrics.information import (
     mutual_info_score,
     normalized_mutual_info_score,
     v_measure_score,
+)
+from .metrics.information_extra import (
+    ami_geometric_score,
+    ami_max_score,
+    ami_min_score,
+    chi2_score,
+    cluster_entropy,
+    nmi_geometric_score,
+    nmi_joint_score,
+    nmi_max_score,
+    nmi_min_score,
+    normalized_information_distance,
+    normalized_variation_of_information,
+    variation_of_information,
 )
 from .metrics.marxer_purwins import (
     MarxerPurwins,
@@ -44,7 +67,35 @@ from .metrics.pairs import (
     pair_recall_score,
     rand_score,
 )
+from .metrics.pairs_extra import (
+    adjusted_fowlkes_mallows_score,
+    czekanowski_dice_score,
+    g_plus_score,
+    gamma_score,
+    kendall_tau_score,
+    kulczynski_score,
+    mcnemar_score,
+    modified_adjusted_rand_score,
+    phi_score,
+    rogers_tanimoto_score,
+    russel_rao_score,
+    sokal_sneath1_score,
+    sokal_sneath2_score,
+    southwood_score,
+)
 from .metrics.recovery import Recovery, pseudo_recovery_rate, recovery, recovery_rate
+from .metrics.set_matching_extra import (
+    exact_match_f_score,
+    exact_match_precision,
+    exact_match_recall,
+    geometric_accuracy,
+    normalized_clustering_accuracy,
+    normalized_pivoted_accuracy,
+    pair_sets_index,
+    purity_f_score,
+    set_matching_f_inverse_score,
+    set_matching_f_score,
+)
 from .registry import METRICS, MetricInfo
 from .report import Report, evaluate
 
@@ -64,4 +115,18 @@ __all__ = [
     "marxer_purwins_f",
     "purity_score", "inverse_purity_score", "best_match_f_score", "clustering_error",
     "clustering_accuracy", "clustering_ratio",
+    # peer breadth (issue 6)
+    "bcubed_precision", "bcubed_recall", "bcubed_f", "bcubed_precision_class_weighted",
+    "bcubed_recall_class_weighted", "bcubed_f_class_weighted", "element_centric_similarity",
+    "variation_of_information", "normalized_variation_of_information",
+    "normalized_information_distance", "nmi_joint_score", "nmi_geometric_score",
+    "nmi_min_score", "nmi_max_score", "ami_geometric_score", "ami_min_score", "ami_max_score",
+    "cluster_entropy", "chi2_score",
+    "czekanowski_dice_score", "kulczynski_score", "mcnemar_score", "phi_score",
+    "rogers_tanimoto_score", "russel_rao_score", "sokal_sneath1_score", "sokal_sneath2_score",
+    "southwood_score", "kendall_tau_score", "gamma_score", "g_plus_score",
+    "adjusted_fowlkes_mallows_score", "modified_adjusted_rand_score",
+    "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
+    "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
+    "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
 ]

@@ -143,6 +143,12 @@ def register(entry: MetricInfo) -> MetricInfo:
 for _entry in _ENTRIES:
     register(_entry)
 
+# Peer-breadth scores (issue 6); imported here because registry_extra needs MetricInfo.
+from .registry_extra import EXTRA_ENTRIES  # noqa: E402
+
+for _entry in EXTRA_ENTRIES:
+    register(_entry)
+
 
 def _aliases() -> dict[str, str]:
     """Lookup of keys, display names and function names; keys always win, and a function
