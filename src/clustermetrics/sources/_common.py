@@ -9,7 +9,7 @@ import numpy as np
 
 from ..contingency import Contingency
 
-__all__ = ["source_name", "table_from_groups"]
+__all__ = ["check_nulls", "source_name", "table_from_groups"]
 
 
 def source_name(source: Any) -> str:
@@ -25,20 +25,25 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     """
     t_null, p_null = np.ma.getmaskarray(t), np.ma.getmaskarray(p)
     n = np.asarray(n, dtype=np.int64)
-    rows = int(n.sum())
+    bad = t_null | p_null
+    check_nulls(name, true_col, pred_col, int(n[t_null].sum()), int(n[p_null].sum()),
+                int(n[bad].sum()), int(n.sum()), drop_null, stats)
+    keep = ~bad
+    # engines hand back masked arrays; the kept cells are plain values
+    return Contingency.from_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep], n[keep])
+
+
+def check_nulls(name: str, true_col: str, pred_col: str, t_null: int, p_null: int,
+                skipped: int, rows: int, drop_null: bool, stats: dict | None) -> None:
+    """The NULL policy: rows with a NULL label fail (naming the column and count) unless
+    ``drop_null``; ``stats`` records rows scanned and rows skipped."""
     if rows == 0:
         raise ValueError(f"{name} has no rows")
-    bad = t_null | p_null
-    skipped = int(n[bad].sum())
     if skipped and not drop_null:
-        col, count = (true_col, int(n[t_null].sum())) if t_null.any() else \
-            (pred_col, int(n[p_null].sum()))
+        col, count = (true_col, t_null) if t_null else (pred_col, p_null)
         raise ValueError(f"{name}: column {col!r} has {count} NULL labels (use "
                          "drop_null=True / --drop-null to skip those rows)")
     if stats is not None:
         stats.update(rows=rows, skipped=skipped)
-    keep = ~bad
-    if not keep.any():
+    if skipped == rows:
         raise ValueError(f"{name}: every row has a NULL label")
-    # engines hand back masked arrays; the kept cells are plain values
-    return Contingency.from_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep], n[keep])

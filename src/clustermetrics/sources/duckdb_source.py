@@ -11,9 +11,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..contingency import Contingency
+from ._common import check_nulls, table_from_groups
 from ._common import source_name as _name
-from ._common import table_from_groups
 
 __all__ = ["from_duckdb"]
 
@@ -33,7 +35,7 @@ def _duckdb():
 
 def from_duckdb(source: Any, true_col: str, pred_col: str, *, memory_limit: str | None = None,
                 drop_null: bool = False, temp_directory: str | None = None,
-                stats: dict | None = None) -> Contingency:
+                stats: dict | None = None, progress: bool = False) -> Contingency:
     """The table of two columns of a Parquet/CSV/TSV file, a glob of files, or a relation.
 
     Parameters
@@ -48,6 +50,10 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, memory_limit: str 
         count) unless this is True; then they are skipped.
     stats : optional dict, filled with ``rows`` (rows scanned) and ``skipped`` (NULL rows
         dropped).
+    progress : show DuckDB's progress bar while it scans (on stderr).
+
+    For files, DuckDB also numbers the distinct labels in sorted order and returns the cells
+    sorted by (class, cluster), so Python builds the table without re-sorting the cells.
 
     Label types survive exactly: BIGINT stays int64 (2**53 + 1 is kept), VARCHAR stays str.
     """
@@ -55,6 +61,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, memory_limit: str 
     with tempfile.TemporaryDirectory(prefix="clustermetrics-") as spill:
         con = duckdb.connect()
         try:
+            con.execute(f"SET enable_progress_bar = {'true' if progress else 'false'}")
             return _scan(duckdb, con, source, true_col, pred_col, memory_limit, drop_null,
                          temp_directory or spill, stats)
         finally:
@@ -71,10 +78,48 @@ def _scan(duckdb, con, source, true_col, pred_col, memory_limit, drop_null, spil
         grouped = relation.query(
             "src", f'SELECT {_ident(true_col)} AS t, {_ident(pred_col)} AS p, count(*) AS n '
                    "FROM src GROUP BY ALL")
+        if isinstance(source, (str, Path)):  # our own connection: finish the table in DuckDB
+            grouped.create("g")
+            return _canonical_table(con, _name(source), true_col, pred_col, drop_null, stats)
         t, p, n = _fetch(grouped)
     except duckdb.Error as exc:
         raise ValueError(f"{_name(source)}: {str(exc).splitlines()[0]}") from None
     return table_from_groups(t, p, n, _name(source), true_col, pred_col, drop_null, stats)
+
+
+def _canonical_table(con, name, true_col, pred_col, drop_null, stats) -> Contingency:
+    """Table from the grouped cells in table g: codes and ordering done by DuckDB."""
+    t_null, p_null, skipped, rows = con.execute(
+        "SELECT coalesce(sum(n) FILTER (WHERE t IS NULL), 0), "
+        "coalesce(sum(n) FILTER (WHERE p IS NULL), 0), "
+        "coalesce(sum(n) FILTER (WHERE t IS NULL OR p IS NULL), 0), coalesce(sum(n), 0) "
+        "FROM g").fetchone()
+    check_nulls(name, true_col, pred_col, int(t_null), int(p_null), int(skipped), int(rows),
+                drop_null, stats)
+    for side in ("t", "p"):
+        con.execute(f"CREATE TEMP TABLE {side}l AS SELECT {side} AS v, "
+                    f"row_number() OVER (ORDER BY {side}) - 1 AS i FROM (SELECT DISTINCT "
+                    f"{side} FROM g WHERE t IS NOT NULL AND p IS NOT NULL)")
+    t_labels = con.execute("SELECT v FROM tl ORDER BY i").fetchnumpy()["v"]
+    p_labels = con.execute("SELECT v FROM pl ORDER BY i").fetchnumpy()["v"]
+    cells = con.execute("SELECT tl.i AS r, pl.i AS c, g.n FROM g JOIN tl ON g.t = tl.v "
+                        "JOIN pl ON g.p = pl.v ORDER BY r, c").fetchnumpy()
+    rows_, cols, counts = (np.asarray(cells[k], dtype=np.int64) for k in ("r", "c", "n"))
+    t_labels, p_labels = np.ma.getdata(t_labels), np.ma.getdata(p_labels)
+    if _strictly_increasing(t_labels) and _strictly_increasing(p_labels):
+        return Contingency._build(rows_, cols, counts, t_labels, p_labels)
+    # DuckDB ordered the labels differently from Python (a collation): sort them here
+    return Contingency.from_counts(t_labels[rows_], p_labels[cols], counts)
+
+
+def _strictly_increasing(values: np.ndarray) -> bool:
+    if values.dtype.kind in "iufbUSmM":
+        return bool(np.all(values[1:] > values[:-1]))
+    items = values.tolist()
+    try:
+        return all(a < b for a, b in zip(items, items[1:], strict=False))
+    except TypeError:
+        return False
 
 
 def _relation(con, source):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import importlib.util
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -63,7 +64,7 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 
         log(f"counting (true, predicted) pairs in {truth} with DuckDB...", progress=True)
         table = from_duckdb(truth, true_col, pred_col, memory_limit=memory_limit,
-                            drop_null=drop_null, stats=stats)
+                            drop_null=drop_null, stats=stats, progress=sys.stderr.isatty())
     elif engine == "spark":
         log(f"counting (true, predicted) pairs in {truth} with Spark (local)...", progress=True)
         table = _spark(truth, true_col, pred_col, sep, drop_null, stats)
