@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..contingency import Contingency, _group_sum, as_contingency
 
 __all__ = [
     "bcubed_precision",
@@ -39,9 +39,13 @@ def _harmonic(p: float, r: float) -> float:
 
 def _record(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
-        sq = t.counts.astype(np.float64) ** 2
-        p = math.fsum((sq / t.cluster_sizes[t.cols]).tolist()) / t.n_samples
-        r = math.fsum((sq / t.class_sizes[t.rows]).tolist()) / t.n_samples
+        # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
+        # integers, so fsum only runs over the clusters (and classes), not over every cell
+        sq = t.counts * t.counts
+        by_cluster = _group_sum(t.cols, sq, t.n_clusters)
+        by_class = _group_sum(t.rows, sq, t.n_classes)
+        p = math.fsum((by_cluster / t.cluster_sizes).tolist()) / t.n_samples
+        r = math.fsum((by_class / t.class_sizes).tolist()) / t.n_samples
         return min(p, 1.0), min(r, 1.0)
     return table.cached("bcubed:record", compute)
 

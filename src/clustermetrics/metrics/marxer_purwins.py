@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..contingency import Contingency, _group_sum, as_contingency
 
 __all__ = [
     "MarxerPurwins",
@@ -41,18 +41,21 @@ class MarxerPurwins(NamedTuple):
 def _compute(table: Contingency) -> MarxerPurwins:
     n = table.n_samples
     counts = table.counts
-    n_c = table.class_sizes[table.rows]
-    if table.n_classes > 1:
-        # N - n_c > 0 for every class when there are at least two classes.
-        p_ck = 1.0 - (table.cluster_sizes[table.cols] - counts) / (n - n_c)
+    # Per class c the sums over its cells are exact integers:
+    #   P: sum_k n_ck P(c, k) = n_c - S_c / (N - n_c),  S_c = sum_k n_ck (b_k - n_ck)
+    #   R: sum_k n_ck R(c, k) = T_c / (n_c - 1),        T_c = sum_k n_ck (n_ck - 1)
+    # so only the class terms are floats, summed exactly with fsum.
+    n_c = table.class_sizes
+    if table.n_classes > 1:  # N - n_c > 0 for every class
+        s_c = _group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
+                         table.n_classes)
+        precision = math.fsum((n_c - s_c / (n - n_c)).tolist()) / n
     else:
-        p_ck = np.ones(counts.shape[0])
+        precision = 1.0
+    t_c = _group_sum(table.rows, counts * (counts - 1), table.n_classes)
     big = n_c > 1
-    r_ck = np.ones(counts.shape[0])
-    r_ck[big] = (counts[big] - 1) / (n_c[big] - 1)
-    # Integer weights times values in [0, 1]: fsum keeps the total exact to one rounding.
-    precision = math.fsum((counts * p_ck).tolist()) / n
-    recall = math.fsum((counts * r_ck).tolist()) / n
+    recall_terms = np.where(big, t_c / np.maximum(n_c - 1, 1), n_c)
+    recall = math.fsum(recall_terms.tolist()) / n
     total = precision + recall
     f = 2.0 * precision * recall / total if total > 0 else 0.0
     return MarxerPurwins(precision, recall, f)
