@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..contingency import Contingency, as_contingency
-from .matching import _matched_count, max_weight_matching
+from .matching import _matched_count, inverse_purity_score, max_weight_matching, purity_score
 
 __all__ = [
     "normalized_clustering_accuracy",
@@ -242,12 +242,7 @@ def geometric_accuracy(labels_true: Any, labels_pred: Any = None) -> float:
     0.75
     """
     table = as_contingency(labels_true, labels_pred)
-    by_row = np.zeros(table.n_classes, dtype=np.int64)
-    by_col = np.zeros(table.n_clusters, dtype=np.int64)
-    np.maximum.at(by_row, table.rows, table.counts)
-    np.maximum.at(by_col, table.cols, table.counts)
-    n = table.n_samples
-    return min(math.sqrt(int(by_row.sum()) * int(by_col.sum()) / (n * n)), 1.0)
+    return min(math.sqrt(inverse_purity_score(table) * purity_score(table)), 1.0)
 
 
 def purity_f_score(labels_true: Any, labels_pred: Any = None) -> float:
@@ -259,9 +254,5 @@ def purity_f_score(labels_true: Any, labels_pred: Any = None) -> float:
     0.75
     """
     table = as_contingency(labels_true, labels_pred)
-    by_row = np.zeros(table.n_classes, dtype=np.int64)
-    by_col = np.zeros(table.n_clusters, dtype=np.int64)
-    np.maximum.at(by_row, table.rows, table.counts)
-    np.maximum.at(by_col, table.cols, table.counts)
-    inv, pur = int(by_row.sum()), int(by_col.sum())
-    return 2 * pur * inv / ((pur + inv) * table.n_samples)
+    pur, inv = purity_score(table), inverse_purity_score(table)
+    return 2.0 * pur * inv / (pur + inv)
