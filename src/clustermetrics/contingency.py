@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._factorize import factorize
+from ._table_input import as_counts, axis_labels, matrix_cells, union_labels
 from ._validation import as_label_array, check_same_length
 
 __all__ = ["Contingency", "as_contingency", "contingency_matrix"]
@@ -74,7 +75,7 @@ class Contingency:
         """Table from one row per cell, e.g. a group-by result; repeated pairs add up."""
         t = as_label_array(class_labels, "class_labels")
         p = as_label_array(cluster_labels, "cluster_labels")
-        c = _as_counts(as_label_array(counts, "counts"), "counts")
+        c = as_counts(as_label_array(counts, "counts"), "counts")
         check_same_length(t, p, "class_labels", "cluster_labels")
         check_same_length(t, c, "class_labels", "counts")
         t_codes, t_labels = factorize(t)
@@ -89,9 +90,9 @@ class Contingency:
         All-zero rows and columns are dropped with their labels: a class with no items is not
         part of the partition.
         """
-        rows, cols, counts, shape = _matrix_cells(matrix)
-        t_labels, t_map = _axis_labels(class_labels, shape[0], "class_labels")
-        p_labels, p_map = _axis_labels(cluster_labels, shape[1], "cluster_labels")
+        rows, cols, counts, shape = matrix_cells(matrix)
+        t_labels, t_map = axis_labels(class_labels, shape[0], "class_labels")
+        p_labels, p_map = axis_labels(cluster_labels, shape[1], "cluster_labels")
         return cls._canonical(t_map[rows], p_map[cols], counts, t_labels, p_labels)
 
     @classmethod
@@ -115,8 +116,8 @@ class Contingency:
                 raise ValueError(f"tables[{i}] is a {type(t).__name__}, not a Contingency")
         if len(tables) == 1:
             return tables[0]
-        t_labels, t_maps = _union_labels([t._class_labels for t in tables], "class labels")
-        p_labels, p_maps = _union_labels([t._cluster_labels for t in tables], "cluster labels")
+        t_labels, t_maps = union_labels([t._class_labels for t in tables], "class labels")
+        p_labels, p_maps = union_labels([t._cluster_labels for t in tables], "cluster labels")
         rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables, strict=True)])
         cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables, strict=True)])
         counts = np.concatenate([t._counts for t in tables])
@@ -323,75 +324,6 @@ def _group_sum(index, counts, size):
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, index, counts)
     return out
-
-
-# --------------------------------------------------------------------- input helpers
-def _as_counts(values: np.ndarray, name: str) -> np.ndarray:
-    if values.dtype.kind == "b" or values.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be non-negative integers, got dtype {values.dtype}")
-    if values.dtype.kind == "f":
-        if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
-            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
-        if np.any(np.abs(values) >= 2.0**63):
-            raise ValueError(f"{name} has values too large for int64")
-    if np.any(values < 0):
-        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
-    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and np.any(values >= 2**63):
-        raise ValueError(f"{name} has values too large for int64")
-    return values.astype(np.int64)
-
-
-def _matrix_cells(matrix):
-    if hasattr(matrix, "tocoo"):  # scipy sparse
-        coo = matrix.tocoo()
-        if coo.ndim != 2:
-            raise ValueError(f"matrix must be 2-D, got {coo.ndim}-D")
-        rows, cols, data, shape = coo.row, coo.col, coo.data, coo.shape
-    else:
-        dense = np.asarray(matrix)
-        if dense.ndim != 2:
-            raise ValueError(f"matrix must be 2-D, got an array of shape {dense.shape}")
-        rows, cols = np.nonzero(dense)
-        data, shape = dense[rows, cols], dense.shape
-    if shape[0] == 0 or shape[1] == 0:
-        raise ValueError(f"matrix is empty (shape {shape})")
-    if data.dtype.kind not in "iuf" or data.dtype.kind == "b":
-        raise ValueError(f"matrix must hold non-negative integer counts, got dtype {data.dtype}")
-    counts = _as_counts(np.asarray(data), "matrix")
-    return rows.astype(np.int64), cols.astype(np.int64), counts, shape
-
-
-def _axis_labels(labels, size, name):
-    """Sorted labels for one axis and the map from matrix position to sorted position."""
-    if labels is None:
-        return np.arange(size, dtype=np.int64), np.arange(size, dtype=np.int64)
-    arr = as_label_array(labels, name)
-    if arr.shape[0] != size:
-        raise ValueError(f"{name} has {arr.shape[0]} labels but the matrix has {size} on that axis")
-    codes, uniques = factorize(arr)
-    if uniques.shape[0] != size:
-        raise ValueError(f"{name} contains duplicate labels")
-    return uniques, codes
-
-
-def _union_labels(arrays, what):
-    """Sorted union of label arrays, and for each array the map to positions in the union."""
-    combined = np.concatenate(_compatible(arrays))
-    codes, uniques = factorize(combined)
-    bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
-    return uniques, [codes[bounds[i]:bounds[i + 1]] for i in range(len(arrays))]
-
-
-def _compatible(arrays):
-    """Arrays whose concatenation keeps every label distinct (no int->float, no ->str)."""
-    dtypes = {a.dtype for a in arrays}
-    if len(dtypes) == 1:
-        return arrays
-    kinds = {d.kind for d in dtypes}
-    common = np.result_type(*dtypes)
-    if kinds <= set("iu") and common.kind in "iu" or kinds <= set("US") and len(kinds) == 1:
-        return [a.astype(common) for a in arrays]
-    return [a.astype(object) for a in arrays]
 
 
 def _same_labels(a, b):

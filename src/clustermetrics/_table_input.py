@@ -1,0 +1,81 @@
+"""Parsing what the Contingency constructors receive: counts, matrices, label axes, unions.
+
+Every problem is a ValueError naming the argument.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._factorize import factorize
+from ._validation import as_label_array
+
+__all__ = ["as_counts", "axis_labels", "matrix_cells", "union_labels"]
+
+
+def as_counts(values: np.ndarray, name: str) -> np.ndarray:
+    if values.dtype.kind == "b" or values.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be non-negative integers, got dtype {values.dtype}")
+    if values.dtype.kind == "f":
+        if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
+            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
+        if np.any(np.abs(values) >= 2.0**63):
+            raise ValueError(f"{name} has values too large for int64")
+    if np.any(values < 0):
+        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and np.any(values >= 2**63):
+        raise ValueError(f"{name} has values too large for int64")
+    return values.astype(np.int64)
+
+
+def matrix_cells(matrix):
+    if hasattr(matrix, "tocoo"):  # scipy sparse
+        coo = matrix.tocoo()
+        if coo.ndim != 2:
+            raise ValueError(f"matrix must be 2-D, got {coo.ndim}-D")
+        rows, cols, data, shape = coo.row, coo.col, coo.data, coo.shape
+    else:
+        dense = np.asarray(matrix)
+        if dense.ndim != 2:
+            raise ValueError(f"matrix must be 2-D, got an array of shape {dense.shape}")
+        rows, cols = np.nonzero(dense)
+        data, shape = dense[rows, cols], dense.shape
+    if shape[0] == 0 or shape[1] == 0:
+        raise ValueError(f"matrix is empty (shape {shape})")
+    if data.dtype.kind not in "iuf" or data.dtype.kind == "b":
+        raise ValueError(f"matrix must hold non-negative integer counts, got dtype {data.dtype}")
+    counts = as_counts(np.asarray(data), "matrix")
+    return rows.astype(np.int64), cols.astype(np.int64), counts, shape
+
+
+def axis_labels(labels, size, name):
+    """Sorted labels for one axis and the map from matrix position to sorted position."""
+    if labels is None:
+        return np.arange(size, dtype=np.int64), np.arange(size, dtype=np.int64)
+    arr = as_label_array(labels, name)
+    if arr.shape[0] != size:
+        raise ValueError(f"{name} has {arr.shape[0]} labels but the matrix has {size} on that axis")
+    codes, uniques = factorize(arr)
+    if uniques.shape[0] != size:
+        raise ValueError(f"{name} contains duplicate labels")
+    return uniques, codes
+
+
+def union_labels(arrays, what):
+    """Sorted union of label arrays, and for each array the map to positions in the union."""
+    combined = np.concatenate(_compatible(arrays))
+    codes, uniques = factorize(combined)
+    bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
+    return uniques, [codes[bounds[i]:bounds[i + 1]] for i in range(len(arrays))]
+
+
+def _compatible(arrays):
+    """Arrays whose concatenation keeps every label distinct (no int->float, no ->str)."""
+    dtypes = {a.dtype for a in arrays}
+    if len(dtypes) == 1:
+        return arrays
+    kinds = {d.kind for d in dtypes}
+    common = np.result_type(*dtypes)
+    if kinds <= set("iu") and common.kind in "iu" or kinds <= set("US") and len(kinds) == 1:
+        return [a.astype(common) for a in arrays]
+    return [a.astype(object) for a in arrays]
