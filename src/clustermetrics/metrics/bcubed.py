@@ -72,8 +72,8 @@ def bcubed_precision(labels_true: Any, labels_pred: Any = None) -> float:
 
     Examples
     --------
-    >>> bcubed_precision([0, 0, 1, 1], [0, 0, 0, 1])
-    0.6666666666666666
+    >>> round(bcubed_precision([0, 0, 1, 1], [0, 0, 0, 1]), 12)
+    0.666666666667
 
     References
     ----------
