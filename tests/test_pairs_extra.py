@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import clustermetrics as cm
 from clustermetrics.metrics import pairs_extra as px
 from pair_reference import enumerate_pairs
 
@@ -303,3 +304,15 @@ def test_mari_exact_beyond_int64_with_aricode_formula_on_counts():
     expected *= math.comb(n, 2)
     want = (stot - expected) / (Fraction(srow + scol, 2) - expected)
     assert px.modified_adjusted_rand_score(table) == float(want)
+
+
+def test_mari_large_n_path_is_exact():
+    # N >= 2e6 takes the per-class path; compare with the per-cell sum in Python integers
+    rng = np.random.default_rng(8)
+    matrix = rng.integers(0, 10_000, (40, 30)) * (rng.random((40, 30)) < 0.6)
+    table = cm.Contingency.from_matrix(matrix)
+    assert table.n_samples > 2_000_000
+    n, a, b = table.counts, table.class_sizes[table.rows], table.cluster_sizes[table.cols]
+    expected = sum(x * ((y - 1) * (z - 1) - (x - 1))
+                   for x, y, z in zip(n.tolist(), a.tolist(), b.tolist(), strict=True))
+    assert px._sum_n_ab(table) == expected
