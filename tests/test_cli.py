@@ -82,6 +82,34 @@ def test_header_option(tmp_path, capsys):
     assert code == 0 and json.loads(out)["scores"]["ari"] == 1.0
 
 
+def test_sep_option_and_trailing_blank_lines(tmp_path, capsys):
+    table = tmp_path / "data.txt"
+    table.write_text("t;p\na;x\na;x\nb;y\nb;x\n\n\n")
+    code, out, err = _run(capsys, "score", table, "--true-col", "t", "--pred-col", "p",
+                          "--sep", ";", "--format", "json", "--metrics", "ari")
+    assert code == 0, err
+    assert json.loads(out)["n_samples"] == 4
+    assert json.loads(out)["scores"]["ari"] == pytest.approx(sk_ari(list("aabb"),
+                                                                     list("xxyx")), abs=1e-15)
+
+
+def test_only_line_ends_split_labels(tmp_path, capsys):
+    # str.splitlines() would cut "a\u2028b" in two and make the files unequal in length
+    (tmp_path / "t.txt").write_text("a\u2028b\nc\n", encoding="utf-8")
+    (tmp_path / "p.txt").write_text("x\ny\n")
+    code, out, err = _run(capsys, "score", tmp_path / "t.txt", tmp_path / "p.txt",
+                          "--format", "json", "--metrics", "ari")
+    assert code == 0, err
+    assert json.loads(out)["n_samples"] == 2
+
+
+def test_help_and_version_return_zero(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"clustermetrics {cm.__version__}"
+    assert main(["score", "--help"]) == 0
+    assert "--true-col" in capsys.readouterr().out
+
+
 def test_metrics_listing(capsys):
     code, out, _ = _run(capsys, "metrics")
     assert code == 0
@@ -131,6 +159,15 @@ def _write(tmp_path, name, text, mode="w"):
     (lambda d: None, ["frobnicate"], "invalid choice: 'frobnicate'"),
     (lambda d: None, [], "the following arguments are required: COMMAND"),
     (lambda d: None, ["score", "{d}", "{d}"], "is a directory"),
+    (lambda d: _write(d, "t.txt", "a\x00b\nc\n"), ["score", "{d}/t.txt", "{d}/t.txt"],
+     "contains NUL bytes"),
+    # a quoted cell spanning lines 2-3: the blank label is on physical line 4
+    (lambda d: _write(d, "c.csv", 't,p,note\na,x,"two\nlines"\n,y,z\n'),
+     ["score", "{d}/c.csv", "--true-col", "t", "--pred-col", "p"],
+     "c.csv line 4: column 't' is empty"),
+    (lambda d: None, ["metrics", "--format", "yaml"], "invalid choice: 'yaml'"),
+    (lambda d: (_write(d, "t.txt", "a\nb\n"), _write(d, "p.txt", "x\ny\n")),
+     ["score", "{d}/t.txt", "{d}/p.txt", "-o", "{d}"], "Is a directory"),
 ])
 def test_errors_are_one_line_with_status_2(tmp_path, capsys, setup, argv, message):
     setup(tmp_path)

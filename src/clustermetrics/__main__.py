@@ -1,3 +1,6 @@
+"""``python -m clustermetrics``: the same command line as the ``clustermetrics`` script."""
+
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -7,6 +7,7 @@ Every problem is a ``ValueError`` naming the file and, where there is one, the l
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import numpy as np
@@ -67,15 +68,22 @@ def _rows(path: str, sep: str | None):
         raise ValueError(f"{path} is not UTF-8 text (is it a binary file?)") from None
     if "\x00" in text:
         raise ValueError(f"{path} contains NUL bytes (is it a binary file?)")
-    lines = text.splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise ValueError(f"{path} is empty")
+    # newline="" lets csv see the real line ends: quoted fields may span lines, and only
+    # \n / \r end a row (str.splitlines would also split labels at \x0c, \x85, \u2028...).
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, sep))
+    rows = []
     try:
-        yield from enumerate(csv.reader(lines, delimiter=_delimiter(path, sep)), 1)
+        # the physical line where each row starts, so messages point at the right line
+        for fields in reader:
+            start = reader.line_num - sum(f.count("\n") for f in fields)
+            rows.append((start, fields))
     except csv.Error as exc:
-        raise ValueError(f"{path}: cannot parse as CSV: {exc}") from None
+        raise ValueError(f"{path} line {reader.line_num}: cannot parse as CSV: {exc}") from None
+    while rows and len(rows[-1][1]) <= 1 and not "".join(rows[-1][1]).strip():
+        rows.pop()  # trailing blank lines are allowed
+    if not rows:
+        raise ValueError(f"{path} is empty")
+    yield from rows
 
 
 def read_label_file(path: str, *, sep: str | None = None, header: bool = False,

@@ -163,7 +163,10 @@ def _write(text: str, output: str | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help / --version: return their status, do not exit
+            return exc.code if isinstance(exc.code, int) else 0
         handler: Callable[[argparse.Namespace], str] = args.handler
         _write(handler(args), getattr(args, "output", None))
     except (CliError, ValueError, OSError) as exc:
