@@ -115,6 +115,8 @@ def test_metrics_listing(capsys):
     assert code == 0
     for key in cm.METRICS:
         assert any(line.split()[0] == key for line in out.splitlines()[1:])
+    assert out.splitlines()[0].split()[-1] == "reference"
+    assert cm.METRICS["ari"].reference in out
     code, out, _ = _run(capsys, "metrics", "--format", "json")
     listed = json.loads(out)
     assert [row["key"] for row in listed] == list(cm.METRICS)

@@ -126,12 +126,13 @@ def _text_table(rows: list[dict]) -> str:
     def bound(x: float) -> str:
         return "inf" if x == float("inf") else "-inf" if x == float("-inf") else f"{x:g}"
 
-    cells = [["key", "name", "family", "range", "better", "symmetric", "adjusted"]]
+    cells = [["key", "name", "family", "range", "better", "symmetric", "adjusted",
+              "reference"]]
     for r in rows:
         cells.append([r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, "
                       f"{bound(r['upper'])}]", "higher" if r["higher_is_better"] else "lower",
                       "yes" if r["symmetric"] else "no",
-                      "yes" if r["adjusted_for_chance"] else "no"])
+                      "yes" if r["adjusted_for_chance"] else "no", r["reference"]])
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
                      for row in cells)
