@@ -74,6 +74,15 @@ def test_merge_aligns_labels_by_value_across_types():
     assert merged.n_classes == 3 and merged.n_samples == 4
 
 
+def test_object_labels_mixing_numpy_scalars_and_tuples_sort():
+    # numpy scalars compare with tuples elementwise (ValueError, not TypeError)
+    pred = np.empty(4, dtype=object)
+    pred[:] = [np.int64(1), (2, 3), np.int64(0), (2, 3)]
+    table = Contingency.from_labels([0, 1, 1, 0], pred)
+    assert table.cluster_labels.tolist() == [0, 1, (2, 3)]
+    assert table.to_dense().tolist() == [[0, 1, 1], [1, 0, 1]]
+
+
 def test_merge_int_dtypes_keeps_big_ints():
     a = Contingency.from_labels(np.array([2**53 + 1], dtype=np.int64), [0])
     b = Contingency.from_labels(np.array([2**53], dtype=np.int64), [0])

@@ -95,7 +95,7 @@ def sort_labels(uniques: np.ndarray) -> np.ndarray:
     for key in (None, lambda v: (type(v).__name__, v), repr):
         try:
             return np.array(sorted(range(len(items)), key=_keyed(items, key)), dtype=np.int64)
-        except TypeError:
+        except (TypeError, ValueError):  # numpy scalar vs tuple compares elementwise: ValueError
             continue
     raise AssertionError("repr keys always compare")  # pragma: no cover
 
