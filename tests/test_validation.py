@@ -101,8 +101,12 @@ def test_missing_labels_arrow_and_polars(bad):
 
 
 def test_two_dimensional():
-    _error(r"labels_true must be 1-D, got an array of shape \(2, 2\)", [[1, 2], [3, 4]],
-           [1, 2])
+    with pytest.raises(ValueError, match=r"labels_true must be 1-D, got an array of shape "
+                                         r"\(2, 2\)"):
+        Contingency.from_labels([[1, 2], [3, 4]], [1, 2])
+    with pytest.raises(ValueError, match=r"labels_true must be 1-D"):
+        rand_score([[1, 2], [3, 4]], [1, 2])
+    # evaluate() reads a list of labelings as several references (tests/test_references.py)
     _error("labels_pred must be 1-D", [1, 2], np.zeros((2, 1)))
 
 
@@ -117,7 +121,12 @@ def test_list_of_tuples_reads_as_two_dimensional():
 
 
 def test_unhashable_labels():
-    _error("unhashable", [[1], [2, 3]], [1, 2])
+    with pytest.raises(ValueError, match="unhashable"):
+        Contingency.from_labels([[1], [2, 3]], [1, 2])
+    # evaluate() reads the list of lists as references and names the one that does not fit
+    with pytest.raises(ValueError, match="reference 1: labels_true and labels_pred have "
+                                         "different lengths: 1 and 2"):
+        evaluate([[1], [2, 3]], [1, 2])
 
 
 def test_contingency_and_labels_conflict():

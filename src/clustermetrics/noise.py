@@ -1,0 +1,110 @@
+"""Noise points in the prediction (HDBSCAN's -1, DBSCAN's outliers): one rule for every score.
+
+Density-based algorithms leave some items unclustered under a *noise label*. Scoring that
+label as one big cluster would reward or punish the algorithm for an artefact of labelling,
+so clustermetrics rewrites the table once, and every score then sees the same thing:
+
+* ``noise="singletons"`` (default): each noise point is a cluster of its own. Pair
+  counting: noise points form no predicted pairs, so they lower pair recall, never pair
+  precision. Information: each is a distinct cluster of size 1 (H(pred) grows, homogeneity
+  is unharmed, completeness drops). Set matching: a singleton can be matched to a class but
+  recovers at most one item; purity and B-cubed precision count it as pure, the recall
+  side (inverse purity, B-cubed recall, recovery) as a lost item.
+* ``noise="exclude"``: noise points are removed from both labelings and the scores describe
+  the clustered items only (classes left empty disappear). Report the coverage with it:
+  ``Report.noise`` holds how many items were removed.
+
+Singletons add one cell per noise point, so the table then grows with the number of noise
+points; ``exclude`` only shrinks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._factorize import sort_labels
+from .contingency import Contingency
+
+__all__ = ["NOISE_MODES", "NoiseInfo", "with_noise"]
+
+NOISE_MODES = ("singletons", "exclude")
+
+
+class NoiseInfo(NamedTuple):
+    """What :func:`with_noise` did: the label, the mode and the number of noise points."""
+
+    label: Any
+    mode: str
+    n_noise: int
+    n_samples: int
+
+
+def with_noise(table: Contingency, noise_label: Any,
+               noise: str = "singletons") -> tuple[Contingency, NoiseInfo]:
+    """The table with the predicted cluster ``noise_label`` treated as noise.
+
+    Singleton clusters are labelled ``(noise_label, k)`` for k = 0, 1, ... (in class
+    order), so they never collide with a scalar cluster label. A noise label that no
+    predicted label equals leaves the table unchanged (``n_noise == 0``), unless its type
+    matches no predicted label at all, which is almost certainly a mistake ("-1" for -1).
+
+    Examples
+    --------
+    >>> t = Contingency.from_labels([0, 0, 1, 1, 1], [5, 5, -1, -1, 7])
+    >>> s, info = with_noise(t, -1)
+    >>> s.n_clusters, info.n_noise, [str(c) for c in s.cluster_labels]
+    (4, 2, ['5', '7', '(-1, 0)', '(-1, 1)'])
+    >>> with_noise(t, -1, "exclude")[0].n_samples
+    3
+    """
+    if noise not in NOISE_MODES:
+        raise ValueError(f"noise must be one of {', '.join(map(repr, NOISE_MODES))}, "
+                         f"got {noise!r}")
+    column = _noise_column(table.cluster_labels, noise_label)
+    if column is None:
+        return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
+    is_noise = table.cols == column
+    n_noise = int(table.counts[is_noise].sum())
+    info = NoiseInfo(noise_label, noise, n_noise, table.n_samples)
+    if not (~is_noise).any():
+        raise ValueError(f"every predicted label is the noise label {noise_label!r}: "
+                         "nothing is clustered")
+    keep = ~is_noise
+    rows, cols, counts = table.rows[keep], table.cols[keep], table.counts[keep]
+    cols = cols - (cols > column)
+    others = np.delete(table.cluster_labels, column)
+    if noise == "exclude":
+        return Contingency._canonical(rows, cols, counts, table.class_labels, others), info
+    return _singletons(table, is_noise, rows, cols, counts, others, noise_label), info
+
+
+def _noise_column(labels: np.ndarray, noise_label: Any) -> int | None:
+    values = labels.tolist()
+    for i, value in enumerate(values):
+        if value == noise_label:
+            return i
+    if values and not any(isinstance(v, type(noise_label)) or isinstance(noise_label, type(v))
+                          for v in values):
+        kinds = sorted({type(v).__name__ for v in values})
+        raise ValueError(f"noise_label {noise_label!r} ({type(noise_label).__name__}) matches "
+                         f"no predicted label, which are of type {', '.join(kinds)}")
+    return None
+
+
+def _singletons(table, is_noise, rows, cols, counts, others, noise_label):
+    """Append one cluster of size 1 per noise point, then restore sorted label order."""
+    noise_rows = np.repeat(table.rows[is_noise], table.counts[is_noise])
+    n_noise = noise_rows.shape[0]
+    labels = np.empty(others.shape[0] + n_noise, dtype=object)
+    labels[:others.shape[0]] = others.tolist()
+    labels[others.shape[0]:] = [(noise_label, k) for k in range(n_noise)]
+    order = sort_labels(labels)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    all_cols = np.concatenate([cols, others.shape[0] + np.arange(n_noise)])
+    return Contingency._canonical(
+        np.concatenate([rows, noise_rows]), rank[all_cols],
+        np.concatenate([counts, np.ones(n_noise, dtype=np.int64)]),
+        table.class_labels, labels[order])
