@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from .noise import NOISE_MODES
 from .sources.engines import AUTO_DUCKDB_BYTES, ENGINES
 
 PROG = "clustermetrics"
@@ -51,7 +52,12 @@ def add_score_command(sub) -> None:
                     "exact strings in the file.")
     p.add_argument("truth", metavar="TRUTH", help="true labels, or the table")
     p.add_argument("pred", metavar="PRED", nargs="?", help="predicted labels")
-    p.add_argument("--true-col", help="column of true labels in a one-file table")
+    p.add_argument("--true-col", action="append",
+                   help="column of true labels in a one-file table; repeat it to score "
+                        "against several references")
+    p.add_argument("--reference", action="append", metavar="FILE", default=[],
+                   help="another file of true labels (two-file form; repeatable): scores "
+                        "against every reference, with the best value and the spread")
     p.add_argument("--pred-col", help="column of predicted labels in a one-file table")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
@@ -66,6 +72,19 @@ def add_score_command(sub) -> None:
     p.add_argument("--drop-null", action="store_true",
                    help="skip rows whose true or predicted label is missing (NULL or blank) "
                         "instead of failing; the number skipped is reported on stderr")
+    p.add_argument("--noise-label", metavar="LABEL",
+                   help="predicted label marking noise points (e.g. -1 for HDBSCAN)")
+    p.add_argument("--noise", choices=NOISE_MODES, default="singletons",
+                   help="noise points become one-item clusters (default) or are excluded "
+                        "from both labelings")
+    p.add_argument("--ci", type=float, metavar="LEVEL",
+                   help="add percentile bootstrap intervals at this level, e.g. 0.95")
+    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates (default 1000)")
+    p.add_argument("--seed", type=int, help="seed of the bootstrap (reproducible intervals)")
+    p.add_argument("--details", nargs="?", const="10", metavar="N",
+                   help="also list the N largest split errors (classes spread over clusters) "
+                        "and merge errors (clusters mixing classes); N defaults to 10, 'all' "
+                        "lists every class and cluster")
     _add_output_options(p)
     p.set_defaults(handler=_score)
 
@@ -75,20 +94,85 @@ def _score(args: argparse.Namespace) -> str:
     from .report import evaluate
     from .sources.engines import choose_engine, table_from_files
 
-    keys = resolve_metrics(args.metrics)  # bad names fail before any file is read
+    keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read
+    top = _details_count(args.details)
+    if args.ci is not None and not 0.0 < args.ci < 1.0:
+        raise CliError(f"--ci must be a confidence level in (0, 1), e.g. 0.95, got {args.ci}")
+    if args.n_boot < 2:
+        raise CliError(f"--n-boot must be at least 2, got {args.n_boot}")
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
-    table = table_from_files(engine, args.truth, args.pred, true_col=args.true_col,
-                             pred_col=args.pred_col, sep=args.sep, header=args.header,
-                             memory_limit=args.memory_limit, drop_null=args.drop_null,
-                             log=_log)
-    report = evaluate(table, metrics=keys)
+    tables = {}
+    for name, truth, true_col in _references(args):
+        tables[name] = table_from_files(
+            engine, truth, args.pred, true_col=true_col, pred_col=args.pred_col, sep=args.sep,
+            header=args.header, memory_limit=args.memory_limit, drop_null=args.drop_null,
+            log=_log)
+    first = next(iter(tables.values()))
+    report = evaluate(
+        first if len(tables) == 1 else tables, metrics=keys,
+        noise_label=_noise_label(first, args.noise_label), noise=args.noise, ci=args.ci,
+        n_boot=args.n_boot, seed=args.seed,
+        progress=_progress("bootstrap") if args.ci is not None else None)
     if args.format == "json":
-        return report.to_json(details=True)
+        return report.to_json(details=True, diagnostics=args.details is not None, top=top)
     if args.format == "csv":
         return report.to_csv()
-    return str(report)
+    return report.format(diagnostics=0 if args.details is None else top)
+
+
+def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
+    """(name, file, true column) of each reference the score command compares with."""
+    if args.pred is not None:
+        if args.true_col or args.pred_col:
+            raise CliError("give either two label files, or one table with --true-col and "
+                           "--pred-col, not both (--reference adds label files)")
+        return [(path, path, None) for path in [args.truth, *args.reference]]
+    if args.reference:
+        raise CliError("--reference adds label files in the two-file form (TRUTH PRED); "
+                       "repeat --true-col to compare with several columns of one table")
+    cols = args.true_col or [None]
+    if len(set(cols)) != len(cols):
+        raise CliError("--true-col names the same column twice")
+    return [(col or "truth", args.truth, col) for col in cols]
+
+
+def _details_count(value: str | None) -> int | None:
+    if value is None or value == "all":
+        return None
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise CliError(f"--details takes a positive number of rows or 'all', got {value!r}")
+    return count
+
+
+def _noise_label(table, text: str | None):
+    """The predicted label written as ``text`` (labels from Parquet may be ints)."""
+    if text is None:
+        return None
+    labels = table.cluster_labels.tolist()
+    for label in labels:
+        if label == text or str(label) == text:
+            return label
+    _log(f"no predicted label is {text!r} (--noise-label): no noise points")
+    return None
+
+
+def _progress(what: str) -> Callable[[int, int], None] | None:
+    """A counter on stderr, redrawn in place, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 100) == 0:
+            end = "\n" if done == total else ""
+            print(f"\r{PROG}: {what} {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    return report
 
 
 # --------------------------------------------------------------------------- metrics
