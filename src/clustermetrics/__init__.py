@@ -5,6 +5,7 @@ computes any set of them from a single table.
 """
 
 from .contingency import Contingency, as_contingency, contingency_matrix
+from .diagnostics import Diagnostics, diagnose
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -96,6 +97,8 @@ from .metrics.set_matching_extra import (
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
+from .noise import with_noise
+from .references import MultiReport
 from .registry import METRICS, MetricInfo
 from .report import Report, evaluate
 
@@ -103,7 +106,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix",
-    "evaluate", "Report", "METRICS", "MetricInfo",
+    "evaluate", "Report", "MultiReport", "METRICS", "MetricInfo", "diagnose", "Diagnostics",
+    "with_noise",
     "adjusted_rand_score", "rand_score", "fowlkes_mallows_score", "pair_confusion_matrix",
     "pair_counts", "PairCounts", "pair_precision_score", "pair_recall_score", "pair_f_score",
     "pair_jaccard_score", "UndefinedMetricError",
