@@ -11,20 +11,12 @@ import pytest
 from sklearn.metrics import adjusted_rand_score as sk_ari
 
 import clustermetrics as cm
+from cli_helpers import labels as _labels
+from cli_helpers import run as _run
 from clustermetrics.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _labels(path):
-    return [line for line in Path(path).read_text().splitlines() if line]
 
 
 def test_score_two_files_json_agrees_with_library_and_sklearn(capsys):

@@ -8,14 +8,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.cli import main
+from cli_helpers import run as _run
 from clustermetrics.sources.engines import choose_engine
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

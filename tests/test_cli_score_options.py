@@ -7,20 +7,11 @@ from pathlib import Path
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.cli import main
+from cli_helpers import labels as _labels
+from cli_helpers import run as _run
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TRUTH, PRED, TABLE = EXAMPLES / "truth.txt", EXAMPLES / "pred.txt", EXAMPLES / "labels.csv"
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _labels(path):
-    return [line for line in Path(path).read_text().splitlines() if line]
 
 
 def test_details_lists_worst_classes_and_clusters(capsys):

@@ -9,9 +9,8 @@ the score's own direction), which reference gave it, and the spread over referen
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from ._text import text_table
 from .contingency import Contingency, as_contingency
 from .registry import METRICS
+from .report import ScoreMapping, evaluate_table
 
 __all__ = ["MultiReport", "Spread", "evaluate_references", "is_several"]
 
@@ -51,8 +51,6 @@ def _is_sequence(x: Any) -> bool:
 def evaluate_references(references: Any, labels_pred: Any, keys: list[str],
                         **options: Any) -> MultiReport:
     """Score ``labels_pred`` against each reference (see :func:`clustermetrics.evaluate`)."""
-    from .report import evaluate_table
-
     named = _named(references)
     reports = {name: evaluate_table(_table(ref, labels_pred, name), keys, **options)
                for name, ref in named.items()}
@@ -87,7 +85,7 @@ def _better(key: str, a: float, b: float) -> bool:
     return a > b if info.higher_is_better else a < b
 
 
-class MultiReport(Mapping):
+class MultiReport(ScoreMapping):
     """Read-only mapping metric key -> best value over the references.
 
     ``reports`` maps each reference name to its :class:`~clustermetrics.Report`;
@@ -113,15 +111,6 @@ class MultiReport(Mapping):
             self.spread[key] = Spread(float(arr.min()), float(arr.max()),
                                       math.fsum(values) / len(values), float(arr.std()))
 
-    def __getitem__(self, key: str) -> float:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
     def to_dict(self, details: bool = False, diagnostics: bool = False,
                 top: int | None = None) -> dict[str, Any]:
         """Best values; with ``details`` (or ``diagnostics``) also the best reference, the
@@ -136,10 +125,6 @@ class MultiReport(Mapping):
             "reports": {name: r.to_dict(True, diagnostics, top)
                         for name, r in self.reports.items()},
         }
-
-    def to_json(self, details: bool = False, indent: int | None = 2, *,
-                diagnostics: bool = False, top: int | None = None) -> str:
-        return json.dumps(self.to_dict(details, diagnostics, top), indent=indent)
 
     def to_csv(self) -> str:
         rows = ["metric,best,best_reference,min,max,mean,std"]

@@ -15,7 +15,7 @@ from .diagnostics import Diagnostics, diagnose
 from .noise import NoiseInfo, with_noise
 from .registry import METRICS, resolve_metrics
 
-__all__ = ["Report", "evaluate"]
+__all__ = ["Report", "ScoreMapping", "evaluate", "evaluate_table"]
 
 
 def evaluate(labels_true: Any, labels_pred: Any = None,
@@ -95,7 +95,31 @@ def _compute(table: Contingency, keys: list[str]):
     return values, details, timings
 
 
-class Report(Mapping):
+class ScoreMapping(Mapping):
+    """Read-only mapping metric key -> float; subclasses fill ``_values``."""
+
+    _values: dict[str, float]
+
+    def __getitem__(self, key: str) -> float:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def to_dict(self, details: bool = False, diagnostics: bool = False,
+                top: int | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self, details: bool = False, indent: int | None = 2, *,
+                diagnostics: bool = False, top: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(details, diagnostics, top), indent=indent)
+
+
+class Report(ScoreMapping):
     """Read-only mapping metric key -> float, with the table summary and per-score details.
 
     ``table`` is the table the scores were computed from (after noise handling);
@@ -115,15 +139,6 @@ class Report(Mapping):
         self.timings = dict(timings)
         self.intervals = dict(intervals or {})
         self.noise = noise
-
-    def __getitem__(self, key: str) -> float:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
 
     @property
     def recovery(self) -> dict[str, Any]:
@@ -158,10 +173,6 @@ class Report(Mapping):
         if diagnostics:
             out["diagnostics"] = _jsonable(self.diagnostics.to_dict(top))
         return out
-
-    def to_json(self, details: bool = False, indent: int | None = 2, *,
-                diagnostics: bool = False, top: int | None = None) -> str:
-        return json.dumps(self.to_dict(details, diagnostics, top), indent=indent)
 
     def to_csv(self) -> str:
         if not self.intervals:
