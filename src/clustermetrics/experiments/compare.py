@@ -1,0 +1,207 @@
+"""Run clustering algorithms on datasets with a known truth and score every run.
+
+Each run fits one algorithm on one dataset and calls :func:`clustermetrics.evaluate`
+once: the contingency table is built once per run and every registered score comes from
+it. The recovery rates' own times (exact matching, greedy Algorithm 2, pseudo) are the
+``Report.timings`` of those three scores.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..contingency import Contingency
+from ..datasets import Dataset
+from ..registry import resolve_metrics
+from ..report import evaluate
+from ._progress import progress_bar
+from ._text import percent, seconds, text_table
+from .algorithms import ALGORITHMS, MAX_PAIRWISE, Fitted, resolve_algorithms
+
+__all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS"]
+
+RECOVERY_KEYS = {"exact": "recovery_rate", "greedy": "recovery_rate_greedy",
+                 "pseudo": "pseudo_recovery_rate"}
+_SUMMARY = ("ari", "ami", "nmi", "v_measure")
+
+
+@dataclass
+class Run:
+    """One algorithm on one dataset: its scores and timings.
+
+    ``k`` is the number of clusters asked for (None for algorithms that choose it),
+    ``n_clusters`` the number found; ``recovery_seconds`` holds the time of the exact,
+    greedy and pseudo recovery rates; ``labels`` the predicted labels of the points that
+    were scored (``kept`` selects them when HDBSCAN noise was dropped).
+    """
+
+    dataset: str
+    algorithm: str
+    seed: int
+    k: int | None
+    fit_seconds: float
+    scores: dict[str, float]
+    recovery_seconds: dict[str, float]
+    note: str
+    table: Contingency = field(repr=False)
+    labels: np.ndarray = field(repr=False)
+    kept: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_samples(self) -> int:
+        return self.table.n_samples
+
+    @property
+    def n_classes(self) -> int:
+        return self.table.n_classes
+
+    @property
+    def n_clusters(self) -> int:
+        return self.table.n_clusters
+
+    def rate(self, method: str) -> float:
+        """The ``exact``, ``greedy`` or ``pseudo`` recovery rate."""
+        return self.scores[RECOVERY_KEYS[method]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dataset": self.dataset, "algorithm": self.algorithm, "seed": self.seed,
+                "k": self.k, "n_samples": self.n_samples, "n_classes": self.n_classes,
+                "n_clusters": self.n_clusters, "fit_seconds": self.fit_seconds,
+                "recovery_seconds": dict(self.recovery_seconds), "note": self.note,
+                "scores": dict(self.scores)}
+
+
+def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None = None, *,
+            k: int | Sequence[int] | None = None, seed: int = 0, drop_noise: bool = False,
+            metrics: str | Iterable[str] | None = None, max_pairwise: int = MAX_PAIRWISE,
+            progress: bool | None = False, cache: dict | None = None,
+            desc: str = "compare") -> list[Run]:
+    """Every algorithm on every dataset, scored by every (or the given) registered score.
+
+    ``k`` is the number of clusters given to the algorithms that take one: None means
+    each dataset's true number of classes, a sequence sweeps them (the others then run
+    once per dataset). HDBSCAN's noise label counts as a cluster of its own unless
+    ``drop_noise``, which scores only the non-noise points. ``cache`` (a dict, reused
+    across calls) keeps the labels of algorithms whose result does not depend on the seed.
+    ``progress`` shows a bar labelled ``desc`` (None: when stderr is a terminal).
+
+    Examples
+    --------
+    >>> from clustermetrics.datasets import load_dataset
+    >>> runs = compare([load_dataset("overlapping", n_clusters=3, n_per_cluster=30)],
+    ...                ["kmeans"], metrics=["ari"])
+    >>> (runs[0].algorithm, runs[0].k, runs[0].n_samples, 0 <= runs[0].rate("exact") <= 1)
+    ('kmeans', 3, 90, True)
+    """
+    names = resolve_algorithms(algorithms)
+    keys = list(dict.fromkeys(resolve_metrics(metrics) + list(RECOVERY_KEYS.values())))
+    plan = [(d, name, kk) for d in datasets for name in names for kk in _ks(d, name, k)]
+    bar = progress_bar(len(plan), desc, progress)
+    runs = []
+    try:
+        for dataset, name, kk in plan:
+            bar.set_postfix_str(f"{dataset.name} {name}")
+            runs.append(_run(dataset, name, kk, seed, keys, drop_noise, max_pairwise, cache))
+            bar.update()
+    finally:
+        bar.close()
+    return runs
+
+
+def _ks(dataset: Dataset, name: str, k: int | Sequence[int] | None) -> list[int | None]:
+    if not ALGORITHMS[name].uses_k:
+        return [None]
+    n = dataset.X.shape[0]
+    ks = [len(np.unique(dataset.y))] if k is None else [k] if np.isscalar(k) else list(k)
+    for value in ks:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                or not 1 <= value <= n:
+            raise ValueError(f"k must be an integer between 1 and the number of points "
+                             f"({n}) of {dataset.name}, got {value!r}")
+    return [int(v) for v in ks]
+
+
+def _run(dataset: Dataset, name: str, k: int | None, seed: int, keys: list[str],
+         drop_noise: bool, max_pairwise: int, cache: dict | None) -> Run:
+    k_fit = k if k is not None else len(np.unique(dataset.y))
+    fitted, fit_seconds = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
+    labels, note, kept = fitted.labels, fitted.note, None
+    if drop_noise and (labels == -1).any() and not (labels == -1).all():
+        kept = labels != -1
+        note = f"{int((~kept).sum()):,} noise points dropped"
+        labels = labels[kept]
+    truth = dataset.y if kept is None else dataset.y[kept]
+    report = evaluate(truth, labels, metrics=keys)
+    timings = {m: report.timings[key] for m, key in RECOVERY_KEYS.items()}
+    return Run(dataset.name, name, seed, k, fit_seconds, report.to_dict(), timings, note,
+               report.table, labels, kept)
+
+
+def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
+         cache: dict | None) -> tuple[Fitted, float]:
+    spec = ALGORITHMS[name]
+    key = (dataset.name, dataset.X.shape, name, k if spec.uses_k else None, max_pairwise)
+    if cache is not None and not spec.seeded and key in cache:
+        return cache[key]
+    start = time.perf_counter()
+    fitted = spec.fit(dataset.X, k, seed, max_pairwise)
+    result = (fitted, time.perf_counter() - start)
+    if cache is not None and not spec.seeded:
+        cache[key] = result
+    return result
+
+
+# --------------------------------------------------------------------- output
+def runs_table(runs: Sequence[Run]) -> str:
+    """One row per algorithm and dataset; notes (subsamples, noise) below the table."""
+    header = ["dataset", "algorithm", "k", "m", "N", "fit s", *_SUMMARY,
+              "exact %", "t s", "greedy %", "t s", "pseudo %"]
+    rows, notes = [], []
+    for r in runs:
+        t = r.recovery_seconds
+        rows.append([r.dataset, r.algorithm, "-" if r.k is None else str(r.k),
+                     str(r.n_clusters), str(r.n_samples), f"{r.fit_seconds:.2f}",
+                     *(_score(r.scores, key) for key in _SUMMARY),
+                     percent(r.rate("exact")), seconds(t["exact"]),
+                     percent(r.rate("greedy")), seconds(t["greedy"]),
+                     percent(r.rate("pseudo"))])
+        if r.note:
+            notes.append(f"  {r.dataset} / {r.algorithm}: {r.note}")
+    text = text_table(header, rows)
+    legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
+              "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
+    return "\n".join([text, "", legend] + (["notes:", *notes] if notes else []))
+
+
+def _score(scores: dict[str, float], key: str) -> str:
+    return f"{scores[key]:.3f}" if key in scores else "-"
+
+
+def runs_json(runs: Sequence[Run]) -> str:
+    return json.dumps([r.to_dict() for r in runs], indent=2)
+
+
+def runs_csv(runs: Sequence[Run]) -> str:
+    """One row per run: identification, timings, then every score as its own column."""
+    keys = list(dict.fromkeys(k for r in runs for k in r.scores))
+    fields = ["dataset", "algorithm", "seed", "k", "n_samples", "n_classes", "n_clusters",
+              "fit_seconds", "exact_seconds", "greedy_seconds", "pseudo_seconds", "note",
+              *keys]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for r in runs:
+        d = r.to_dict()
+        row = {f: d.get(f) for f in fields[:8]}
+        row.update({f"{m}_seconds": s for m, s in r.recovery_seconds.items()}, note=r.note)
+        row.update({k: repr(v) for k, v in r.scores.items()})
+        writer.writerow(row)
+    return out.getvalue()
