@@ -40,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     add_score_command(sub)
     add_metrics_command(sub)
+    from .cli_experiments import add_chance_command, add_compare_command, add_demo_command
+    add_compare_command(sub)
+    add_demo_command(sub)
+    add_chance_command(sub)
     return parser
 
 

@@ -1,0 +1,123 @@
+"""One self-contained HTML page: inline CSS, every PNG embedded as a base64 data URI and
+also written beside the page, so the page works alone and the images can be reused.
+
+A page is a title plus sections; a section is a heading and blocks, each a paragraph
+(``str``), preformatted text (:class:`Pre`), a table (:class:`Table`) or an image
+(:class:`Image`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+__all__ = ["Pre", "Table", "Image", "Section", "render_page", "write_report"]
+
+
+class Pre(NamedTuple):
+    """Preformatted text (a terminal table)."""
+
+    text: str
+
+
+class Table(NamedTuple):
+    header: Sequence[str]
+    rows: Sequence[Sequence[object]]
+    caption: str = ""
+
+
+class Image(NamedTuple):
+    """A PNG: ``name`` is its file name without ``.png`` (letters, digits, - and _)."""
+
+    name: str
+    png: bytes
+    caption: str = ""
+
+
+Block = str | Pre | Table | Image
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
+max-width:1200px;padding:0 1rem;color:#222;line-height:1.45}
+h1{font-size:1.6rem;border-bottom:2px solid #ddd;padding-bottom:.3rem}
+h2{font-size:1.25rem;margin-top:2.2rem;border-bottom:1px solid #eee}
+pre{background:#f6f8fa;padding:.8rem;overflow-x:auto;font-size:.8rem;line-height:1.3}
+table{border-collapse:collapse;font-size:.82rem;margin:.6rem 0}
+th,td{border:1px solid #ddd;padding:.2rem .5rem;text-align:right}
+th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}
+figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:.85rem;color:#555}nav a{margin-right:1rem}
+"""
+
+
+def _anchor(title: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")
+
+
+def _block(block: Block) -> str:
+    if isinstance(block, Pre):
+        return f"<pre>{html.escape(block.text)}</pre>"
+    if isinstance(block, Table):
+        cap = f"<caption>{html.escape(block.caption)}</caption>" if block.caption else ""
+        head = "".join(f"<th>{html.escape(str(h))}</th>" for h in block.header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row)
+                       + "</tr>" for row in block.rows)
+        return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    if isinstance(block, Image):
+        data = base64.b64encode(block.png).decode("ascii")
+        cap = html.escape(block.caption or block.name)
+        return (f'<figure><img src="data:image/png;base64,{data}" alt="{cap}" '
+                f'data-file="{html.escape(block.name)}.png"><figcaption>{cap} '
+                f'(<a href="{html.escape(block.name)}.png">{html.escape(block.name)}.png</a>)'
+                f"</figcaption></figure>")
+    return f"<p>{html.escape(str(block))}</p>"
+
+
+def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str:
+    """The HTML text of the page.
+
+    >>> page = render_page("T", [Section("A b", ["x < y", Pre("1  2")])])
+    >>> '<h2 id="a-b">A b</h2>' in page, "x &lt; y" in page, page.rstrip().endswith("</html>")
+    (True, True, True)
+    """
+    nav = " ".join(f'<a href="#{_anchor(s.title)}">{html.escape(s.title)}</a>'
+                   for s in sections)
+    body = "\n".join(f'<section><h2 id="{_anchor(s.title)}">{html.escape(s.title)}</h2>\n'
+                     + "\n".join(_block(b) for b in s.blocks) + "</section>"
+                     for s in sections)
+    intro_html = f"<p>{html.escape(intro)}</p>" if intro else ""
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>"
+            f"<h1>{html.escape(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
+            f"</body></html>\n")
+
+
+def write_report(directory: str | os.PathLike, title: str, sections: Sequence[Section],
+                 intro: str = "") -> Path:
+    """Write ``index.html`` and every image as ``<name>.png`` into ``directory`` (created
+    if needed); returns the page's path."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    names = [b.name for s in sections for b in s.blocks if isinstance(b, Image)]
+    if len(set(names)) != len(names):
+        raise ValueError(f"image names must be unique, got {names}")
+    for s in sections:
+        for b in s.blocks:
+            if isinstance(b, Image):
+                (out / f"{b.name}.png").write_bytes(b.png)
+    page = out / "index.html"
+    page.write_text(render_page(title, sections, intro), encoding="utf-8")
+    return page

@@ -1,0 +1,166 @@
+"""What the HTML reports of ``compare``, ``demo`` and ``chance`` contain.
+
+Each function turns results into :class:`~.html.Section` lists; :func:`.html.write_report`
+writes them. The "chosen run" shows its contingency table as a heatmap ordered by the
+optimal matching, a 2-D projection of the data coloured by the truth and by every
+algorithm, and its largest split and merge errors (:mod:`clustermetrics.diagnostics`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..contingency import Contingency
+from ..datasets import Dataset
+from ..registry import METRICS
+from . import plots
+from .chance import ChanceCurves, chance_text
+from .compare import Run, runs_table
+from .html import Block, Image, Pre, Section, Table
+from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
+from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
+
+__all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
+           "chance_sections", "full_labels"]
+
+
+def pick_run(runs: Sequence[Run], algorithm: str | None = None) -> Run:
+    """The run to show in detail: on the largest dataset, the given algorithm, or else the
+    best exact recovery rate among algorithms that were given the number of clusters (the
+    paper's rate divides by the clusters found, so it flatters those that find few)."""
+    biggest = max(r.n_samples for r in runs)
+    pool = [r for r in runs if r.n_samples == biggest]
+    if algorithm is not None:
+        chosen = [r for r in pool if r.algorithm == algorithm]
+        if not chosen:
+            raise ValueError(f"no run of algorithm {algorithm!r} to show; ran: "
+                             f"{', '.join(dict.fromkeys(r.algorithm for r in pool))}")
+        return chosen[0]
+    given_k = [r for r in pool if r.k is not None] or pool
+    return max(given_k, key=lambda r: r.rate("exact"))
+
+
+def full_labels(run: Run) -> np.ndarray:
+    """The run's labels for every point of its dataset (dropped noise back as -1)."""
+    if run.kept is None:
+        return run.labels
+    out = np.full(run.kept.shape[0], -1, dtype=np.int64)
+    out[run.kept] = run.labels
+    return out
+
+
+def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Section:
+    """Heatmap, projection and diagnostics of ``run``; ``runs`` on the same dataset give
+    the other panels of the projection (one per algorithm)."""
+    others: dict[str, np.ndarray] = {}
+    for r in runs:
+        if r.dataset == dataset.name and r.algorithm not in others:
+            same_k = [x for x in runs if x.dataset == r.dataset and x.algorithm == r.algorithm
+                      and x.k == run.k]
+            others[r.algorithm] = full_labels(same_k[0] if same_k else r)
+    k = "" if run.k is None else f", k = {run.k}"
+    blocks: list[Block] = [
+        f"{run.algorithm} on {run.dataset}{k}: exact recovery rate "
+        f"{100 * run.rate('exact'):.1f} %, greedy {100 * run.rate('greedy'):.1f} %, "
+        f"pseudo {100 * run.rate('pseudo'):.1f} %, ARI {run.scores.get('ari', float('nan')):.3f}.",
+        Image("contingency_heatmap", plots.heatmap_plot(
+            run.table, f"{run.algorithm} on {run.dataset}: share of each class per cluster"),
+            "Contingency table, rows and columns ordered by the optimal matching (matched "
+            "pairs on the diagonal), colour = share of the true class"),
+        Image("projection", plots.projection_plot(dataset.X, dataset.y, others),
+              "2-D projection (first two principal components) coloured by the truth and "
+              "by each algorithm; clusters take the colour of the class they are matched "
+              "to, noise is grey"),
+    ]
+    blocks += _diagnostics_blocks(run.table)
+    return Section(f"Chosen run: {run.algorithm} on {run.dataset}", blocks)
+
+
+def _diagnostics_blocks(table: Contingency, top: int = 5) -> list[Block]:
+    """The ``top`` largest split and merge errors (clustermetrics.diagnostics)."""
+    from ..diagnostics import diagnose
+
+    diag = diagnose(table)
+    splits = Table(["class", "size", "best cluster", "recall", "outside", "split over"],
+                   [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split,
+                     _parts(c.splits)] for c in diag.classes[:top]],
+                   f"Largest split errors: classes spread over clusters (clusters holding "
+                   f">= {diag.min_share:.0%} of the class)")
+    merges = Table(["cluster", "size", "majority class", "purity", "others", "merges"],
+                   [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
+                     _parts(c.merges)] for c in diag.clusters[:top]],
+                   f"Largest merge errors: clusters mixing classes (classes making up "
+                   f">= {diag.min_share:.0%} of the cluster)")
+    return [splits, merges]
+
+
+def _parts(entries: Sequence[tuple]) -> str:
+    return ", ".join(f"{label}: {count} ({share:.0%})" for label, count, share in entries)
+
+
+def _scores_table(runs: Sequence[Run]) -> Table:
+    keys = list(dict.fromkeys(k for r in runs for k in r.scores))
+    header = ["score", *(f"{r.dataset} {r.algorithm}" + ("" if r.k is None else f" k={r.k}")
+                         for r in runs)]
+    rows = [[f"{k} ({METRICS[k].name})", *(f"{r.scores[k]:.4f}" if k in r.scores else "-"
+                                           for r in runs)] for k in keys]
+    return Table(header, rows, "Every registered score, one column per run")
+
+
+def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
+                     chosen: str | None = None) -> list[Section]:
+    run = pick_run(runs, chosen)
+    return [Section("Results", [Pre(runs_table(runs)), _scores_table(runs)]),
+            chosen_run_section(run, datasets[run.dataset], runs),
+            Section("Data", [f"{d.name}: {d.description}" for d in datasets.values()])]
+
+
+def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing], *,
+                  chosen: str | None = None) -> list[Section]:
+    rates: dict[str, dict[int, list[float]]] = {}
+    pseudo: dict[str, dict[int, list[float]]] = {}
+    for table in study.runs:
+        for r in table:
+            rates.setdefault(r.algorithm, {}).setdefault(r.n_classes, []).append(r.rate("exact"))
+            pseudo.setdefault(r.algorithm, {}).setdefault(r.n_classes, []).append(
+                r.rate("pseudo"))
+    n_max = study.ns[-1]
+    last = [r for r in study.runs[0] if r.n_classes == n_max]
+    run = pick_run(last, chosen)
+    return [
+        Section("Recovery rates (Tables 1-2)", [
+            Pre(paper_tables(study)),
+            Image("recovery_vs_n", plots.recovery_plot(rates, pseudo),
+                  "Exact and pseudo recovery rate against the number of true clusters n, "
+                  "per algorithm (mean of the tables' runs, bars: min to max)")]),
+        Section("Greedy below exact, pseudo misleadingly high", [
+            Pre(paper_examples()), Pre(shortfalls_text(study))]),
+        Section("Timing: Algorithm 1 against exact and greedy", [
+            Pre(timing_text(small, large)),
+            Image("timing", plots.timing_plot(small, large, PAPER_ALGORITHM1_SECONDS),
+                  "Seconds to compute the recovery rate against n, log scale; crosses: "
+                  "the paper's Algorithm 1 times (Table 1)")]),
+        Section(f"All scores for n = {n_max} (Table 1's runs)", [
+            Pre(runs_table(last)), _scores_table(last)]),
+        chosen_run_section(run, study.datasets[n_max], last),
+        Section("Data", [
+            study.datasets[n_max].description + ". A stand-in for the paper's simulated "
+            "galaxy halos (not available offline): clusters with random anisotropic, bent "
+            "shapes and unequal spreads, centres packed so that they overlap heavily; "
+            "each smaller n uses the first n of these clusters."]),
+    ]
+
+
+def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:
+    adjusted = ", ".join(k for k in curves[0].mean if METRICS[k].adjusted) if curves else ""
+    return [
+        Section("Chance level of every score", [
+            "Mean score of random uniform labelings against k (seed 002's two "
+            f"experiments). Scores declared adjusted for chance: {adjusted or 'none'}.",
+            Image("chance", plots.chance_plot(curves),
+                  "One line per score: adjusted scores thick and named, the others thin "
+                  "and coloured by family; unbounded scores below, symmetric-log axis")]),
+        Section("Chance tables", [Pre(chance_text(curves))]),
+    ]

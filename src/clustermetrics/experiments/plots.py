@@ -1,0 +1,212 @@
+"""The experiments' plots, as PNG bytes (matplotlib, imported lazily; no pyplot state).
+
+Figures are built on ``matplotlib.figure.Figure`` and rendered by the Agg canvas, so they
+never open a window nor touch the global backend.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..contingency import Contingency
+from ..metrics.recovery import recovery
+from ..registry import METRICS
+
+__all__ = ["recovery_plot", "timing_plot", "chance_plot", "heatmap_plot", "projection_plot",
+           "matching_order", "PLOT_HINT"]
+
+PLOT_HINT = "pip install 'clustermetrics[plot]'"
+_FAMILY_COLOURS = {"pair counting": "#9ecae1", "information": "#fdae6b",
+                   "set matching": "#a1d99b"}
+
+
+def _figure(width: float, height: float) -> Any:
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise ImportError(f"plots need matplotlib: {PLOT_HINT}") from exc
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def recovery_plot(rates: Mapping[str, Mapping[int, Sequence[float]]],
+                  pseudo: Mapping[str, Mapping[int, Sequence[float]]]) -> bytes:
+    """Exact recovery rate against n per algorithm (mean over runs, bars: min..max), and
+    the pseudo rate beside it. ``rates[algorithm][n]`` lists the rates of its runs."""
+    fig = _figure(11, 4.2)
+    left, right = fig.subplots(1, 2, sharey=True)
+    for ax, data, title in ((left, rates, "exact recovery rate"),
+                            (right, pseudo, "pseudo recovery rate")):
+        for name, by_n in data.items():
+            ns = sorted(by_n)
+            vals = [np.asarray(by_n[n], dtype=float) * 100 for n in ns]
+            mean = np.array([v.mean() for v in vals])
+            err = np.array([[m - v.min() for v, m in zip(vals, mean, strict=True)],
+                            [v.max() - m for v, m in zip(vals, mean, strict=True)]])
+            ax.errorbar(ns, mean, yerr=err, marker="o", ms=4, capsize=2, label=name)
+        ax.set(title=title, xlabel="n (number of true clusters)", ylim=(0, 105))
+        ax.grid(alpha=0.3)
+    left.set_ylabel("%")
+    right.legend(fontsize=8, loc="lower left")
+    return _png(fig)
+
+
+def timing_plot(small: Sequence[Any], large: Sequence[Any],
+                paper: Mapping[int, float]) -> bytes:
+    """Seconds against n on a log scale: Algorithm 1 (bruteforce), exact and greedy for
+    n = 2 .. 10 with the paper's Algorithm 1 times; exact and greedy up to n = 10,000."""
+    fig = _figure(11, 4.2)
+    left, right = fig.subplots(1, 2)
+    styles = {"bruteforce": ("C3", "Algorithm 1 (bruteforce, ours)"),
+              "exact": ("C0", "exact (assignment)"), "greedy": ("C2", "greedy (Algorithm 2)")}
+    for ax, rows in ((left, small), (right, large)):
+        for method, (colour, label) in styles.items():
+            pts = sorted((r.n, r.seconds) for r in rows if r.method == method)
+            if pts:
+                ax.plot(*zip(*pts, strict=True), marker="o", ms=4, color=colour, label=label)
+        ax.set_yscale("log")
+        ax.set(xlabel="n (classes = clusters)", ylabel="seconds")
+        ax.grid(alpha=0.3, which="both")
+    if paper:
+        ns = sorted(paper)
+        left.plot(ns, [paper[n] for n in ns], "x--", color="k", label="paper, Algorithm 1")
+    left.set_title("recovery rate of an n x n table")
+    right.set_xscale("log")
+    right.set_title("exact and greedy on sparse tables")
+    left.legend(fontsize=8)
+    right.legend(fontsize=8)
+    return _png(fig)
+
+
+def chance_plot(curves: Sequence[Any]) -> bytes:
+    """Mean score against k, one line per score, one column per experiment; adjusted
+    scores thick and named, the others thin and coloured by family; unbounded scores
+    (MI, chi2, ...) below on a symmetric-log axis."""
+    fig = _figure(7 * len(curves), 10)
+    axes = np.asarray(fig.subplots(2, len(curves), squeeze=False))
+    for col, c in enumerate(curves):
+        top, bottom = axes[0, col], axes[1, col]
+        for key in c.mean:
+            entry = METRICS[key]
+            ax = bottom if entry.upper == float("inf") else top
+            if entry.adjusted:
+                ax.plot(c.ks, c.mean[key], lw=2.2, marker="o", ms=3, label=key, zorder=3)
+            elif ax is bottom:
+                ax.plot(c.ks, c.mean[key], lw=1.2, label=key)
+            else:
+                ax.plot(c.ks, c.mean[key], lw=0.8, color=_FAMILY_COLOURS[entry.family])
+        for family, colour in _FAMILY_COLOURS.items():
+            top.plot([], [], lw=0.8, color=colour, label=f"{family} (not adjusted)")
+        top.axhline(0, color="k", lw=0.6)
+        top.set(title=c.setup.title, xlabel=f"k (n_samples = {c.setup.n_samples})",
+                ylabel="mean score", ylim=(-0.1, 1.05))
+        bottom.set_yscale("symlog", linthresh=1)
+        bottom.set(xlabel="k", ylabel="mean score (unbounded scores)")
+        top.legend(fontsize=7, ncol=2, loc="upper left")
+        bottom.legend(fontsize=7, ncol=2)
+        for ax in (top, bottom):
+            ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def matching_order(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column orders that put the optimal (exact recovery) matching on the
+    diagonal: matched classes in label order with their clusters, then unmatched
+    classes, then unmatched clusters by decreasing size.
+
+    >>> t = Contingency.from_labels([0, 0, 1, 1, 2], ["b", "b", "a", "a", "a"])
+    >>> [a.tolist() for a in matching_order(t)]
+    [[0, 1, 2], [1, 0]]
+    """
+    pairs = recovery(table).matching
+    rows = {c: i for i, c in enumerate(table.class_labels.tolist())}
+    cols = {c: j for j, c in enumerate(table.cluster_labels.tolist())}
+    matched = sorted((rows[cls], cols[clu]) for clu, cls, _ in pairs)
+    r_order = [r for r, _ in matched]
+    c_order = [c for _, c in matched]
+    seen_r, seen_c = set(r_order), set(c_order)
+    r_order += [r for r in range(table.n_classes) if r not in seen_r]
+    rest = [c for c in range(table.n_clusters) if c not in seen_c]
+    c_order += sorted(rest, key=lambda c: -int(table.cluster_sizes[c]))
+    return np.array(r_order, dtype=np.int64), np.array(c_order, dtype=np.int64)
+
+
+def heatmap_plot(table: Contingency, title: str) -> bytes:
+    """The contingency table as a heatmap of each class's share per cluster, rows and
+    columns ordered by the optimal matching (its cells on the diagonal)."""
+    r, c = matching_order(table)
+    dense = table.to_dense()[np.ix_(r, c)]
+    share = dense / dense.sum(axis=1, keepdims=True)
+    fig = _figure(min(2 + 0.55 * dense.shape[1], 14), min(1.5 + 0.45 * dense.shape[0], 12))
+    ax = fig.subplots()
+    image = ax.imshow(share, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    if dense.size <= 400:
+        for (i, j), v in np.ndenumerate(dense):
+            ax.text(j, i, str(v), ha="center", va="center", fontsize=7,
+                    color="white" if share[i, j] < 0.5 else "black")
+    ax.set_xticks(range(len(c)), [str(x) for x in table.cluster_labels[c]], fontsize=8)
+    ax.set_yticks(range(len(r)), [str(x) for x in table.class_labels[r]], fontsize=8)
+    ax.set(xlabel="predicted cluster", ylabel="true class", title=title)
+    fig.colorbar(image, ax=ax, label="share of the class (W)")
+    return _png(fig)
+
+
+def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.ndarray], *,
+                    max_points: int = 4000, seed: int = 0) -> bytes:
+    """2-D projection (first two principal components) coloured by the truth and by each
+    labeling; each cluster takes the colour of the class it is matched to, noise (-1)
+    is grey, unmatched clusters get colours after the classes'."""
+    X = np.asarray(X, dtype=float)
+    centred = X - X.mean(axis=0)
+    xy = centred @ np.linalg.svd(centred, full_matrices=False)[2][:2].T if X.shape[1] > 2 \
+        else centred
+    rng = np.random.default_rng(seed)
+    show = np.sort(rng.choice(X.shape[0], min(max_points, X.shape[0]), replace=False))
+    panels = {"truth": (y, None), **{k: (v, y) for k, v in labelings.items()}}
+    cols = min(3, len(panels))
+    rows = -(-len(panels) // cols)
+    fig = _figure(4.2 * cols, 3.8 * rows)
+    axes = np.asarray(fig.subplots(rows, cols, squeeze=False)).ravel()
+    for ax, (name, (labels, truth)) in zip(axes, panels.items(), strict=False):
+        colours = _colours(np.asarray(labels), y if truth is not None else None)
+        ax.scatter(xy[show, 0], xy[show, 1], c=colours[show], s=3, linewidths=0)
+        ax.set_title(name, fontsize=10)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    for ax in axes[len(panels):]:
+        ax.set_axis_off()
+    return _png(fig)
+
+
+def _colours(labels: np.ndarray, truth: np.ndarray | None) -> np.ndarray:
+    from matplotlib import colormaps
+
+    palette = colormaps["tab20"].colors
+    classes = np.unique(truth if truth is not None else labels).tolist()
+    index = {c: i for i, c in enumerate(classes)}
+    if truth is not None:
+        for clu, cls, _ in recovery(truth, labels).matching:
+            if clu != -1:  # noise stays grey even when it "recovers" a class
+                index[("cluster", clu)] = index[cls]
+        extra = len(classes)
+        for clu in np.unique(labels).tolist():
+            if ("cluster", clu) not in index and clu != -1:
+                index[("cluster", clu)] = extra
+                extra += 1
+        keys = [("cluster", v) for v in labels.tolist()]
+    else:
+        keys = labels.tolist()
+    grey = (0.75, 0.75, 0.75)
+    return np.array([palette[index[k] % len(palette)] if k in index else grey for k in keys])

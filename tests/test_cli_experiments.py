@@ -1,0 +1,167 @@
+"""compare / demo / chance on the command line: outputs agree with the library, and every
+error is one line on stderr with exit status 2."""
+
+import csv
+import io
+import json
+import sys
+
+import numpy as np
+import pytest
+
+import clustermetrics as cm
+from clustermetrics.cli import main
+from clustermetrics.cli_experiments import parse_k
+from clustermetrics.datasets import load_dataset
+from clustermetrics.experiments.algorithms import run_algorithm
+
+
+def _run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _error(capsys, *argv):
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("clustermetrics: error: "), err
+    return lines[0]
+
+
+@pytest.fixture
+def features_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    f = tmp_path / "points.csv"
+    rows = ["x,y,name,species"] + [
+        f"{rng.normal(c * 5):.4f},{rng.normal():.4f},p{i},s{c}"
+        for i, c in enumerate([0, 1, 2] * 10)]
+    f.write_text("\n".join(rows) + "\n")
+    return f
+
+
+def test_compare_json_scores_are_the_librarys(capsys):
+    code, out, err = _run(capsys, "compare", "--dataset", "iris", "--algorithms",
+                          "kmeans,gmm", "--seed", "3", "--format", "json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    iris = load_dataset("iris")
+    for row in data:
+        labels = run_algorithm(row["algorithm"], iris.X, 3, seed=3).labels
+        assert row["scores"] == pytest.approx(cm.evaluate(iris.y, labels).to_dict(), abs=1e-12)
+        assert row["n_samples"] == 150 and row["k"] == 3
+
+
+def test_compare_table_on_user_csv_with_feature_subset_and_k_sweep(features_csv, capsys):
+    code, out, _ = _run(capsys, "compare", "--data", features_csv, "--label-col", "species",
+                        "--features", "x,y", "--algorithms", "kmeans,meanshift", "--k", "2-3",
+                        "--metrics", "ari")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()[1:4]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("points.csv", "kmeans", "2"), ("points.csv", "kmeans", "3"),
+        ("points.csv", "meanshift", "-")]
+
+
+def test_compare_csv_and_output_file(tmp_path, capsys):
+    target = tmp_path / "runs.csv"
+    code, out, _ = _run(capsys, "compare", "--n-clusters", "3", "--n-per-cluster", "30",
+                        "--algorithms", "birch", "--standardize", "--format", "csv",
+                        "-o", target)
+    assert code == 0 and out == ""
+    (row,) = list(csv.DictReader(io.StringIO(target.read_text())))
+    assert row["dataset"] == "overlapping-3" and row["n_samples"] == "90"
+    assert 0 <= float(row["recovery_rate"]) <= 1
+
+
+def test_demo_tiny(capsys):
+    code, out, err = _run(capsys, "demo", "--n-min", "2", "--n-max", "3", "--n-per-cluster",
+                          "20", "--algorithms", "kmeans", "--bruteforce-max", "5",
+                          "--timing-max", "40", "--quiet")
+    assert code == 0 and err == ""
+    for text in ("Table 1. Iteration 1", "Table 2. Iteration 2", "Example 3", "58.18",
+                 "Greedy below exact in", "paper Alg. 1", "sparse n x n tables"):
+        assert text in out, text
+    assert out.index("Table 1.") < out.index("Table 2.") < out.index("Example 3")
+
+
+def test_demo_json(capsys):
+    code, out, _ = _run(capsys, "demo", "--n-min", "2", "--n-max", "2", "--n-per-cluster",
+                        "15", "--algorithms", "kmeans", "--seeds", "4", "--bruteforce-max",
+                        "3", "--timing-max", "10", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert len(data["tables"]) == 1 and data["tables"][0][0]["seed"] == 4
+    assert {(t["n"], t["method"]) for t in data["timing"]} >= {(3, "bruteforce"),
+                                                                (10, "exact")}
+
+
+def test_chance_csv(capsys):
+    code, out, _ = _run(capsys, "chance", "--metrics", "ari,nmi", "--repeats", "2",
+                        "--points", "3", "--experiment", "fixed", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 2 * 3 and {r["experiment"] for r in rows} == {"fixed"}
+    assert all(abs(float(r["mean"])) < 0.05 for r in rows if r["metric"] == "ari")
+
+
+def test_parse_k():
+    assert parse_k("4,2,2-3") == [2, 3, 4]
+
+
+# --------------------------------------------------------------------- errors
+def test_unknown_algorithm(capsys):
+    line = _error(capsys, "compare", "--algorithms", "kmeans,dbscan")
+    assert "unknown algorithm 'dbscan'" in line and "hdbscan" in line
+
+
+def test_missing_label_column(features_csv, capsys):
+    line = _error(capsys, "compare", "--data", features_csv, "--label-col", "class")
+    assert "no column 'class'" in line and "columns are: x, y, name, species" in line
+
+
+def test_non_numeric_features(features_csv, capsys):
+    line = _error(capsys, "compare", "--data", features_csv, "--label-col", "species")
+    assert "feature column 'name' is not numeric" in line
+
+
+def test_unknown_dataset(capsys):
+    line = _error(capsys, "compare", "--dataset", "iris,mnist")
+    assert "unknown dataset 'mnist' (--dataset)" in line
+
+
+@pytest.mark.parametrize("k, message", [
+    ("x", "--k must be a number"), ("0", "--k needs positive"), ("3-a", "--k must be"),
+    ("500", "k must be an integer between 1 and the number of points (150)"),
+])
+def test_bad_k(capsys, k, message):
+    line = _error(capsys, "compare", "--dataset", "iris", "--algorithms", "kmeans", "--k", k)
+    assert message in line
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["compare", "--data", "x.csv"], "--data needs --label-col"),
+    (["compare", "--data", "x.csv", "--dataset", "iris"], "either --data or --dataset"),
+    (["compare", "--label-col", "y"], "apply to --data"),
+    (["compare", "--data", "missing.csv", "--label-col", "y"], "no such file"),
+    (["compare", "--metrics", "nope"], "nope"),
+    (["compare", "--n-per-cluster", "0"], "must be a positive integer"),
+    (["compare", "--overlap", "-1"], "must be a positive number"),
+    (["compare", "--algorithms", "kmeans", "--show", "ward"], "--show 'ward'"),
+    (["demo", "--n-min", "1"], "--n-min"),
+    (["demo", "--n-min", "6", "--n-max", "5"], "--n-max"),
+    (["demo", "--seeds", "a"], "--seeds"),
+    (["demo", "--bruteforce-max", "12"], "exponential"),
+    (["chance", "--repeats", "0"], "--repeats"),
+    (["chance", "--experiment", "other"], "--experiment"),
+])
+def test_other_errors(capsys, argv, message):
+    assert message in _error(capsys, *argv)
+
+
+def test_missing_extra_names_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "sklearn.cluster", None)  # import fails
+    line = _error(capsys, "compare", "--dataset", "overlapping", "--n-per-cluster", "10",
+                  "--algorithms", "kmeans")
+    assert "pip install 'clustermetrics[experiments]'" in line
