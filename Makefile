@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
 
 .PHONY: demo test lint bench clean readme
 
@@ -12,8 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The demo needs only the experiments (scikit-learn, tqdm) and plot (matplotlib) extras.
+$(DEMO_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[experiments,plot]"
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/clustermetrics score examples/truth.txt examples/pred.txt
+	$(BIN)/clustermetrics demo --report reports/demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
