@@ -44,9 +44,12 @@ def dense_table(n: int, *, n_per_class: int = 10_000, seed: int = 0) -> Continge
     >>> t.n_classes, t.n_clusters, t.n_samples
     (4, 4, 40000)
     """
+    if n_per_class < n:
+        raise ValueError(f"n_per_class must be at least n ({n}), got {n_per_class}")
     rng = np.random.default_rng(seed)
     shares = rng.dirichlet(np.full(n, 0.5), size=n)
-    counts = np.stack([rng.multinomial(n_per_class, s) + 1 for s in shares])
+    # One item in every cell first, so no cell is empty and each class has n_per_class.
+    counts = np.stack([rng.multinomial(n_per_class - n, s) + 1 for s in shares])
     return Contingency.from_matrix(counts)
 
 
