@@ -95,14 +95,19 @@ def chance_plot(curves: Sequence[Any]) -> bytes:
     scores thick and named, the others thin and coloured by family; unbounded scores
     (MI, chi2, ...) below on a symmetric-log axis."""
     fig = _figure(7 * len(curves), 10)
+    from matplotlib import colormaps
+
+    strong = colormaps["tab20"].colors[::2] + colormaps["tab20"].colors[1::2]
     axes = np.asarray(fig.subplots(2, len(curves), squeeze=False))
     for col, c in enumerate(curves):
         top, bottom = axes[0, col], axes[1, col]
+        adjusted = [k for k in c.mean if METRICS[k].adjusted]
         for key in c.mean:
             entry = METRICS[key]
             ax = bottom if entry.upper == float("inf") else top
-            if entry.adjusted:
-                ax.plot(c.ks, c.mean[key], lw=2.2, marker="o", ms=3, label=key, zorder=3)
+            if entry.adjusted:  # each its own colour: they overlap near 0
+                ax.plot(c.ks, c.mean[key], lw=2.2, marker="o", ms=3, label=key, zorder=3,
+                        color=strong[adjusted.index(key) % len(strong)])
             elif ax is bottom:
                 ax.plot(c.ks, c.mean[key], lw=1.2, label=key)
             else:
@@ -149,7 +154,9 @@ def heatmap_plot(table: Contingency, title: str) -> bytes:
     r, c = matching_order(table)
     dense = table.to_dense()[np.ix_(r, c)]
     share = dense / dense.sum(axis=1, keepdims=True)
-    fig = _figure(min(2 + 0.55 * dense.shape[1], 14), min(1.5 + 0.45 * dense.shape[0], 12))
+    # Wide enough for the title on small tables, bounded on large ones.
+    fig = _figure(min(max(6.5, 2 + 0.55 * dense.shape[1]), 14),
+                  min(max(3.5, 1.5 + 0.45 * dense.shape[0]), 12))
     ax = fig.subplots()
     image = ax.imshow(share, cmap="viridis", vmin=0, vmax=1, aspect="auto")
     if dense.size <= 400:
