@@ -165,3 +165,19 @@ def test_missing_extra_names_it(monkeypatch, capsys):
     line = _error(capsys, "compare", "--dataset", "overlapping", "--n-per-cluster", "10",
                   "--algorithms", "kmeans")
     assert "pip install 'clustermetrics[experiments]'" in line
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_only_on_a_terminal_and_never_with_quiet(monkeypatch, quiet):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    argv = ["compare", "--dataset", "iris", "--algorithms", "kmeans,ward", "--metrics", "ari",
+            "-o", "/dev/null"] + (["--quiet"] if quiet else [])
+    assert main(argv) == 0
+    shown = "compare:" in terminal.getvalue() and "/2 [" in terminal.getvalue()
+    assert shown is not quiet, terminal.getvalue()
