@@ -1,30 +1,47 @@
 """Expected mutual information under the permutation (hypergeometric) model, fast.
 
-EMI = sum_i sum_j sum_n P(n | a_i, b_j, N) * (n/N) * log(N n / (a_i b_j)), where n_ij follows
-the hypergeometric distribution with the table's margins (Vinh, Epps & Bailey 2010).
+EMI = sum_i sum_j sum_n P(n | a_i, b_j, N) * f(n),  f(n) = (n/N) log(N n / (a_i b_j)),
+where n_ij follows the hypergeometric distribution with the table's margins (Vinh, Epps &
+Bailey 2010).
 
-Three things make it fast without giving up accuracy:
+What makes it fast without giving up accuracy:
 
 1. It depends on the margins only through the multiset of values, so each distinct pair
    (a, b) is evaluated once and weighted by (#rows with a) x (#columns with b).
-2. The pmf is evaluated by the ratio recurrence P(n+1)/P(n) = (a-n)(b-n)/((n+1)(N-a-b+n+1))
-   and normalised by its sum inside the window, instead of by log-gamma differences of
-   numbers of size N (which lose ~N*eps in the exponent: scikit-learn's terms carry a
-   relative error of ~1e-9 at N = 1e6). Logs of the small integers involved come from one
-   table; windows are vectorised in buckets of nearly equal width.
-3. Each window is cut to where the pmf is negligible, with a *proven* bound (below);
-   windows start at the Bernstein width t = L/3 + sqrt(L^2/9 + 2 L var) around the mean
-   (L = log(1/tail tolerance); the hypergeometric is at least as concentrated as the
-   binomial, Hoeffding 1963), and windows that fail the bound are widened until they pass.
+2. The pmf is evaluated relative to its mode m by the ratio recurrence
+   P(k+1)/P(k) = (a-k)(b-k) / ((k+1)(N-a-b+k+1)): running products of ratios of exact
+   integers walk right and left from P(m) = 1, so every weight is in [0, 1] (no overflow,
+   no log-gamma differences of numbers of size N, which lose ~N*eps in the exponent:
+   scikit-learn's terms carry a relative error of ~1e-9 at N = 1e6), and the sum is
+   normalised by the mass inside the window. Outside the support a factor is exactly 0, so
+   padded cells weigh 0. Windows are vectorised in buckets of nearly equal width.
+3. Each side of each window is cut where the pmf is negligible, with a *proven* bound
+   (below). A side first walks t = L/4 + sqrt(2 L var) cells past the mean (L = log(2/tail
+   tolerance): a Gaussian guess just inside the Bernstein width; the hypergeometric is at
+   least as concentrated as the binomial, Hoeffding 1963); a side whose bound fails walks
+   on from its edge, a quarter of its width at a time, until it passes.
+4. f(k) N = k log(k N/(a b)) takes log k from a table when the mean a b / N is small; for
+   larger means, where log k and log(a b / N) share many leading digits, it is
+   k log1p(d / (a b)) with d = k N - a b formed exactly, so the EMI keeps full relative
+   accuracy even when it is tiny (two clusters of 5e6: 5.00000075e-8, to 1e-11).
+5. (a, b) and (b, a) have the same distribution and are evaluated once.
 
-Bound on what is dropped. The hypergeometric pmf is log-concave, so r(n) = P(n+1)/P(n) is
+Bound on what is dropped. The hypergeometric pmf is log-concave, so r(k) = P(k+1)/P(k) is
 non-increasing. Past a right edge e with r(e) < 1 the tail is at most P(e) r(e)/(1-r(e))
-(a geometric series), symmetrically on the left. For 1 <= n <= min(a, b) the summand
-f(n) = (n/N) log(Nn/(ab)) satisfies |f(n)| <= (min(a,b)/N) log N, so dropping tail mass T
-(relative to the window mass) changes that pair's term by at most 2 T (min(a,b)/N) log N.
-Summed over all pairs with their weights, sum_ij min(a_i, b_j) <= N min(K_a, K_b), so with
-every pair's relative tail T <= tol / (2 min(K_a, K_b) log N) the total error of the EMI is
-at most ``tol`` (default 1e-15 nats, below the rounding error of the sum itself).
+(a geometric series), symmetrically on the left. Each side is accepted when its bound is at
+most tail_tol/2 times the mass it adds to P(m) = 1, so the two tails together are at most
+tail_tol times the window's mass. (A weight that underflows to 0 is below 2^-1074 while
+1 - r >= 1/((k+1)(N-a-b+k+1)) > N^-2, so its bound is below 1e-290 for any N < 1e17.)
+For 1 <= n <= min(a, b) the summand satisfies |f(n)| <= (min(a,b)/N) log N, so dropping
+tail mass T (relative to the window mass) changes that pair's term by at most
+2 T (min(a,b)/N) log N. Summed over all pairs with their weights,
+sum_ij min(a_i, b_j) <= N min(K_a, K_b), so with every pair's relative tail
+T <= tol / (2 min(K_a, K_b) log N) the total error of the EMI is at most ``tol`` (default
+1e-15 nats, below the rounding error of the sum itself).
+
+The same walk is compiled with numba when the optional ``fast`` extra is installed and the
+work is large enough to pay for loading it (:mod:`clustermetrics._kernels`); it stops each
+side at the first cell where the same bound holds, and tests check both paths agree.
 """
 
 from __future__ import annotations
@@ -33,10 +50,17 @@ import math
 
 import numpy as np
 
+from .. import _kernels
+
 __all__ = ["expected_mutual_information"]
 
-_BLOCK_CELLS = 1 << 21  # window cells evaluated per vectorised block (~16 MB per array)
+_BLOCK_CELLS = 1 << 15  # window cells per vectorised block: buffers stay in cache
 _LOG_TABLE_MAX = 1 << 24  # log(1..m) is tabulated when the largest margin is below this
+_MAX_PAIRS = 1 << 21  # distinct (a, b) pairs evaluated together (~16 MB per array)
+_PACK_MAX = 3_000_000_000  # margins below this pack (min, max) into one int64 key
+_EXACT_INT = 3_000_000_000  # below this N, k N - a b is formed exactly in int64
+_EXACT_FLOAT = float(1 << 53)  # integers below this are exact in float64
+_MU_TABLE = 16.0  # pairs whose mean a b / N exceeds this evaluate f with log1p (exact d)
 
 
 def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
@@ -48,53 +72,132 @@ def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
     """
     if a.shape[0] == 1 or b.shape[0] == 1:
         return 0.0
-    ua, ca = np.unique(a, return_counts=True)
-    ub, cb = np.unique(b, return_counts=True)
+    n = int(n)
+    ua, ca = np.unique(np.asarray(a, dtype=np.int64), return_counts=True)
+    ub, cb = np.unique(np.asarray(b, dtype=np.int64), return_counts=True)
     log_n = math.log(n)
     tail_tol = tol / (2.0 * min(a.shape[0], b.shape[0]) * max(log_n, 1.0)) if tol > 0 else 0.0
     biggest = int(max(ua[-1], ub[-1])) + 1
     logs = _log_table(biggest) if biggest <= _LOG_TABLE_MAX else None
+    kernel = _kernels.emi_kernel(_work(ua, ub, n, tail_tol))
     total = 0.0
-    rows_per_chunk = max(1, _BLOCK_CELLS // ub.shape[0])
-    for start in range(0, ua.shape[0], rows_per_chunk):
-        sa = ua[start:start + rows_per_chunk]
-        pa = np.repeat(sa, ub.shape[0]).astype(np.int64)
-        pb = np.tile(ub, sa.shape[0]).astype(np.int64)
-        weight = np.outer(ca[start:start + rows_per_chunk], cb).ravel().astype(np.float64)
-        total += float(weight @ _pair_emi(pa, pb, int(n), tail_tol, logs))
+    for pa, pb, weight in _pair_chunks(ua, ca, ub, cb):
+        if kernel is not None:
+            total += kernel(pa, pb, weight, n, tail_tol,
+                            logs if logs is not None else np.zeros(0))
+        else:
+            total += float(weight @ _pair_emi(pa, pb, n, tail_tol, logs))
     return total
 
 
+def _pair_chunks(ua, ca, ub, cb):
+    """(a, b, weight) for the distinct margin pairs, in chunks of at most _MAX_PAIRS.
+
+    The hypergeometric is symmetric in a and b, so when everything fits in one chunk the
+    pairs (a, b) and (b, a) are evaluated once with their weights added (a third fewer
+    windows on balanced tables, where class and cluster sizes overlap).
+    """
+    total = ua.shape[0] * ub.shape[0]
+    rows_per_chunk = max(1, _MAX_PAIRS // ub.shape[0])
+    for start in range(0, ua.shape[0], rows_per_chunk):
+        sa = ua[start:start + rows_per_chunk]
+        pa = np.repeat(sa, ub.shape[0])
+        pb = np.tile(ub, sa.shape[0])
+        weight = np.outer(ca[start:start + rows_per_chunk], cb).ravel().astype(np.float64)
+        if total <= _MAX_PAIRS and int(max(ua[-1], ub[-1])) < _PACK_MAX:
+            pa, pb, weight = _unordered(pa, pb, weight)
+        yield pa, pb, weight
+
+
+def _unordered(pa, pb, weight):
+    small, large = np.minimum(pa, pb), np.maximum(pa, pb)
+    keys, inverse = np.unique(small * _PACK_MAX + large, return_inverse=True)
+    summed = np.bincount(inverse, weights=weight, minlength=keys.shape[0])
+    return keys // _PACK_MAX, keys % _PACK_MAX, summed
+
+
+def _work(ua: np.ndarray, ub: np.ndarray, n: int, tail_tol: float) -> float:
+    """Rough number of window cells: pairs x (typical window width)."""
+    if tail_tol <= 0:
+        return float(ua.shape[0]) * ub.shape[0] * float(min(ua[-1], ub[-1]))
+    mid_a, mid_b = float(np.median(ua)), float(np.median(ub))
+    var = mid_a * mid_b / n * (1 - mid_a / n) * (1 - mid_b / n)
+    big_l = math.log(2.0 / tail_tol)
+    return float(ua.shape[0]) * ub.shape[0] * (2 * (big_l / 3 + math.sqrt(2 * big_l * var)) + 1)
+
+
 def _log_table(m: int) -> np.ndarray:
-    """log(x) for integers 0..m (log 0 = -inf, only ever used where it is masked)."""
-    with np.errstate(divide="ignore"):
-        return np.log(np.arange(m + 1, dtype=np.float64))
+    """log(x) for integers 0..m, with log 0 set to 0: it is only ever multiplied by 0."""
+    logs = np.log(np.maximum(np.arange(m + 1, dtype=np.float64), 1.0))
+    return logs
 
 
 def _pair_emi(a, b, n, tail_tol, logs):
-    """sum_n P(n) f(n) for each (a, b) pair, windows widened until the tail bound holds."""
+    """sum_k P(k) f(k) for each (a, b) pair: the mode, then the right and the left side."""
     lo = np.maximum(0, a + b - n)
     hi = np.minimum(a, b)
+    af, bf = a.astype(np.float64), b.astype(np.float64)
+    # a mode of the hypergeometric (float rounding may move it by one: any cell near the
+    # mode keeps the weights bounded)
+    mode = np.clip(np.floor((af + 1) * (bf + 1) / (n + 2.0)).astype(np.int64), lo, hi)
+    mf = mode.astype(np.float64)
+    rest = float(n) - af - bf
+    precise = af * bf > _MU_TABLE * n
+    work = _Workspace(logs, n)
+    mass = np.ones(a.shape[0])
+    fsum = np.empty(a.shape[0])
+    for flag in (False, True):
+        sel = precise == flag
+        fsum[sel] = work.f(mf[sel], af[sel], bf[sel], flag)
+    width_r, width_l = _first_widths(af, bf, mf, n, tail_tol)
+    sides = (  # ratios P(k+1)/P(k) going right, P(k-1)/P(k) going left, as (p1 p2)/(q1 q2)
+        (af - mf, bf - mf, mf + 1.0, rest + mf + 1.0, 1.0, hi - mode, width_r),
+        (mf, rest + mf, af - mf + 1.0, bf - mf + 1.0, -1.0, mode - lo, width_l),
+    )
+    for p1, p2, q1, q2, step, room, width in sides:
+        state = np.stack([p1, p2, q1, q2, mf.copy(), af, bf, np.ones(a.shape[0]),
+                          np.zeros(a.shape[0]), np.zeros(a.shape[0])])
+        _walk(state, step, np.minimum(width, room), room, tail_tol, precise, work)
+        mass += state[_MASS]
+        fsum += state[_FSUM]
+    return fsum / mass / n
+
+
+def _first_widths(af, bf, mf, n, tail_tol):
+    """Cells to walk on each side first: the whole support when nothing may be dropped,
+    else a Gaussian-like guess just inside the Bernstein width (the bound decides)."""
     if tail_tol <= 0:
-        half = (hi - lo + 1).astype(np.float64)
-    else:
-        af, bf = a.astype(np.float64), b.astype(np.float64)
-        var = af * bf / n * (n - af) / n * (n - bf) / max(n - 1.0, 1.0)
-        big_l = math.log(1.0 / tail_tol)
-        half = np.ceil(big_l / 3.0 + np.sqrt(big_l * big_l / 9.0 + 2.0 * big_l * var)) + 1.0
-    out = np.empty(a.shape[0])
-    todo = np.arange(a.shape[0])
+        big = np.full(af.shape[0], np.iinfo(np.int64).max // 4)
+        return big, big
+    var = af * bf / n * (n - af) / n * (n - bf) / max(n - 1.0, 1.0)
+    big_l = math.log(2.0 / tail_tol)
+    t = big_l / 4.0 + np.sqrt(2.0 * big_l * var)
+    mean = af * bf / n
+    return (np.maximum(np.ceil(mean + t - mf), 1).astype(np.int64),
+            np.maximum(np.ceil(mf - mean + t), 1).astype(np.int64))
+
+
+# rows of a side's state: the four ratio factors (shifted as the walk goes on), the last
+# cell walked, the margins, the last weight, and the mass and f-sum walked so far
+_P1, _P2, _Q1, _Q2, _K, _A, _B, _EDGE, _MASS, _FSUM = range(10)
+
+
+def _walk(state, step, width, room, tail_tol, precise, work):
+    """Walk one side of every window until its tail bound holds or its support ends.
+
+    A side that fails the bound goes on from its edge with a quarter of its width, so a
+    slightly short first guess costs only the added cells.
+    """
+    done = np.zeros(width.shape[0], dtype=np.int64)
+    todo = np.flatnonzero(width > 0)
     while todo.shape[0]:
-        center = (a[todo] * b[todo]) // n
-        h = np.minimum(half[todo], float(n)).astype(np.int64)
-        w_lo = np.maximum(lo[todo], center - h)
-        w_hi = np.minimum(hi[todo], center + h)
-        value, ok = _windows(a[todo], b[todo], n, w_lo, w_hi, lo[todo], hi[todo], tail_tol,
-                             logs)
-        out[todo[ok]] = value[ok]
-        half[todo[~ok]] *= 2.0
+        w = _bucket_width(width[todo])
+        tail = _bucketed(state, todo, w, precise[todo], step, work)
+        done[todo] += w
+        # the side's tail against the mass it adds to P(mode) = 1 (module docstring)
+        ok = (tail <= 0.5 * tail_tol * (1.0 + state[_MASS, todo])) | (done[todo] >= room[todo])
         todo = todo[~ok]
-    return out
+        width[todo] = np.minimum(np.maximum(width[todo] // 4, 4), room[todo] - done[todo])
 
 
 def _bucket_width(width: np.ndarray) -> np.ndarray:
@@ -103,61 +206,116 @@ def _bucket_width(width: np.ndarray) -> np.ndarray:
     return -(-width // step) * step
 
 
-def _windows(a, b, n, w_lo, w_hi, lo, hi, tail_tol, logs):
-    """Window sums, bucketed by padded width so each bucket is one 2-D array."""
-    padded = _bucket_width(w_hi - w_lo + 1)
-    value = np.empty(a.shape[0])
-    ok = np.empty(a.shape[0], dtype=bool)
-    for cols in np.unique(padded):
-        idx = np.flatnonzero(padded == cols)
-        step = max(1, _BLOCK_CELLS // int(cols))
-        for s in range(0, idx.shape[0], step):
-            j = idx[s:s + step]
-            value[j], ok[j] = _block(a[j], b[j], n, w_lo[j], w_hi[j], lo[j], hi[j], int(cols),
-                                     tail_tol, logs)
-    return value, ok
+def _bucketed(state, todo, padded, precise, step, work):
+    """Walk ``padded[i]`` more cells for each pair ``todo[i]``; returns the tail bounds.
+
+    Pairs of equal padded width (and way of evaluating f) form one 2-D block, cells x
+    pairs; padding only walks further, which is exact.
+    """
+    tail = np.empty(todo.shape[0])
+    bucket = 2 * padded + precise
+    for key in np.unique(bucket).tolist():
+        sel = np.flatnonzero(bucket == key)
+        idx = todo[sel]
+        sub = state[:, idx]
+        cols = key // 2
+        chunk = max(1, _BLOCK_CELLS // cols)
+        for s in range(0, idx.shape[0], chunk):
+            tail[sel[s:s + chunk]] = _block(sub[:, s:s + chunk], step, cols, bool(key % 2),
+                                            work)
+        state[:, idx] = sub
+    return tail
 
 
-def _log_ratio(a, b, n, k, logs):
-    """log P(k+1)/P(k) for the hypergeometric with margins a, b over n items (k integer)."""
-    rest = np.log((n + 1 - a - b + k).astype(np.float64))
-    if logs is None:
-        return (np.log((a - k).astype(np.float64)) + np.log((b - k).astype(np.float64))
-                - np.log((k + 1).astype(np.float64)) - rest)
-    return logs[a - k] + logs[b - k] - logs[k + 1] - rest
+def _block(st, step, cols, precise, work):
+    """Walk ``cols`` cells for a block of pairs (state ``st`` updated in place).
+
+    Cells along axis 0, pairs along axis 1: each row of the running product is one
+    vectorised multiply over the pairs. Returns the tail bound beyond the new edge.
+    """
+    w, t, f = work.views(cols, st.shape[1])
+    j = np.arange(cols, dtype=np.float64)[:, None]
+    np.subtract(st[_P1], j, out=w)
+    np.subtract(st[_P2], j, out=t)
+    w *= t
+    np.add(st[_Q1], j, out=t)
+    np.add(st[_Q2], j, out=f)
+    t *= f
+    w /= t
+    w[0] *= st[_EDGE]
+    if st.shape[1] >= 256:  # a Python loop over rows beats np.cumprod's strided walk
+        for r in range(1, cols):
+            np.multiply(w[r], w[r - 1], out=w[r])
+    else:
+        np.cumprod(w, axis=0, out=w)
+    # a factor is exactly 0 where the support ends, so every later weight is 0
+    np.add(st[_K], step * (j + 1.0), out=t)  # the cells k walked
+    work.f(t, st[_A], st[_B], precise, out=f)
+    st[_MASS] += w.sum(axis=0)
+    st[_FSUM] += np.einsum("ij,ij->j", w, f)
+    st[_P1] -= cols
+    st[_P2] -= cols
+    st[_Q1] += cols
+    st[_Q2] += cols
+    st[_K] += step * cols
+    st[_EDGE] = w[-1]
+    nxt = st[_P1] * st[_P2] / (st[_Q1] * st[_Q2])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = np.where(nxt < 1.0, st[_EDGE] * nxt / (1.0 - nxt), np.inf)
+    return np.where(st[_EDGE] > 0.0, bound, 0.0)
 
 
-def _block(a, b, n, w_lo, w_hi, lo, hi, cols, tail_tol, logs):
-    a2, b2, top = a[:, None], b[:, None], w_hi[:, None]
-    k = np.minimum(w_lo[:, None] + np.arange(cols), top)  # padding repeats the last cell
-    inside = np.arange(cols) <= (w_hi - w_lo)[:, None]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        step = np.where(inside[:, 1:], _log_ratio(a2, b2, n, k[:, :-1], logs), 0.0)
-        log_w = np.empty(k.shape)
-        log_w[:, 0] = 0.0
-        np.cumsum(step, axis=1, out=log_w[:, 1:])
-        log_w[~inside] = -np.inf
-        log_w -= log_w.max(axis=1, keepdims=True)
-        w = np.exp(log_w)
-        log_k = logs[k] if logs is not None else np.log(k.astype(np.float64))
-        f = k / n * (math.log(n) + log_k - np.log(a2) - np.log(b2))
-        f[k == 0] = 0.0
-    mass = w.sum(axis=1)
-    value = (w * f).sum(axis=1) / mass
-    if tail_tol <= 0:
-        return value, np.ones(a.shape[0], dtype=bool)
-    last = w_hi - w_lo
-    with np.errstate(invalid="ignore", divide="ignore"):
-        left = -_log_ratio(a, b, n, np.maximum(w_lo - 1, lo), logs)
-        right = _log_ratio(a, b, n, np.minimum(w_hi, np.maximum(hi - 1, lo)), logs)
-    tail = _tail(w[:, 0], left, w_lo > lo) + _tail(w[np.arange(a.shape[0]), last], right,
-                                                    w_hi < hi)
-    return value, tail <= tail_tol * mass
+class _Workspace:
+    """Reused block buffers (fresh megabyte arrays cost page faults every time) and the
+    evaluation of f(k) N = k log(k N / (a b))."""
 
+    def __init__(self, logs, n):
+        self.logs, self.n = logs, n
+        self._buf = np.empty((3, _BLOCK_CELLS + 4096))
+        self._idx = np.empty(_BLOCK_CELLS + 4096, dtype=np.int64)
 
-def _tail(edge_w, log_r, open_side):
-    """Geometric bound on the mass beyond an edge whose next-step ratio is exp(log_r)."""
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        r = np.exp(log_r)
-        bound = np.where(r < 1.0, edge_w * r / (1.0 - r), np.inf)
-    return np.where(open_side, bound, 0.0)
+    def views(self, cols, pairs):
+        size = cols * pairs
+        if size > self._idx.shape[0]:  # a single very wide window
+            self._buf = np.empty((3, size))
+            self._idx = np.empty(size, dtype=np.int64)
+        return tuple(self._buf[i, :size].reshape(cols, pairs) for i in range(3))
+
+    def f(self, k, a, b, precise, out=None):
+        """k log(k N / (a b)) for integer-valued k >= 0 (0 at k = 0; cells outside the
+        support get finite values, later multiplied by weight 0).
+
+        With a small mean a b / N the logs come from a table: log k - log(a b / N) is then
+        a difference of numbers below ~log 16, so the cancellation costs little. With a
+        large mean, where log k and log(a b / N) agree in many leading digits, it is
+        k log1p(d / (a b)) with d = k N - a b formed exactly (floats hold it exactly below
+        2^53, else int64).
+        """
+        if not precise and self.logs is not None:
+            idx = self._index(k)
+            out = np.take(self.logs, idx, out=out, mode="clip")  # clip: past the support
+            out -= np.log(a) + np.log(b) - math.log(self.n)
+        else:
+            kk = np.maximum(k, 1.0)  # k = 0 contributes 0 whatever the log
+            ab = a * b
+            if self.n * float(np.max(a, initial=0)) < _EXACT_FLOAT:
+                out = np.multiply(kk, float(self.n), out=out)
+                out -= ab
+            elif self.n < _EXACT_INT:
+                idx = self._index(kk)
+                out = np.subtract(idx * self.n, a.astype(np.int64) * b.astype(np.int64),
+                                  out=out, casting="unsafe")
+            else:  # beyond int64: rounded products (never reached by realistic tables)
+                out = np.multiply(kk, float(self.n), out=out)
+                out -= ab
+            out /= ab
+            np.log1p(out, out=out)
+        out *= k
+        return out
+
+    def _index(self, k):
+        idx = self._idx[:k.size] if k.size <= self._idx.shape[0] else \
+            np.empty(k.size, dtype=np.int64)
+        idx = idx.reshape(k.shape)
+        np.copyto(idx, k, casting="unsafe")
+        return idx

@@ -1,0 +1,68 @@
+"""Optional compiled kernels (numba, the ``fast`` extra), loaded only when they pay.
+
+``import clustermetrics`` never imports numba (it alone takes ~0.45 s to import). A kernel
+is used when numba is installed and either the kernels are already loaded in this process
+or the work at hand is big enough to repay loading them; otherwise the pure-numpy path
+runs. Both paths compute the same exact quantities (tests compare them).
+
+``CLUSTERMETRICS_KERNELS`` (environment) or :func:`set_kernels` chooses: ``"auto"``
+(default), ``"numba"`` (always, when installed) or ``"numpy"`` (never).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import ModuleType
+
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel"]
+
+_MODES = ("auto", "numba", "numpy")
+# Window cells of the expected-MI sum above which loading numba pays in a fresh process:
+# numpy needs ~25 ns per cell, loading numba and the cached kernels ~0.6 s.
+_EMI_LOAD_CELLS = 3e7
+_mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
+_loaded: ModuleType | bool | None = None  # None: not tried; False: numba unavailable
+
+
+def set_kernels(mode: str) -> str:
+    """Choose when compiled kernels run: "auto", "numba" or "numpy"; returns the old mode."""
+    global _mode
+    if mode not in _MODES:
+        raise ValueError(f"kernels mode must be one of {', '.join(_MODES)}; got {mode!r}")
+    old, _mode = _mode, mode
+    return old
+
+
+def kernels_mode() -> str:
+    return _mode
+
+
+def _load() -> ModuleType | None:
+    global _loaded
+    if _loaded is None:
+        try:
+            from . import _numba_kernels
+        except ImportError:
+            _loaded = False
+        else:
+            _loaded = _numba_kernels
+    return _loaded or None
+
+
+def _wanted(work: float, threshold: float) -> ModuleType | None:
+    if _mode == "numpy":
+        return None
+    if _mode == "auto" and not _loaded and work < threshold:
+        # cheap enough in numpy, unless numba is imported already (then only the cached
+        # machine code is loaded)
+        if "numba" not in sys.modules or work < threshold / 100:
+            return None
+    return _load()
+
+
+def emi_kernel(cells: float):
+    """The compiled expected-MI sum, or None to use numpy (``cells``: estimated work)."""
+    mod = _wanted(cells, _EMI_LOAD_CELLS)
+    return None if mod is None else mod.expected_mutual_information
+
