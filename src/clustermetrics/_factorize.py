@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["factorize", "sort_labels"]
+__all__ = ["factorize", "factorize_for_counting", "sort_labels"]
 
 # Ranges up to this many values (or 2x the input length) are counted densely.
 _DENSE_RANGE = 1 << 22
@@ -35,6 +35,26 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _factorize_hashed(values)
 
 
+def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(codes, labels, complete)`` like :func:`factorize`, except that small-range integers
+    (and bools) are only offset: ``labels`` is then every value from min to max and
+    ``complete`` is False, because some may not occur. The pair count finds which do from
+    its row and column sums, which saves a presence count over the items."""
+    kind = values.dtype.kind
+    if kind == "b":
+        return values.view(np.uint8).astype(np.int64), np.array([False, True]), False
+    if kind in "iu":
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
+            base = np.array(lo, dtype=values.dtype)
+            # subtract in the input dtype: uint64 labels near 2**64 must not pass through int64
+            codes = (values - base if lo != 0 else values).astype(np.int64, copy=False)
+            labels = np.arange(hi - lo + 1, dtype=np.int64).astype(values.dtype) + base
+            return codes, labels, hi == lo
+    codes, uniques = factorize(values)
+    return codes, uniques, True
+
+
 def _factorize_small_ints(values, dtype, lo=None, hi=None):
     if lo is None:
         lo, hi = int(values.min()), int(values.max())
@@ -48,8 +68,8 @@ def _factorize_small_ints(values, dtype, lo=None, hi=None):
         lookup = np.cumsum(present, dtype=np.int64) - 1
         codes = lookup[shifted]
     offsets = np.flatnonzero(present)
-    if dtype.kind == "b":
-        return codes, offsets.astype(bool)
+    if dtype.kind == "b":  # offsets count from the smallest value present (True if all are)
+        return codes, (offsets + lo).astype(bool)
     return codes, offsets.astype(dtype) + base
 
 

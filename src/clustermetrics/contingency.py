@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._factorize import factorize
+from ._factorize import factorize, factorize_for_counting
 from ._table_input import as_counts, axis_labels, matrix_cells, union_labels
 from ._validation import as_label_array, check_same_length
 
@@ -65,10 +65,15 @@ class Contingency:
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
-        t_codes, t_labels = factorize(t)
-        p_codes, p_labels = factorize(p)
-        rows, cols, counts = _count_pairs(t_codes, p_codes, t_labels.shape[0], p_labels.shape[0])
-        return cls._build(rows, cols, counts, t_labels, p_labels)
+        t_codes, t_labels, t_complete = factorize_for_counting(t)
+        p_codes, p_labels, p_complete = factorize_for_counting(p)
+        rows, cols, counts, a, b = _count_pairs(t_codes, p_codes, t_labels.shape[0],
+                                                p_labels.shape[0])
+        if not t_complete:  # small-range integers: drop the values that never occur
+            rows, t_labels, a = _compact_sizes(rows, t_labels, a)
+        if not p_complete:
+            cols, p_labels, b = _compact_sizes(cols, p_labels, b)
+        return cls(rows, cols, counts, t_labels, p_labels, a, b)
 
     @classmethod
     def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
@@ -224,11 +229,16 @@ class Contingency:
         return self.transpose()
 
     def cached(self, key: str, compute: Callable[[Contingency], Any]) -> Any:
-        """Value of ``compute(self)``, computed once per table (tables are immutable)."""
+        """Value of ``compute(self)``, computed once per table (tables are immutable).
+
+        Arrays are cached read-only: scores share them (see ``metrics._cells``)."""
         try:
             return self._derived[key]
         except KeyError:
-            value = self._derived[key] = compute(self)
+            value = compute(self)
+            if isinstance(value, np.ndarray):
+                value = _frozen(value)
+            self._derived[key] = value
             return value
 
     def __eq__(self, other: object) -> bool:
@@ -266,24 +276,30 @@ def as_contingency(labels_true: Any, labels_pred: Any = None) -> Contingency:
 
 # --------------------------------------------------------------------- counting
 def _count_pairs(t_codes, p_codes, n_t, n_p):
-    """Unique (row, col) cells and their counts, sorted, from two dense code arrays."""
+    """Unique (row, col) cells, sorted, their counts, and the row and column sums, from two
+    dense code arrays (codes below n_t and n_p; some codes may not occur)."""
     n = t_codes.shape[0]
     cells = n_t * n_p
     if cells >= 1 << 62:  # codes cannot be packed into one int64 key
-        return _count_pairs_lexsort(t_codes, p_codes)
+        rows, cols, counts = _count_pairs_lexsort(t_codes, p_codes)
+        return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
     key = t_codes * n_p
     key += p_codes
     if cells <= min(_DENSE_CELLS, 8 * n):
         full = np.bincount(key, minlength=cells)
-        idx = np.flatnonzero(full)
-        counts = full[idx]
-    else:
-        key.sort()
-        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-        idx = key[starts]
-        counts = np.diff(np.append(starts, n))
-    rows, cols = np.divmod(idx, n_p)
-    return rows, cols, counts.astype(np.int64, copy=False)
+        square = full.reshape(n_t, n_p)
+        # row and column sums of the dense count are the class and cluster sizes, and the
+        # rows of the non-zero cells follow from the per-row number of them (no division)
+        idx = np.flatnonzero(full != 0)
+        per_row = np.diff(np.searchsorted(idx, np.arange(n_t + 1) * n_p))
+        rows = np.repeat(np.arange(n_t), per_row)
+        cols = idx - rows * n_p
+        return rows, cols, full[idx], square.sum(axis=1), square.sum(axis=0)
+    key.sort()
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    counts = np.diff(np.append(starts, n))
+    rows, cols = np.divmod(key[starts], n_p)
+    return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
 
 
 def _count_pairs_lexsort(t_codes, p_codes):
@@ -293,6 +309,15 @@ def _count_pairs_lexsort(t_codes, p_codes):
     starts = np.flatnonzero(new)
     counts = np.diff(np.append(starts, t.shape[0]))
     return t[starts], p[starts], counts.astype(np.int64)
+
+
+def _compact_sizes(codes, labels, sizes):
+    """Drop the labels whose size is 0, renumbering the codes of the cells."""
+    present = sizes > 0
+    if present.all():
+        return codes, labels, sizes
+    lookup = np.cumsum(present) - 1
+    return lookup[codes], labels[present], sizes[present]
 
 
 def _aggregate(rows, cols, counts, n_p):
