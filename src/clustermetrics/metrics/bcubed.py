@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..contingency import Contingency, _group_sum, as_contingency
+from ._cells import cluster_size_cells, counts_float, row_sum_squares, row_sums
 
 __all__ = [
     "bcubed_precision",
@@ -41,9 +42,8 @@ def _record(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
-        sq = t.counts * t.counts
-        by_cluster = _group_sum(t.cols, sq, t.n_clusters)
-        by_class = _group_sum(t.rows, sq, t.n_classes)
+        by_cluster = _group_sum(t.cols, t.counts * t.counts, t.n_clusters)
+        by_class = row_sum_squares(t)
         p = math.fsum((by_cluster / t.cluster_sizes).tolist()) / t.n_samples
         r = math.fsum((by_class / t.class_sizes).tolist()) / t.n_samples
         return min(p, 1.0), min(r, 1.0)
@@ -52,14 +52,14 @@ def _record(table: Contingency) -> tuple[float, float]:
 
 def _class_weighted(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
-        sq = t.counts.astype(np.float64) ** 2
-        a = t.class_sizes.astype(np.float64)[t.rows]
-        p_item = sq / t.cluster_sizes[t.cols] / a
-        r_item = sq / (a * a)
-        # per-class sums first (cells are sorted by row), then the equal-weight class mean
-        starts = np.flatnonzero(np.concatenate(([True], t.rows[1:] != t.rows[:-1])))
-        p = math.fsum(np.add.reduceat(p_item, starts).tolist()) / t.n_classes
-        r = math.fsum(np.add.reduceat(r_item, starts).tolist()) / t.n_classes
+        n = counts_float(t)
+        p_item = n * n
+        p_item /= cluster_size_cells(t)
+        # per-class sums first (cells are sorted by row), then the equal-weight class mean;
+        # recall's inner sums sum_j n_ij^2 are exact integers
+        a = t.class_sizes.astype(np.float64)
+        p = math.fsum((row_sums(t, p_item) / a).tolist()) / t.n_classes
+        r = math.fsum((row_sum_squares(t) / (a * a)).tolist()) / t.n_classes
         return min(p, 1.0), min(r, 1.0)
     return table.cached("bcubed:class", compute)
 

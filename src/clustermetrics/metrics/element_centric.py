@@ -22,12 +22,10 @@ O(nnz) from the table, where clusim builds the affinity matrices (O(N^2) memory)
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import numpy as np
-
 from ..contingency import as_contingency
+from ._cells import accurate_sum, counts_float, larger_size_cells
 
 __all__ = ["element_centric_similarity"]
 
@@ -64,6 +62,7 @@ def element_centric_similarity(labels_true: Any, labels_pred: Any = None) -> flo
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
     table = as_contingency(labels_true, labels_pred)
-    n = table.counts.astype(np.float64)
-    top = np.maximum(table.class_sizes[table.rows], table.cluster_sizes[table.cols])
-    return min(math.fsum((n * n / top).tolist()) / table.n_samples, 1.0)
+    n = counts_float(table)
+    terms = n * n
+    terms /= larger_size_cells(table)
+    return min(accurate_sum(terms) / table.n_samples, 1.0)

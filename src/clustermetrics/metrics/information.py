@@ -18,6 +18,7 @@ import numpy as np
 from .._factorize import factorize
 from .._validation import as_label_array
 from ..contingency import Contingency, as_contingency
+from ._cells import counts_float, log_class_size_cells, log_cluster_size_cells, log_counts
 from ._emi import expected_mutual_information
 
 __all__ = [
@@ -55,13 +56,15 @@ def _mutual_info(table: Contingency) -> float:
     if table.nnz == table.n_classes:
         return _entropy_of_sizes(table.cluster_sizes)
     n = float(table.n_samples)
-    nz = table.counts.astype(np.float64)
-    # a*b in float64: the int64 product overflows beyond N ~ 3e9 (scikit-learn's does)
-    outer = table.class_sizes.astype(np.float64)[table.rows] * \
-        table.cluster_sizes.astype(np.float64)[table.cols]
-    p = nz / n
-    terms = p * (np.log(nz) - math.log(n)) + p * (-np.log(outer) + 2.0 * math.log(n))
-    terms = np.where(np.abs(terms) < _EPS, 0.0, terms)
+    # p_ij log(N n_ij / (a_i b_j)) from logs shared with other scores (cells._*): the logs
+    # of a_i and b_j are taken once per class and cluster, never of a product that could
+    # overflow
+    terms = log_counts(table) - log_class_size_cells(table)
+    terms -= log_cluster_size_cells(table)
+    terms += math.log(n)
+    terms *= counts_float(table)
+    terms /= n
+    terms[np.abs(terms) < _EPS] = 0.0  # as scikit-learn
     return max(float(terms.sum()), 0.0)
 
 

@@ -13,12 +13,19 @@ Kannan & Mount 1997); peers (clusim ``rmi``) use an asymptotic approximation.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from ..contingency import as_contingency
+from ._cells import (
+    accurate_sum,
+    class_size_cells,
+    cluster_size_cells,
+    counts_float,
+    log_cluster_size_cells,
+    log_counts,
+)
 from .information import _info, adjusted_mutual_info_score, normalized_mutual_info_score
 
 __all__ = [
@@ -220,10 +227,9 @@ def cluster_entropy(labels_true: Any, labels_pred: Any = None) -> float:
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
     table = as_contingency(labels_true, labels_pred)
-    n = table.counts.astype(np.float64)
-    b = table.cluster_sizes.astype(np.float64)[table.cols]
-    terms = n * (np.log(b) - np.log(n))
-    return max(math.fsum(terms.tolist()) / table.n_samples, 0.0)
+    terms = log_cluster_size_cells(table) - log_counts(table)
+    terms *= counts_float(table)
+    return max(accurate_sum(terms) / table.n_samples, 0.0)
 
 
 def chi2_score(labels_true: Any, labels_pred: Any = None) -> float:
@@ -244,8 +250,9 @@ def chi2_score(labels_true: Any, labels_pred: Any = None) -> float:
     Pearson (1900); aricode ``Chi2``.
     """
     table = as_contingency(labels_true, labels_pred)
-    n = table.counts.astype(np.float64)
-    ab = table.class_sizes.astype(np.float64)[table.rows] * \
-        table.cluster_sizes.astype(np.float64)[table.cols]
-    total = math.fsum((n * (n / ab)).tolist())
-    return max(table.n_samples * (total - 1.0), 0.0)
+    n = counts_float(table)
+    ab = class_size_cells(table).astype(np.float64)
+    ab *= cluster_size_cells(table)
+    np.divide(n, ab, out=ab)
+    ab *= n
+    return max(table.n_samples * (accurate_sum(ab) - 1.0), 0.0)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..contingency import Contingency, _group_sum, as_contingency
+from ._cells import row_sum_count_size, row_sum_squares
 
 __all__ = [
     "MarxerPurwins",
@@ -46,13 +47,18 @@ def _compute(table: Contingency) -> MarxerPurwins:
     #   R: sum_k n_ck R(c, k) = T_c / (n_c - 1),        T_c = sum_k n_ck (n_ck - 1)
     # so only the class terms are floats, summed exactly with fsum.
     n_c = table.class_sizes
+    squares = row_sum_squares(table)  # shared with B-cubed and MARI
     if table.n_classes > 1:  # N - n_c > 0 for every class
-        s_c = _group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
-                         table.n_classes)
+        nb = row_sum_count_size(table)
+        if nb is not None:
+            s_c = nb - squares
+        else:
+            s_c = _group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
+                             table.n_classes)
         precision = math.fsum((n_c - s_c / (n - n_c)).tolist()) / n
     else:
         precision = 1.0
-    t_c = _group_sum(table.rows, counts * (counts - 1), table.n_classes)
+    t_c = squares - n_c
     big = n_c > 1
     recall_terms = np.where(big, t_c / np.maximum(n_c - 1, 1), n_c)
     recall = math.fsum(recall_terms.tolist()) / n

@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..contingency import Contingency, _group_sum, as_contingency
+from ..contingency import Contingency, as_contingency
+from ._cells import row_sum_count_size, row_sum_squares
 from .pairs import PairCounts, pair_counts
 
 __all__ = [
@@ -349,10 +350,11 @@ def _sum_n_ab(table: Contingency) -> int:
     if table.n_samples < 3_000_000_000:
         # sum_i (a_i - 1) S_i with S_i = sum_j n_ij (b_j - 1) <= N^2: exact int64 per class;
         # only the K outer products need Python integers
-        per_class = _group_sum(table.rows, n * (b - 1), table.n_classes)
+        # S_i = sum_j n_ij b_j - a_i, from row sums shared with Marxer-Purwins
+        per_class = row_sum_count_size(table) - table.class_sizes
         outer = sum(x * y for x, y in zip((table.class_sizes - 1).tolist(), per_class.tolist(),
                                           strict=True))
-        return outer - int((n * (n - 1)).sum())
+        return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
     return sum(x * ((y - 1) * (z - 1) - (x - 1))
                for x, y, z in zip(n.tolist(), a.tolist(), b.tolist(), strict=True))
 

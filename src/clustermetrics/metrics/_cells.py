@@ -1,0 +1,137 @@
+"""Per-cell arrays that many scores need, computed once per table, and an accurate sum.
+
+``evaluate`` runs ~70 scores on one table; most are a few vectorised passes over the
+non-zero cells, and many start from the same gathers (a_i and b_j per cell, their logs,
+log n_ij, max(a_i, b_j), ...). Each is cached on the table (``Contingency.cached``) so it is
+computed once, except on tables with more than ``_CACHE_MAX_CELLS`` cells, where keeping
+extra O(nnz) arrays alive would cost more memory than recomputing costs time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from ..contingency import Contingency
+
+__all__ = [
+    "accurate_sum",
+    "class_size_cells",
+    "cluster_size_cells",
+    "counts_float",
+    "f1_cells",
+    "larger_size_cells",
+    "log_counts",
+    "log_class_size_cells",
+    "log_cluster_size_cells",
+    "row_starts",
+    "row_sum_count_size",
+    "row_sum_squares",
+    "row_sums",
+]
+
+_CACHE_MAX_CELLS = 1 << 24  # 16.8M cells: 134 MB per cached float array
+_FSUM_MAX = 4096  # below this many terms math.fsum is as fast
+_INT64_PRODUCT_N = 3_037_000_499  # below this N every product of two counts fits in int64
+
+
+def _shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
+    if table.nnz <= _CACHE_MAX_CELLS:
+        return table.cached(key, compute)
+    return compute(table)
+
+
+def row_starts(table: Contingency) -> np.ndarray:
+    """Index of the first cell of each row (every row has one; cells sorted by row)."""
+    return table.cached("cells:row_starts", lambda t: np.flatnonzero(
+        np.concatenate(([True], t.rows[1:] != t.rows[:-1]))))
+
+
+def row_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
+    """Per-row sums of a per-cell array (exact for integers: cells are sorted by row)."""
+    return np.add.reduceat(values, row_starts(table))
+
+
+def row_sum_squares(table: Contingency) -> np.ndarray:
+    """sum_j n_ij^2 per class (exact int64; needs N < ~3e9 like every n^2 here)."""
+    return table.cached("rows:sum_n2", lambda t: row_sums(t, t.counts * t.counts))
+
+
+def row_sum_count_size(table: Contingency) -> np.ndarray | None:
+    """sum_j n_ij b_j per class (exact int64), or None when N^2 could overflow int64."""
+    if table.n_samples >= _INT64_PRODUCT_N:
+        return None
+    return table.cached("rows:sum_nb", lambda t: row_sums(t, t.counts * cluster_size_cells(t)))
+
+
+def class_size_cells(table: Contingency) -> np.ndarray:
+    """a_i of each cell's row (int64)."""
+    return _shared(table, "cells:a", lambda t: t.class_sizes[t.rows])
+
+
+def cluster_size_cells(table: Contingency) -> np.ndarray:
+    """b_j of each cell's column (int64)."""
+    return _shared(table, "cells:b", lambda t: t.cluster_sizes[t.cols])
+
+
+def larger_size_cells(table: Contingency) -> np.ndarray:
+    """max(a_i, b_j) per cell (int64)."""
+    return _shared(table, "cells:max_ab", lambda t: np.maximum(class_size_cells(t),
+                                                               cluster_size_cells(t)))
+
+
+def counts_float(table: Contingency) -> np.ndarray:
+    return _shared(table, "cells:n_float", lambda t: t.counts.astype(np.float64))
+
+
+def log_counts(table: Contingency) -> np.ndarray:
+    """log n_ij per cell."""
+    return _shared(table, "cells:log_n", lambda t: np.log(counts_float(t)))
+
+
+def log_class_size_cells(table: Contingency) -> np.ndarray:
+    """log a_i per cell (the K logs are taken once, then gathered)."""
+    return _shared(table, "cells:log_a", lambda t: np.log(
+        t.class_sizes.astype(np.float64))[t.rows])
+
+
+def log_cluster_size_cells(table: Contingency) -> np.ndarray:
+    """log b_j per cell."""
+    return _shared(table, "cells:log_b", lambda t: np.log(
+        t.cluster_sizes.astype(np.float64))[t.cols])
+
+
+def f1_cells(table: Contingency) -> np.ndarray:
+    """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures)."""
+    return _shared(table, "cells:f1", lambda t: 2.0 * t.counts / (class_size_cells(t)
+                                                                  + cluster_size_cells(t)))
+
+
+def accurate_sum(x: np.ndarray) -> float:
+    """Sum of a float array as accurate as ``math.fsum`` up to a last-bit difference, at
+    numpy speed.
+
+    Every term is split into a high part on a common grid of spacing 2^(e - bits) (e: the
+    exponent of the largest term, bits = 51 - ceil(log2 n)) and the exact remainder. The
+    high parts are integers times one power of two whose partial sums stay below 2^51, so
+    their sum is exact in any order; the remainders are below half a grid step and their
+    pairwise sum errs by less than ~log2(n) n 2^-bits eps max|x|, far below an ulp of any
+    sum that is not a near-total cancellation.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[0] <= _FSUM_MAX:
+        return math.fsum(x.tolist())
+    top = max(float(x.max()), -float(x.min()))
+    if top == 0.0 or not math.isfinite(top):
+        return float(x.sum())
+    bits = 51 - math.ceil(math.log2(x.shape[0]))
+    grid = math.frexp(top)[1] - bits
+    if grid < -1000:  # the grid would be subnormal: not exact any more
+        return math.fsum(x.tolist())
+    scale = math.ldexp(1.0, -grid)
+    high = np.rint(x * scale)
+    high /= scale  # a power of two: exact
+    low = x - high  # exact: both are multiples of ulp(x) and the difference is below |x|
+    return math.fsum([float(high.sum()), float(low.sum())])
