@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustermetrics.contingency import Contingency
-from clustermetrics.metrics import matching
+from clustermetrics.metrics import _assignment, matching
 from clustermetrics.metrics.matching import (
     best_match_f_score,
     clustering_accuracy,
@@ -243,7 +243,7 @@ def test_forced_cell_reduction_keeps_the_optimum(seed):
     p = np.where(rng.random(n) < 0.4, rng.integers(0, k + 20, n), t)
     table = Contingency.from_labels(t, p)
     shape = (table.n_classes, table.n_clusters)
-    forced, rest = matching._forced_cells(table.rows, table.cols,
+    forced, rest = _assignment._forced_cells(table.rows, table.cols,
                                           table.counts.astype(float), *shape)
     assert forced.shape[0] > 0 and rest.shape[0] < table.nnz
     for weights in (table.counts.astype(float), table.counts / table.class_sizes[table.rows]):
@@ -258,7 +258,7 @@ def test_forced_cells_respect_ties():
     # equal weights in a row: neither cell may be fixed by the sum rule unless it dominates
     rows, cols = np.array([0, 0, 1]), np.array([0, 1, 1])
     w = np.array([2.0, 2.0, 3.0])
-    forced, rest = matching._forced_cells(rows, cols, w, 2, 2)
+    forced, rest = _assignment._forced_cells(rows, cols, w, 2, 2)
     # (1,1) = 3 >= 0 + 2 is fixed; then (0,0) is alone and fixed: optimum 5
     assert sorted(forced.tolist()) == [0, 2] and rest.shape[0] == 0
     assert w[max_weight_matching(rows, cols, w, (2, 2), dense_max_cells=0)].sum() == 5.0

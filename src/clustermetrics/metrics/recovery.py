@@ -14,13 +14,14 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..contingency import Contingency, as_contingency
-from .matching import _cell_index, max_weight_matching
+from ._assignment import _cell_index
+from ._greedy import greedy_cells
+from .matching import recall_leaders, recall_matching, recall_weights
 
 __all__ = ["Recovery", "recovery", "recovery_rate", "pseudo_recovery_rate"]
 
@@ -28,11 +29,6 @@ _METHODS = ("exact", "greedy", "bruteforce")
 _DENOMINATORS = ("predicted", "true", "max")
 _MAX_PERMUTATIONS = 10**7
 _CHUNK = 1 << 15
-# Below this N every count * size product fits in int64 (N**2 < 2**63).
-_INT64_PRODUCT_N = 3_037_000_499
-# Below this N counts and sizes are exact floats, so float order of W agrees with the exact
-# order (correctly rounded division is monotone) except where distinct ratios round equal.
-_EXACT_FLOAT_N = 1 << 53
 
 
 class Recovery(NamedTuple):
@@ -118,7 +114,7 @@ def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact"
         raise ValueError(f"max_permutations must be a positive integer or None, "
                          f"got {max_permutations!r}")
     if method == "exact":
-        cells = table.cached("matching:recovery_exact", _exact_cells)
+        cells = recall_matching(table)
     elif method == "greedy":
         cells = table.cached("matching:recovery_greedy", _greedy_cells)
     else:
@@ -208,8 +204,7 @@ def _check_option(name: str, value: Any, allowed: tuple[str, ...]) -> None:
 
 
 def _weights(table: Contingency) -> np.ndarray:
-    return table.cached("matching:recovery_weights",
-                        lambda t: t.counts / t.class_sizes[t.rows])
+    return recall_weights(table)
 
 
 def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str) -> Recovery:
@@ -229,79 +224,8 @@ def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str
     )
 
 
-def _exact_cells(table: Contingency) -> np.ndarray:
-    return max_weight_matching(table.rows, table.cols, _weights(table),
-                               (table.n_classes, table.n_clusters))
-
-
 def _greedy_cells(table: Contingency) -> np.ndarray:
-    """Algorithm 2: scan cells by (-W, cluster, class), keep those on free lines."""
-    w = _weights(table)
-    if table.n_samples >= _EXACT_FLOAT_N:
-        order = np.array(sorted(range(table.nnz), key=_exact_key(table)), dtype=np.int64)
-    else:
-        order = np.lexsort((table.rows, table.cols, -w))
-        order = _resolve_float_ties(table, w, order)
-    free_class = bytearray(b"\x01") * table.n_classes
-    free_cluster = bytearray(b"\x01") * table.n_clusters
-    # numpy views of the same flags: blocks of the scan drop cells on taken lines in bulk,
-    # so the Python loop only sees cells whose lines were free when their block started.
-    class_view = np.frombuffer(free_class, dtype=np.uint8)
-    cluster_view = np.frombuffer(free_cluster, dtype=np.uint8)
-    left = min(table.n_classes, table.n_clusters)
-    taken: list[int] = []
-    start, size = 0, 256
-    while left and start < order.shape[0]:
-        block = order[start:start + size]
-        start, size = start + size, min(2 * size, 1 << 16)
-        rows, cols = table.rows[block], table.cols[block]
-        keep = (class_view[rows] & cluster_view[cols]).astype(bool)
-        for e, r, c in zip(block[keep].tolist(), rows[keep].tolist(), cols[keep].tolist(),
-                           strict=True):
-            if free_class[r] and free_cluster[c]:
-                free_class[r] = free_cluster[c] = 0
-                taken.append(e)
-                left -= 1
-                if not left:
-                    break
-    return np.sort(np.array(taken, dtype=np.int64))
-
-
-def _exact_key(table: Contingency):
-    counts, sizes = table.counts.tolist(), table.class_sizes.tolist()
-    rows, cols = table.rows.tolist(), table.cols.tolist()
-    return lambda e: (-Fraction(counts[e], sizes[rows[e]]), cols[e], rows[e])
-
-
-def _resolve_float_ties(table: Contingency, w: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Re-sort exactly the runs of equal floats W that hide distinct fractions.
-
-    Equal fractions give identical floats, so most equal-float runs are true ties, already
-    in (cluster, class) order; only runs mixing distinct fractions need the exact sort.
-    """
-    ws = w[order]
-    same = np.flatnonzero(ws[1:] == ws[:-1])
-    if same.shape[0] == 0:
-        return order
-    a, b = order[same], order[same + 1]
-    ca, cb = table.counts[a], table.counts[b]
-    sa, sb = table.class_sizes[table.rows[a]], table.class_sizes[table.rows[b]]
-    if table.n_samples < _INT64_PRODUCT_N:
-        differ = ca * sb != cb * sa
-    else:
-        differ = np.array([x * y != u * v for x, y, u, v in
-                           zip(ca.tolist(), sb.tolist(), cb.tolist(), sa.tolist(), strict=True)],
-                          dtype=bool)
-    if not differ.any():
-        return order
-    starts = np.flatnonzero(np.concatenate(([True], ws[1:] != ws[:-1])))
-    ends = np.append(starts[1:], ws.shape[0])
-    key = _exact_key(table)
-    order = order.copy()
-    for run in np.unique(np.searchsorted(starts, same[differ], side="right") - 1).tolist():
-        lo, hi = int(starts[run]), int(ends[run])
-        order[lo:hi] = sorted(order[lo:hi].tolist(), key=key)
-    return order
+    return greedy_cells(table, _weights(table), recall_leaders(table))
 
 
 def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.ndarray:
@@ -335,6 +259,13 @@ def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.nd
 
 
 def _max_cardinality(table: Contingency) -> int:
+    smaller = min(table.n_classes, table.n_clusters)
+    # A matching already computed on this table that saturates the smaller side is a
+    # maximum-cardinality matching (no matching is larger than that side).
+    for key in ("matching:recall", "matching:max_count"):
+        cells = table._derived.get(key)
+        if cells is not None and cells.shape[0] == smaller:
+            return smaller
     from scipy import sparse
     from scipy.sparse.csgraph import maximum_bipartite_matching
 

@@ -20,7 +20,17 @@ from typing import Any
 import numpy as np
 
 from ..contingency import Contingency, as_contingency
-from .matching import _matched_count, inverse_purity_score, max_weight_matching, purity_score
+from ._cells import _shared as _shared_cells
+from ._cells import class_size_cells, cluster_size_cells, larger_size_cells
+from .matching import (
+    _matched_count,
+    best_f_sum,
+    inverse_purity_score,
+    max_weight_matching,
+    purity_score,
+    recall_matching,
+    recall_weights,
+)
 
 __all__ = [
     "normalized_clustering_accuracy",
@@ -72,8 +82,8 @@ def normalized_clustering_accuracy(labels_true: Any, labels_pred: Any = None) ->
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
         return 1.0
-    recall = table.counts / table.class_sizes[table.rows]
-    s = _matched_sum(table, recall, "set_matching:recall")
+    recall = recall_weights(table)
+    s = math.fsum(recall[recall_matching(table)].tolist())
     return max(min((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
 
 
@@ -130,8 +140,7 @@ def pair_sets_index(labels_true: Any, labels_pred: Any = None, *,
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
         return 1.0
-    sim = table.counts / np.maximum(table.class_sizes[table.rows],
-                                    table.cluster_sizes[table.cols])
+    sim = _shared_cells(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
     s = _matched_sum(table, sim, "set_matching:psi")
     if simplified:
         expected = 1.0
@@ -147,12 +156,7 @@ def pair_sets_index(labels_true: Any, labels_pred: Any = None, *,
 
 def _f_best(table: Contingency, by_cluster: bool) -> float:
     """sum over clusters (or classes) of size/N times the best F_ij = 2 n_ij / (a_i + b_j)."""
-    f = 2.0 * table.counts / (table.class_sizes[table.rows] + table.cluster_sizes[table.cols])
-    groups, sizes = (table.cols, table.cluster_sizes) if by_cluster else \
-        (table.rows, table.class_sizes)
-    best = np.zeros(sizes.shape[0])
-    np.maximum.at(best, groups, f)
-    return min(math.fsum((sizes * best).tolist()) / table.n_samples, 1.0)
+    return min(best_f_sum(table, by_cluster), 1.0)
 
 
 def set_matching_f_score(labels_true: Any, labels_pred: Any = None) -> float:
@@ -189,9 +193,10 @@ def set_matching_f_inverse_score(labels_true: Any, labels_pred: Any = None) -> f
 
 
 def _exact_matches(table: Contingency) -> int:
-    n = table.counts
-    hit = (n == table.class_sizes[table.rows]) & (n == table.cluster_sizes[table.cols])
-    return int(hit.sum())
+    def compute(t: Contingency) -> int:
+        n = t.counts
+        return int(np.count_nonzero((n == class_size_cells(t)) & (n == cluster_size_cells(t))))
+    return table.cached("exact_matches", compute)
 
 
 def exact_match_precision(labels_true: Any, labels_pred: Any = None) -> float:

@@ -1,0 +1,249 @@
+"""Exact maximum-weight bipartite matching on the non-zero cells of a table.
+
+Shared by clustering error/accuracy, the exact recovery rate, NCA/NPA and the pair sets
+index. Cells that provably belong to an optimal matching are fixed first, in O(nnz) per
+round (on a table close to its truth that is nearly all of them); what is left goes to a
+dense Hungarian-type solver when small, else to a sparse shortest-augmenting-path solver,
+never to a dense classes x clusters matrix beyond a few million cells.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["DENSE_MAX_CELLS", "Leaders", "leaders", "max_weight_matching"]
+
+# Up to this many cells a dense assignment solver is fastest; beyond it, sparse matching.
+DENSE_MAX_CELLS = 4_000_000
+# From this many non-zero cells on, provably optimal cells are fixed first (O(nnz)); on
+# smaller tables the solver alone is as fast.
+_FORCE_MIN_CELLS = 4096
+
+
+def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
+                        shape: tuple[int, int], *,
+                        dense_max_cells: int | None = None,
+                        first_round: Leaders | None = None) -> np.ndarray:
+    """Cells of a maximum-weight matching of a bipartite graph given by its positive cells.
+
+    The graph has ``shape[0]`` row nodes and ``shape[1]`` column nodes; cell ``e`` joins
+    ``rows[e]`` and ``cols[e]`` with weight ``weights[e] > 0`` (cells unique). A matching
+    uses each node at most once; the one returned maximises the total weight over *all*
+    matchings, whatever the shape (nodes may stay unmatched). Absent cells weigh 0 and are
+    never part of the result.
+
+    From 4096 cells on (and on any table with more than ``dense_max_cells`` cells), cells
+    that provably belong to an optimal matching are fixed first (see ``_forced_cells``;
+    ``first_round`` may pass their first round, :func:`leaders`, when it was computed
+    already). What is left, or a small table, goes to
+    :func:`scipy.optimize.linear_sum_assignment` when it has at most ``dense_max_cells``
+    cells (default: the module's ``DENSE_MAX_CELLS``, 4e6), else to
+    :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching` after the standard
+    reduction (one dummy partner per node of the smaller side at cost ``K``, real cells at
+    cost ``K - w`` with ``K = 2 max w``, so a full matching exists, all costs are positive,
+    and minimising cost maximises weight). Memory is O(nnz) on the sparse path. Integer
+    weights below 2**52 are handled exactly; float weights up to rounding of ``K - w``.
+    The result is deterministic: among several optimal matchings the solver's choice only
+    depends on the cell order, i.e. on the sorted label order of the table.
+
+    Returns
+    -------
+    cells : ndarray of int64
+        Indices into ``rows``/``cols``/``weights`` of the matched cells, ascending.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    weights = np.asarray(weights, dtype=np.float64)
+    n_rows, n_cols = int(shape[0]), int(shape[1])
+    if rows.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    if dense_max_cells is None:
+        dense_max_cells = DENSE_MAX_CELLS
+    if n_rows * n_cols <= dense_max_cells and rows.shape[0] < _FORCE_MIN_CELLS:
+        return _solve(rows, cols, weights, n_rows, n_cols)
+    # Fix the cells that are provably in an optimal matching (O(nnz)), solve the rest.
+    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round)
+    if rest.shape[0] == 0:
+        return np.sort(forced)
+    r_ids, r = np.unique(rows[rest], return_inverse=True)
+    c_ids, c = np.unique(cols[rest], return_inverse=True)
+    small = r_ids.shape[0] * c_ids.shape[0] <= dense_max_cells
+    solved = _solve(r, c, weights[rest], r_ids.shape[0], c_ids.shape[0], dense=small)
+    return np.sort(np.concatenate([forced, rest[solved]]))
+
+
+def _solve(rows, cols, weights, n_rows, n_cols, dense=True):
+    """Indices of the cells of a maximum-weight matching (cells sorted by row, col)."""
+    if dense:
+        r, c = _dense_matching(rows, cols, weights, n_rows, n_cols)
+    elif n_rows <= n_cols:
+        r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols)
+    else:
+        # The solver's work grows with the side it saturates; give it the smaller one.
+        c, r = _sparse_matching(cols, rows, weights, n_cols, n_rows)
+    return _cell_index(rows, cols, n_cols, r, c)
+
+
+def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None):
+    """Cells that some maximum-weight matching contains, and the cells left to solve.
+
+    If cell (i, j) is the largest of its row and of its column and
+    w_ij >= (largest other weight in row i) + (largest other in column j), then any optimal
+    matching M can be changed into one containing (i, j) without losing weight: drop the
+    edges (i, k) and (l, j) of M, add (i, j) (and (l, k) if it exists). Fixing such cells and
+    removing their rows and columns, repeatedly, leaves an equivalent smaller problem; for a
+    clustering close to its truth that is nearly everything. A relative margin of 1e-12
+    keeps float rounding from fixing a cell the exact weights would not. Each round is
+    O(nnz) (no sort); rounds stop when one fixes less than a tenth of what is left.
+    """
+    active = np.arange(weights.shape[0])
+    forced = []
+    rows_sorted = bool(np.all(rows[1:] >= rows[:-1]))
+    if first_round is None and rows_sorted and _dense_ok(n_rows, n_cols, weights.shape[0]):
+        first_round = leaders(rows, cols, weights, n_rows, n_cols)
+    if first_round is not None:
+        lead = first_round
+        chosen = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1.0 + 1e-12)]
+        forced.append(chosen)
+        active = _off_lines(rows, cols, chosen, active, n_rows, n_cols)
+    while active.shape[0]:
+        w = weights[active]
+        best_r, second_r = _top_two(rows[active], w, n_rows, rows_sorted)
+        best_c, second_c = _top_two(cols[active], w, n_cols, False)
+        ok = best_r & best_c & (w >= (second_r + second_c) * (1.0 + 1e-12))
+        chosen = active[ok]
+        if chosen.shape[0] == 0:
+            break
+        forced.append(chosen)
+        before = active.shape[0]
+        active = _off_lines(rows, cols, chosen, active, n_rows, n_cols)
+        if 10 * (before - active.shape[0]) < before:
+            break
+    done = np.concatenate(forced) if forced else np.zeros(0, dtype=np.int64)
+    return done, active
+
+
+def _dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:
+    """Whether a dense copy of the table is cheap: few cells, not much emptier than nnz."""
+    return n_rows * n_cols <= min(DENSE_MAX_CELLS, 4 * nnz)
+
+
+def _off_lines(rows, cols, chosen, active, n_rows, n_cols):
+    """The active cells on neither a row nor a column of the chosen cells."""
+    row_taken = np.zeros(n_rows, dtype=bool)
+    col_taken = np.zeros(n_cols, dtype=bool)
+    row_taken[rows[chosen]] = True
+    col_taken[cols[chosen]] = True
+    if active.shape[0] == rows.shape[0]:  # all cells: no gather needed
+        return np.flatnonzero(~(row_taken[rows] | col_taken[cols]))
+    return active[~(row_taken[rows[active]] | col_taken[cols[active]])]
+
+
+class Leaders(NamedTuple):
+    """Cells largest in their row (first on ties) and the unique largest in their column,
+    with their weight and the second largest weights of their row and column."""
+
+    cells: np.ndarray
+    weight: np.ndarray
+    row_second: np.ndarray
+    col_second: np.ndarray
+
+
+def leaders(rows, cols, weights, n_rows, n_cols) -> Leaders:
+    """:class:`Leaders` from a dense copy (cells sorted by row, col; see ``_dense_ok``).
+
+    Row and column reductions of a dense matrix cost a few passes, where grouping the
+    sparse cells by column costs scatter-max passes. A column whose largest value is tied
+    has no leader: its second largest equals the largest, so the forced-cell rule (with its
+    margin) would never fix it, and the greedy recovery rate leaves it to its exact sort.
+    """
+    keys = rows * n_cols + cols
+    dense = np.zeros((n_rows, n_cols))
+    dense.ravel()[keys] = weights
+    line = np.arange(n_rows)
+    r_arg = dense.argmax(axis=1)
+    r_val = dense[line, r_arg]
+    c_best = dense.max(axis=0)
+    cand = np.flatnonzero((r_val > 0) & (r_val == c_best[r_arg]))
+    j = r_arg[cand]
+    dense[line, r_arg] = 0.0
+    r_second = dense.max(axis=1)[cand]
+    dense[line, r_arg] = r_val
+    dense[cand, j] = 0.0
+    c_second = dense.max(axis=0)[j]
+    # a column's maximum is unique when no other cell equals it: not another candidate's
+    # (two rows led to one column) and not a cell left after zeroing the candidates
+    unique = (np.bincount(j, minlength=n_cols)[j] == 1) & (c_second < c_best[j])
+    cand, j = cand[unique], j[unique]
+    cells = _key_index(keys, cand * n_cols + j)
+    return Leaders(cells, r_val[cand], r_second[unique], c_second[unique])
+
+
+def _top_two(group, w, size, is_sorted):
+    """Per cell: is it its group's largest (first in cell order on ties), and for those the
+    group's second largest value (0 if none; weights are positive). O(len(w)), no sort."""
+    if is_sorted:
+        starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+        lengths = np.diff(np.append(starts, group.shape[0]))
+        top = np.flatnonzero(w == np.repeat(np.maximum.reduceat(w, starts), lengths))
+        lead = top[np.concatenate(([True], group[top[1:]] != group[top[:-1]]))]
+    else:
+        best = np.zeros(size)
+        np.maximum.at(best, group, w)
+        top = np.flatnonzero(w == best[group])
+        first = np.full(size, w.shape[0])
+        np.minimum.at(first, group[top], top)
+        lead = first[first < w.shape[0]]
+    is_best = np.zeros(w.shape[0], dtype=bool)
+    is_best[lead] = True
+    rest = np.where(is_best, 0.0, w)
+    if is_sorted:
+        second_g = np.repeat(np.maximum.reduceat(rest, starts), lengths)
+    else:
+        second = np.zeros(size)
+        np.maximum.at(second, group, rest)
+        second_g = second[group]
+    return is_best, np.where(is_best, second_g, 0.0)
+
+
+def _dense_matching(rows, cols, weights, n_rows, n_cols):
+    from scipy.optimize import linear_sum_assignment
+
+    dense = np.zeros((n_rows, n_cols), dtype=np.float64)
+    dense[rows, cols] = weights
+    return linear_sum_assignment(dense, maximize=True)
+
+
+def _sparse_matching(rows, cols, weights, n_rows, n_cols):
+    """Max-weight matching for n_rows <= n_cols via a full min-cost matching."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    big = 2.0 * float(weights.max())
+    dummy = np.arange(n_rows, dtype=np.int64)
+    graph = sparse.csr_matrix(
+        (np.concatenate([big - weights, np.full(n_rows, big)]),
+         (np.concatenate([rows, dummy]), np.concatenate([cols, n_cols + dummy]))),
+        shape=(n_rows, n_cols + n_rows),
+    )
+    r, c = min_weight_full_bipartite_matching(graph)
+    real = c < n_cols
+    return r[real], c[real]
+
+
+def _cell_index(rows, cols, n_cols, r, c):
+    """Positions of the cells (r, c) among the table's cells; pairs on absent cells dropped."""
+    # Cells are sorted by (row, col), so row * n_cols + col is sorted too. It fits in int64
+    # for a table: every row and column holds a cell, so n_rows * n_cols <= nnz**2 < 2**63.
+    wanted = np.asarray(r, dtype=np.int64) * n_cols + np.asarray(c, dtype=np.int64)
+    return _key_index(rows * n_cols + cols, wanted)
+
+
+def _key_index(keys, wanted):
+    """Positions of ``wanted`` among the sorted ``keys``, absent ones dropped, ascending."""
+    pos = np.minimum(np.searchsorted(keys, wanted), keys.shape[0] - 1)
+    return np.sort(pos[keys[pos] == wanted])
+
+
