@@ -1,0 +1,236 @@
+"""Exactness of the fast paths behind ``evaluate``: each against its reference path.
+
+The EMI walk (numpy and numba) against exact rational sums, the accurate sum against
+``math.fsum``, the greedy recovery rate's mutual-first reduction against the plain sorted
+scan, the dense forced-cell round against the sparse one and against the assignment solver,
+and the pair count without a presence pass against ``np.add.at``.
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import clustermetrics as cm
+from clustermetrics import _kernels
+from clustermetrics.contingency import Contingency
+from clustermetrics.metrics import _assignment, _greedy
+from clustermetrics.metrics._cells import accurate_sum
+from clustermetrics.metrics._emi import expected_mutual_information
+
+
+def _emi_exact(a, b, n):
+    """EMI from exact hypergeometric probabilities; each log(kN/ab) as log1p of an exact
+    rational, so terms near the mean keep full relative accuracy (no cancellation)."""
+    terms = []
+    for ai in a:
+        denom = math.comb(n, ai)
+        for bj in b:
+            for k in range(max(1, ai + bj - n), min(ai, bj) + 1):
+                prob = Fraction(math.comb(bj, k) * math.comb(n - bj, ai - k), denom)
+                terms.append(float(prob) * k / n * math.log1p(
+                    float(Fraction(k * n - ai * bj, ai * bj))))
+    return math.fsum(terms)
+
+
+@pytest.mark.parametrize("a, b", [
+    ([600, 400], [500, 300, 200]),  # large means a b / N: the log1p evaluation
+    ([990, 10], [700, 300]),  # skewed, both ways of evaluating f
+    ([250] * 4, [100] * 10),
+])
+def test_emi_large_means_against_exact_sum(a, b):
+    n = sum(a)
+    expected = _emi_exact(a, b, n)
+    got = expected_mutual_information(np.array(a), np.array(b), n)
+    assert got == pytest.approx(expected, rel=1e-13, abs=1e-17)
+
+
+def test_emi_two_clusters_of_millions_keeps_relative_accuracy():
+    # a b / N = 2.5e6: log k - log(a b / N) would cancel ~10 digits; the log1p form does not
+    a = b = np.array([5_000_000, 5_000_000])
+    n = 10_000_000
+    emi = expected_mutual_information(a, b, n)
+    # E[MI] of a 2 x 2 table with halves: (1/2N)(1 + 1/(N-1)) + O(N^-2) nats
+    assert emi == pytest.approx(1 / (2 * n), rel=1e-6)
+    assert emi == pytest.approx(5.0000007500004207584e-08, rel=1e-10)  # mpmath, 40 digits
+
+
+@pytest.mark.parametrize("mode", ["numpy", "numba"])
+@pytest.mark.parametrize("seed", range(4))
+def test_emi_kernels_agree_with_full_sum(mode, seed):
+    if mode == "numba":
+        pytest.importorskip("numba")
+    rng = np.random.default_rng(seed)
+    n, k = 3000, [3, 40, 200, 7][seed]
+    a = np.bincount(rng.integers(0, k, n))
+    b = np.bincount(rng.integers(0, k, n) ** 2 % k)
+    a, b = a[a > 0], b[b > 0]
+    old = _kernels.set_kernels(mode)
+    try:
+        pruned = expected_mutual_information(a, b, n)
+        full = expected_mutual_information(a, b, n, tol=0)
+    finally:
+        _kernels.set_kernels(old)
+    reference = expected_mutual_information(a, b, n, tol=0) if mode == "numba" else full
+    assert pruned == pytest.approx(reference, abs=1e-14, rel=1e-12)
+    assert full == pytest.approx(reference, abs=1e-15, rel=1e-13)
+
+
+def test_numba_and_numpy_ami_agree_on_a_large_table():
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(7)
+    t = rng.integers(0, 300, 200_000)
+    p = np.where(rng.random(t.shape[0]) < 0.3, rng.integers(0, 300, t.shape[0]), t)
+    values = {}
+    for mode in ("numpy", "numba"):
+        old = _kernels.set_kernels(mode)
+        try:
+            values[mode] = cm.expected_mutual_info_score(Contingency.from_labels(t, p))
+        finally:
+            _kernels.set_kernels(old)
+    assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12)
+
+
+def test_kernel_modes():
+    with pytest.raises(ValueError, match="auto, numba, numpy"):
+        _kernels.set_kernels("fast")
+    old = _kernels.set_kernels("numpy")
+    try:
+        assert _kernels.kernels_mode() == "numpy"
+        assert _kernels.emi_kernel(1e12) is None
+    finally:
+        _kernels.set_kernels(old)
+
+
+@pytest.mark.parametrize("kind", ["uniform", "scaled", "cancel", "tiny", "huge", "ints"])
+def test_accurate_sum_matches_fsum(kind):
+    rng = np.random.default_rng(3)
+    n = 50_000
+    x = {
+        "uniform": rng.random(n),
+        "scaled": rng.standard_normal(n) * 10.0 ** rng.uniform(-12, 12, n),
+        "cancel": np.concatenate([rng.standard_normal(n), -rng.standard_normal(n) * 1e-9]),
+        "tiny": rng.random(n) * 1e-305,
+        "huge": rng.random(n) * 1e300,
+        "ints": rng.integers(0, 2**40, n).astype(np.float64),
+    }[kind]
+    expected = math.fsum(x.tolist())
+    assert abs(accurate_sum(x) - expected) <= math.ulp(expected)
+
+
+def _scan_reference(table, w):
+    order = np.lexsort((table.rows, table.cols, -w))
+    return np.sort(_greedy._scan(table, _greedy._resolve_float_ties(table, w, order)))
+
+
+@st.composite
+def tables(draw, max_side=12, max_value=6):
+    m = draw(st.integers(1, max_side))
+    n = draw(st.integers(1, max_side))
+    cells = draw(st.lists(st.integers(0, max_value), min_size=m * n, max_size=m * n))
+    matrix = np.array(cells, dtype=np.int64).reshape(m, n)
+    if draw(st.booleans()):  # a strong diagonal, as for a clustering close to its truth
+        k = min(m, n)
+        matrix[:k, :k] += np.diag(draw(st.lists(st.integers(0, 40), min_size=k, max_size=k)))
+    matrix[0, 0] += 1
+    return Contingency.from_matrix(matrix)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_greedy_reduction_equals_sorted_scan(table):
+    w = table.counts / table.class_sizes[table.rows]
+    expected = _scan_reference(table, w)
+    assert np.array_equal(_greedy.greedy_cells(table, w), expected)
+    lead = _assignment.leaders(table.rows, table.cols, w, table.n_classes, table.n_clusters)
+    assert np.array_equal(_greedy.greedy_cells(table, w, lead), expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_dense_leaders_equal_sparse_round_and_keep_the_optimum(table):
+    shape = (table.n_classes, table.n_clusters)
+    for w in (table.counts.astype(float), table.counts / table.class_sizes[table.rows]):
+        lead = _assignment.leaders(table.rows, table.cols, w, *shape)
+        best_r, second_r = _assignment._top_two(table.rows, w, shape[0], True)
+        best_c, second_c = _assignment._top_two(table.cols, w, shape[1], False)
+        sparse = np.flatnonzero(best_r & best_c & (w >= (second_r + second_c) * (1 + 1e-12)))
+        dense = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1 + 1e-12)]
+        assert np.array_equal(np.sort(dense), sparse)
+        optimum = w[_assignment._solve(table.rows, table.cols, w, *shape)].sum()
+        for kwargs in ({"first_round": lead}, {"dense_max_cells": 0}):
+            cells = _assignment.max_weight_matching(table.rows, table.cols, w, shape, **kwargs)
+            assert len(set(table.rows[cells])) == len(cells) == len(set(table.cols[cells]))
+            assert w[cells].sum() == pytest.approx(optimum, rel=1e-12)
+
+
+def test_forced_path_on_small_tables_matches_solver(monkeypatch):
+    monkeypatch.setattr(_assignment, "_FORCE_MIN_CELLS", 0)
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        matrix = rng.integers(0, 5, (8, 9)) * (rng.random((8, 9)) < 0.5)
+        matrix[:8, :8] += np.diag(rng.integers(0, 12, 8))
+        matrix[0, 0] += 1
+        table = Contingency.from_matrix(matrix)
+        w = table.counts / table.class_sizes[table.rows]
+        shape = (table.n_classes, table.n_clusters)
+        cells = _assignment.max_weight_matching(table.rows, table.cols, w, shape)
+        ref = _assignment._solve(table.rows, table.cols, w, *shape)
+        assert w[cells].sum() == pytest.approx(w[ref].sum(), rel=1e-12)
+
+
+def test_pseudo_recovery_shortcut_equals_bipartite_matching():
+    rng = np.random.default_rng(5)
+    for side in (30, 300):
+        t = rng.integers(0, side, 20 * side)
+        p = np.where(rng.random(t.shape[0]) < 0.5, rng.integers(0, side + 7, t.shape[0]), t)
+        table = Contingency.from_labels(t, p)
+        cm.recovery_rate(table)  # caches a saturating matching: the shortcut applies
+        fresh = Contingency.from_labels(t, p)
+        assert cm.pseudo_recovery_rate(table) == cm.pseudo_recovery_rate(fresh)
+
+
+@pytest.mark.parametrize("labels", [
+    lambda rng, n: rng.integers(-5, 40, n) * 3,  # negative values, gaps between them
+    lambda rng, n: rng.integers(0, 2, n).astype(bool),
+    lambda rng, n: (2**64 - 1 - rng.integers(0, 30, n).astype(np.uint64)),
+    lambda rng, n: rng.integers(0, 3000, n).astype(np.int32),
+])
+def test_counting_without_presence_pass_equals_add_at(labels):
+    rng = np.random.default_rng(9)
+    for n in (1, 7, 5000):
+        t, p = labels(rng, n), labels(rng, n)
+        table = Contingency.from_labels(t, p)
+        ut, ti = np.unique(t, return_inverse=True)
+        up, pi = np.unique(p, return_inverse=True)
+        ref = np.zeros((ut.shape[0], up.shape[0]), dtype=np.int64)
+        np.add.at(ref, (ti, pi), 1)
+        assert np.array_equal(table.to_dense(), ref)
+        assert table.class_labels.tolist() == ut.tolist()
+        assert table.cluster_labels.tolist() == up.tolist()
+        assert table == Contingency.from_counts(t, p, np.ones(n, dtype=np.int64))
+
+
+def test_evaluate_twice_and_one_by_one_agree():
+    # shared per-cell arrays are cached on the table: no score may alter them
+    rng = np.random.default_rng(2)
+    t = rng.integers(0, 60, 30_000)
+    p = np.where(rng.random(t.shape[0]) < 0.3, rng.integers(0, 60, t.shape[0]), t)
+    table = Contingency.from_labels(t, p)
+    first = cm.evaluate(table).to_dict()
+    second = cm.evaluate(table).to_dict()
+    single = {k: cm.evaluate(Contingency.from_labels(t, p), metrics=[k])[k] for k in first}
+    assert first == second
+    for key, value in first.items():
+        assert single[key] == pytest.approx(value, rel=1e-14, abs=1e-15), key
+
+
+def test_all_true_labels_keep_their_value():
+    # regression: factorize once labelled an all-True array False (offset from min lost)
+    table = Contingency.from_counts([True, True], [True, False], [2, 1])
+    assert table.class_labels.tolist() == [True]
+    assert table.cluster_labels.tolist() == [False, True]
+    assert Contingency.from_labels([True] * 3, [True, False, True]).class_labels.tolist() == [True]
