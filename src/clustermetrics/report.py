@@ -52,7 +52,7 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     (0.5714, 0.8)
     >>> r = evaluate([0, 0, 0, 1, 1, 1], [1, 1, -1, 2, 2, 2], "ari", noise_label=-1)
     >>> r.noise.n_noise, round(r["ari"], 4)
-    (1, 0.7857)
+    (1, 0.7059)
     """
     keys = resolve_metrics(metrics)
     if ci is not None:
