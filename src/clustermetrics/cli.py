@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from ._progress import progress_bar
+from ._text import text_table
 from .noise import NOISE_MODES
 from .sources.engines import AUTO_DUCKDB_BYTES, ENGINES
 
@@ -114,11 +116,15 @@ def _score(args: argparse.Namespace) -> str:
             header=args.header, memory_limit=args.memory_limit, drop_null=args.drop_null,
             log=_log)
     first = next(iter(tables.values()))
-    report = evaluate(
-        first if len(tables) == 1 else tables, metrics=keys,
-        noise_label=_noise_label(first, args.noise_label), noise=args.noise, ci=args.ci,
-        n_boot=args.n_boot, seed=args.seed,
-        progress=_progress("bootstrap") if args.ci is not None else None)
+    bar = progress_bar(args.n_boot * len(tables), "bootstrap", enabled=None
+                       if args.ci is not None else False)
+    try:
+        report = evaluate(
+            first if len(tables) == 1 else tables, metrics=keys,
+            noise_label=_noise_label(first, args.noise_label), noise=args.noise, ci=args.ci,
+            n_boot=args.n_boot, seed=args.seed, progress=lambda done, total: bar.update(1))
+    finally:
+        bar.close()
     if args.format == "json":
         return report.to_json(details=True, diagnostics=args.details is not None, top=top)
     if args.format == "csv":
@@ -166,19 +172,6 @@ def _noise_label(table, text: str | None):
     return None
 
 
-def _progress(what: str) -> Callable[[int, int], None] | None:
-    """A counter on stderr, redrawn in place, when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None
-
-    def report(done: int, total: int) -> None:
-        if done == total or done % max(1, total // 100) == 0:
-            end = "\n" if done == total else ""
-            print(f"\r{PROG}: {what} {done}/{total}", end=end, file=sys.stderr, flush=True)
-
-    return report
-
-
 # --------------------------------------------------------------------------- metrics
 def add_metrics_command(sub) -> None:
     p = sub.add_parser("metrics", help="list the registered metrics",
@@ -214,16 +207,11 @@ def _text_table(rows: list[dict]) -> str:
     def bound(x: float) -> str:
         return "inf" if x == float("inf") else "-inf" if x == float("-inf") else f"{x:g}"
 
-    cells = [["key", "name", "family", "range", "better", "symmetric", "adjusted",
-              "reference"]]
-    for r in rows:
-        cells.append([r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, "
-                      f"{bound(r['upper'])}]", "higher" if r["higher_is_better"] else "lower",
-                      "yes" if r["symmetric"] else "no",
-                      "yes" if r["adjusted_for_chance"] else "no", r["reference"]])
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                     for row in cells)
+    cells = [[r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, {bound(r['upper'])}]",
+              "higher" if r["higher_is_better"] else "lower", "yes" if r["symmetric"] else "no",
+              "yes" if r["adjusted_for_chance"] else "no", r["reference"]] for r in rows]
+    return text_table(["key", "name", "family", "range", "better", "symmetric", "adjusted",
+                       "reference"], cells)
 
 
 # --------------------------------------------------------------------------- plumbing

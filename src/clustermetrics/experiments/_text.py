@@ -4,33 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._text import text_table as shared_table
+
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded to their widest cell; text left-aligned, numbers right-aligned.
-
-    >>> print(text_table(["a", "n"], [["x", "1"], ["yy", "10"]]))
-    a    n
-    x    1
-    yy  10
-    """
-    cells = [list(header)] + [list(r) for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    numeric = [all(_is_number(r[i]) for r in cells[1:]) and len(cells) > 1
-               for i in range(len(header))]
-    lines = []
-    for row in cells:
-        parts = [c.rjust(w) if num else c.ljust(w)
-                 for c, w, num in zip(row, widths, numeric, strict=True)]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return text in ("-", "")
-    return True
+    """The experiments' tables, numbers right-aligned (``clustermetrics._text.text_table``)."""
+    return shared_table(header, rows, align_numbers=True)
 
 
 def seconds(t: float) -> str:

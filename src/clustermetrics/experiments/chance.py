@@ -20,10 +20,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._progress import progress_bar
 from ..contingency import Contingency
 from ..registry import METRICS, resolve_metrics
 from ..report import evaluate
-from ._progress import progress_bar
 from ._text import text_table
 
 __all__ = ["ChanceSetup", "ChanceCurves", "SETUPS", "chance_study", "chance_text",

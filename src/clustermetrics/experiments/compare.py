@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from .._progress import progress_bar
 from ..contingency import Contingency
 from ..datasets import Dataset
 from ..registry import resolve_metrics
 from ..report import evaluate
-from ._progress import progress_bar
 from ._text import percent, seconds, text_table
 from .algorithms import ALGORITHMS, MAX_PAIRWISE, Fitted, resolve_algorithms
 
