@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-import clustermetrics.contingency as cmod
+from clustermetrics import _counting as counting
 from clustermetrics import _factorize as fz
 from clustermetrics.contingency import Contingency
 from clustermetrics.metrics._emi import expected_mutual_information
@@ -31,7 +31,7 @@ def test_dense_and_sort_counting_give_identical_tables(monkeypatch):
     rng = np.random.default_rng(2)
     t, p = _labels(rng, 5000, 40)
     dense = Contingency.from_labels(t, p)
-    monkeypatch.setattr(cmod, "_DENSE_CELLS", 0)
+    monkeypatch.setattr(counting, "_DENSE_CELLS", 0)
     sparse = Contingency.from_labels(t, p)
     assert dense == sparse
     ref = np.zeros((40, 40), dtype=np.int64)

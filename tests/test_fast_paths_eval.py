@@ -234,3 +234,25 @@ def test_all_true_labels_keep_their_value():
     assert table.class_labels.tolist() == [True]
     assert table.cluster_labels.tolist() == [False, True]
     assert Contingency.from_labels([True] * 3, [True, False, True]).class_labels.tolist() == [True]
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_grouped_cells_in_any_order_equal_from_counts(overwrite):
+    rng = np.random.default_rng(4)
+    for case in range(60):
+        n = int(rng.integers(1, 400))
+        t = rng.integers(-3, int(rng.integers(1, 40)), n)
+        p = rng.integers(0, 25, n) * 7
+        counts = rng.integers(1, 60, n)
+        if case % 4 == 0:
+            counts[:] = 2**45  # key + count no longer fit in 63 bits: the lexsort path
+        expected = Contingency.from_counts(t, p, counts)
+        order = rng.permutation(n)
+        args = [t[order].copy(), p[order].copy(), counts[order].copy()]
+        kept = [a.copy() for a in args]
+        table = Contingency._from_group_counts(*args, overwrite=overwrite)
+        assert table == expected  # repeated (t, p) pairs are summed as well
+        assert np.array_equal(table.class_sizes, expected.class_sizes)
+        assert np.array_equal(table.cluster_sizes, expected.cluster_sizes)
+        if not overwrite:
+            assert all(np.array_equal(a, b) for a, b in zip(args, kept, strict=True))

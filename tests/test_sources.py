@@ -152,3 +152,24 @@ def test_duckdb_errors(tmp_path):
         from_duckdb(tmp_path / "x.parquet", "truth", "pred", memory_limit="1GB'; --")
     with pytest.raises(ValueError, match="source must be a file path"):
         from_duckdb(42, "t", "p")
+
+
+def test_integer_columns_sorted_in_numpy_equal_memory(tmp_path):
+    # both label columns integers: the grouped cells come back unsorted and numpy numbers
+    # the labels and sorts the cells (packed keys); wide and narrow types, NULLs dropped
+    rng = np.random.default_rng(8)
+    t = rng.integers(-50, 50, 4000) * 1_000_003
+    t[::97] = BIG + 1
+    p = np.where(rng.random(4000) < 0.3, rng.integers(0, 70, 4000), np.abs(t) % 70)
+    pq.write_table(pa.table({"t": pa.array(t.tolist(), pa.int64()),
+                             "p": pa.array(p.tolist(), pa.uint16())}), tmp_path / "i.parquet")
+    table = from_duckdb(tmp_path / "i.parquet", "t", "p")
+    assert table == Contingency.from_labels(t, p)
+    assert cm.evaluate(table).to_dict() == cm.evaluate(t, p).to_dict()
+    nulls = tmp_path / "n.parquet"
+    pq.write_table(pa.table({"t": pa.array([1, None, 2, 2, 7]),
+                             "p": pa.array([5, 5, None, 6, 5], pa.int32())}), nulls)
+    stats = {}
+    assert from_duckdb(nulls, "t", "p", drop_null=True, stats=stats) == \
+        Contingency.from_labels([1, 2, 7], [5, 6, 5])
+    assert stats == {"rows": 5, "skipped": 2}

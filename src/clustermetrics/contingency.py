@@ -13,19 +13,19 @@ from typing import Any
 
 import numpy as np
 
+from ._counting import (
+    _group_sum,
+    aggregate,
+    compact,
+    compact_sizes,
+    count_pairs,
+    sort_cells,
+)
 from ._factorize import factorize, factorize_for_counting
 from ._table_input import as_counts, axis_labels, matrix_cells, union_labels
 from ._validation import as_label_array, check_same_length
 
 __all__ = ["Contingency", "as_contingency", "contingency_matrix"]
-
-# Pairs are counted with one bincount over all cells when there are at most 8 cells per
-# item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
-# keys) and at most this many cells (256 MB of counts).
-_DENSE_CELLS = 1 << 25
-# Python floats hold integers exactly up to 2**53; beyond it sums go through int64.
-_EXACT_FLOAT = 1 << 53
-
 
 class Contingency:
     """Sparse contingency table of true classes (rows) against predicted clusters (columns).
@@ -67,12 +67,12 @@ class Contingency:
         check_same_length(t, p, "labels_true", "labels_pred")
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
-        rows, cols, counts, a, b = _count_pairs(t_codes, p_codes, t_labels.shape[0],
+        rows, cols, counts, a, b = count_pairs(t_codes, p_codes, t_labels.shape[0],
                                                 p_labels.shape[0])
         if not t_complete:  # small-range integers: drop the values that never occur
-            rows, t_labels, a = _compact_sizes(rows, t_labels, a)
+            rows, t_labels, a = compact_sizes(rows, t_labels, a)
         if not p_complete:
-            cols, p_labels, b = _compact_sizes(cols, p_labels, b)
+            cols, p_labels, b = compact_sizes(cols, p_labels, b)
         return cls(rows, cols, counts, t_labels, p_labels, a, b)
 
     @classmethod
@@ -86,6 +86,22 @@ class Contingency:
         t_codes, t_labels = factorize(t)
         p_codes, p_labels = factorize(p)
         return cls._canonical(t_codes, p_codes, c, t_labels, p_labels)
+
+    @classmethod
+    def _from_group_counts(cls, t: np.ndarray, p: np.ndarray, counts: np.ndarray,
+                           overwrite: bool = False) -> Contingency:
+        """From (t, p) pairs with positive counts in any order, normally unique (a GROUP BY
+        result): the cells are sorted as packed keys (see ``_counting.sort_cells``).
+        ``overwrite``: the three arrays belong to the caller alone and may be reused."""
+        t_codes, t_labels, t_complete = factorize_for_counting(t)
+        p_codes, p_labels, p_complete = factorize_for_counting(p)
+        rows, cols, counts, a, b = sort_cells(t_codes, p_codes, counts, t_labels.shape[0],
+                                              p_labels.shape[0], overwrite=overwrite)
+        if not t_complete:
+            rows, t_labels, a = compact_sizes(rows, t_labels, a)
+        if not p_complete:
+            cols, p_labels, b = compact_sizes(cols, p_labels, b)
+        return cls(rows, cols, counts, t_labels, p_labels, a, b)
 
     @classmethod
     def from_matrix(cls, matrix: Any, class_labels: Any = None,
@@ -143,11 +159,11 @@ class Contingency:
     @classmethod
     def _canonical(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
         """Sum repeated cells, drop zero cells and then labels left without items."""
-        rows, cols, counts = _aggregate(rows, cols, counts, p_labels.shape[0])
+        rows, cols, counts = aggregate(rows, cols, counts, p_labels.shape[0])
         if counts.shape[0] == 0:
             raise ValueError("the table is empty: all counts are zero")
-        rows, t_labels = _compact(rows, t_labels)
-        cols, p_labels = _compact(cols, p_labels)
+        rows, t_labels = compact(rows, t_labels)
+        cols, p_labels = compact(cols, p_labels)
         return cls._build(rows, cols, counts, t_labels, p_labels)
 
     # ----------------------------------------------------------------- properties
@@ -272,83 +288,6 @@ def as_contingency(labels_true: Any, labels_pred: Any = None) -> Contingency:
     if labels_pred is None:
         raise ValueError("labels_pred is required unless labels_true is a Contingency")
     return Contingency.from_labels(labels_true, labels_pred)
-
-
-# --------------------------------------------------------------------- counting
-def _count_pairs(t_codes, p_codes, n_t, n_p):
-    """Unique (row, col) cells, sorted, their counts, and the row and column sums, from two
-    dense code arrays (codes below n_t and n_p; some codes may not occur)."""
-    n = t_codes.shape[0]
-    cells = n_t * n_p
-    if cells >= 1 << 62:  # codes cannot be packed into one int64 key
-        rows, cols, counts = _count_pairs_lexsort(t_codes, p_codes)
-        return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
-    key = t_codes * n_p
-    key += p_codes
-    if cells <= min(_DENSE_CELLS, 8 * n):
-        full = np.bincount(key, minlength=cells)
-        square = full.reshape(n_t, n_p)
-        # row and column sums of the dense count are the class and cluster sizes, and the
-        # rows of the non-zero cells follow from the per-row number of them (no division)
-        idx = np.flatnonzero(full != 0)
-        per_row = np.diff(np.searchsorted(idx, np.arange(n_t + 1) * n_p))
-        rows = np.repeat(np.arange(n_t), per_row)
-        cols = idx - rows * n_p
-        return rows, cols, full[idx], square.sum(axis=1), square.sum(axis=0)
-    key.sort()
-    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    counts = np.diff(np.append(starts, n))
-    rows, cols = np.divmod(key[starts], n_p)
-    return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
-
-
-def _count_pairs_lexsort(t_codes, p_codes):
-    order = np.lexsort((p_codes, t_codes))
-    t, p = t_codes[order], p_codes[order]
-    new = np.concatenate(([True], (t[1:] != t[:-1]) | (p[1:] != p[:-1])))
-    starts = np.flatnonzero(new)
-    counts = np.diff(np.append(starts, t.shape[0]))
-    return t[starts], p[starts], counts.astype(np.int64)
-
-
-def _compact_sizes(codes, labels, sizes):
-    """Drop the labels whose size is 0, renumbering the codes of the cells."""
-    present = sizes > 0
-    if present.all():
-        return codes, labels, sizes
-    lookup = np.cumsum(present) - 1
-    return lookup[codes], labels[present], sizes[present]
-
-
-def _aggregate(rows, cols, counts, n_p):
-    """Sum counts of repeated (row, col) cells; drop zeros; sort by row then column."""
-    keep = counts != 0
-    rows, cols, counts = rows[keep], cols[keep], counts[keep]
-    order = np.lexsort((cols, rows))
-    rows, cols, counts = rows[order], cols[order], counts[order]
-    if rows.shape[0] == 0:
-        return rows, cols, counts
-    new = np.concatenate(([True], (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])))
-    starts = np.flatnonzero(new)
-    return rows[starts], cols[starts], np.add.reduceat(counts, starts)
-
-
-def _compact(codes, labels):
-    """Renumber codes to 0..k-1 over the labels that still have cells."""
-    present = np.bincount(codes, minlength=labels.shape[0]) > 0
-    if present.all():
-        return codes, labels
-    lookup = np.cumsum(present) - 1
-    return lookup[codes], labels[present]
-
-
-def _group_sum(index, counts, size):
-    """Exact integer sums of counts grouped by index."""
-    if counts.shape[0] and int(counts.max()) * counts.shape[0] < _EXACT_FLOAT:
-        return np.bincount(index, weights=counts, minlength=size).astype(np.int64)
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, index, counts)
-    return out
 
 
 def _same_labels(a, b):

@@ -23,14 +23,21 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     NULL labels are an error naming the column and how many rows hold one, unless
     ``drop_null`` is set; then those rows are skipped and counted in ``stats["skipped"]``.
     """
-    t_null, p_null = np.ma.getmaskarray(t), np.ma.getmaskarray(p)
     n = np.asarray(n, dtype=np.int64)
+    rows = int(n.sum())
+    if not (np.ma.is_masked(t) or np.ma.is_masked(p)):  # no NULLs: no copies of the cells
+        check_nulls(name, true_col, pred_col, 0, 0, 0, rows, drop_null, stats)
+        # the engine's arrays are ours alone: they become the sort's work space
+        return Contingency._from_group_counts(np.ma.getdata(t), np.ma.getdata(p), n,
+                                              overwrite=True)
+    t_null, p_null = np.ma.getmaskarray(t), np.ma.getmaskarray(p)
     bad = t_null | p_null
     check_nulls(name, true_col, pred_col, int(n[t_null].sum()), int(n[p_null].sum()),
-                int(n[bad].sum()), int(n.sum()), drop_null, stats)
+                int(n[bad].sum()), rows, drop_null, stats)
     keep = ~bad
     # engines hand back masked arrays; the kept cells are plain values
-    return Contingency.from_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep], n[keep])
+    return Contingency._from_group_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep],
+                                          n[keep], overwrite=True)
 
 
 def check_nulls(name: str, true_col: str, pred_col: str, t_null: int, p_null: int,
