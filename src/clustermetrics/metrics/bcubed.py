@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import Contingency, _group_sum, as_contingency
-from ._cells import cluster_size_cells, counts_float, row_sum_squares, row_sums
+from ..contingency import Contingency, as_contingency
+from ._cells import cluster_size_cells, counts_float, row_sum_squares, row_sums, square_sums
 
 __all__ = [
     "bcubed_precision",
@@ -42,8 +42,7 @@ def _record(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
-        by_cluster = _group_sum(t.cols, t.counts * t.counts, t.n_clusters)
-        by_class = row_sum_squares(t)
+        by_class, by_cluster = square_sums(t)
         p = math.fsum((by_cluster / t.cluster_sizes).tolist()) / t.n_samples
         r = math.fsum((by_class / t.class_sizes).tolist()) / t.n_samples
         return min(p, 1.0), min(r, 1.0)

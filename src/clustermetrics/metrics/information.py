@@ -18,7 +18,16 @@ import numpy as np
 from .._factorize import factorize
 from .._validation import as_label_array
 from ..contingency import Contingency, as_contingency
-from ._cells import counts_float, log_class_size_cells, log_cluster_size_cells, log_counts
+from ._cells import (
+    _CHUNK,
+    cell_chunks,
+    counts_float,
+    log_class_size_cells,
+    log_cluster_size_cells,
+    log_counts,
+    log_of_ints,
+    log_sizes,
+)
 from ._emi import expected_mutual_information
 
 __all__ = [
@@ -55,17 +64,35 @@ def _mutual_info(table: Contingency) -> float:
         return _entropy_of_sizes(table.class_sizes)
     if table.nnz == table.n_classes:
         return _entropy_of_sizes(table.cluster_sizes)
+    if table.nnz <= _CHUNK:
+        return max(_mi_sum(table, slice(None)), 0.0)
+    # large tables chunk by chunk (small temporaries); chunk sums added exactly
+    return max(math.fsum(_mi_sum(table, sl) for sl in cell_chunks(table)), 0.0)
+
+
+def _mi_sum(table: Contingency, cells: slice) -> float:
+    """sum of p_ij log(N n_ij / (a_i b_j)) over some cells (pairwise float sum).
+
+    The logs of a_i and b_j are taken once per class and cluster (never of a product,
+    which could overflow); on a table of one chunk the per-cell arrays are the ones shared
+    with other scores (metrics._cells).
+    """
     n = float(table.n_samples)
-    # p_ij log(N n_ij / (a_i b_j)) from logs shared with other scores (cells._*): the logs
-    # of a_i and b_j are taken once per class and cluster, never of a product that could
-    # overflow
-    terms = log_counts(table) - log_class_size_cells(table)
-    terms -= log_cluster_size_cells(table)
+    if cells == slice(None):
+        terms = log_counts(table) - log_class_size_cells(table)
+        terms -= log_cluster_size_cells(table)
+        counts = counts_float(table)
+    else:
+        logs_a, logs_b = log_sizes(table)
+        counts = table.counts[cells]
+        terms = log_of_ints(counts)
+        terms -= logs_a[table.rows[cells]]
+        terms -= logs_b[table.cols[cells]]
     terms += math.log(n)
-    terms *= counts_float(table)
+    terms *= counts
     terms /= n
     terms[np.abs(terms) < _EPS] = 0.0  # as scikit-learn
-    return max(float(terms.sum()), 0.0)
+    return float(terms.sum())
 
 
 def _info(table: Contingency) -> tuple[float, float, float]:

@@ -54,7 +54,8 @@ class PairCounts(NamedTuple):
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
     if n_total < _INT64_SAFE_N:
-        return int((values * (values - 1) // 2).sum())
+        # sum C(v, 2) = (sum v^2 - sum v) / 2; one dot product, no temporary arrays
+        return (int(np.dot(values, values)) - int(values.sum())) // 2
     return sum(v * (v - 1) // 2 for v in values.tolist())
 
 
