@@ -25,7 +25,8 @@ _FORCE_MIN_CELLS = 4096
 def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
                         shape: tuple[int, int], *,
                         dense_max_cells: int | None = None,
-                        first_round: Leaders | None = None) -> np.ndarray:
+                        first_round: Leaders | None = None,
+                        keys: np.ndarray | None = None) -> np.ndarray:
     """Cells of a maximum-weight matching of a bipartite graph given by its positive cells.
 
     The graph has ``shape[0]`` row nodes and ``shape[1]`` column nodes; cell ``e`` joins
@@ -64,7 +65,7 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     if n_rows * n_cols <= dense_max_cells and rows.shape[0] < _FORCE_MIN_CELLS:
         return _solve(rows, cols, weights, n_rows, n_cols)
     # Fix the cells that are provably in an optimal matching (O(nnz)), solve the rest.
-    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round)
+    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys)
     if rest.shape[0] == 0:
         return np.sort(forced)
     r_ids, r = np.unique(rows[rest], return_inverse=True)
@@ -86,7 +87,7 @@ def _solve(rows, cols, weights, n_rows, n_cols, dense=True):
     return _cell_index(rows, cols, n_cols, r, c)
 
 
-def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None):
+def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None):
     """Cells that some maximum-weight matching contains, and the cells left to solve.
 
     If cell (i, j) is the largest of its row and of its column and
@@ -102,7 +103,7 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None):
     forced = []
     rows_sorted = bool(np.all(rows[1:] >= rows[:-1]))
     if first_round is None and rows_sorted and _dense_ok(n_rows, n_cols, weights.shape[0]):
-        first_round = leaders(rows, cols, weights, n_rows, n_cols)
+        first_round = leaders(rows, cols, weights, n_rows, n_cols, keys)
     if first_round is not None:
         lead = first_round
         chosen = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1.0 + 1e-12)]
@@ -132,6 +133,8 @@ def _dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:
 
 def _off_lines(rows, cols, chosen, active, n_rows, n_cols):
     """The active cells on neither a row nor a column of the chosen cells."""
+    if chosen.shape[0] == min(n_rows, n_cols):  # every row (or column) is taken
+        return np.zeros(0, dtype=np.int64)
     row_taken = np.zeros(n_rows, dtype=bool)
     col_taken = np.zeros(n_cols, dtype=bool)
     row_taken[rows[chosen]] = True
@@ -151,7 +154,7 @@ class Leaders(NamedTuple):
     col_second: np.ndarray
 
 
-def leaders(rows, cols, weights, n_rows, n_cols) -> Leaders:
+def leaders(rows, cols, weights, n_rows, n_cols, keys=None) -> Leaders:
     """:class:`Leaders` from a dense copy (cells sorted by row, col; see ``_dense_ok``).
 
     Row and column reductions of a dense matrix cost a few passes, where grouping the
@@ -159,7 +162,8 @@ def leaders(rows, cols, weights, n_rows, n_cols) -> Leaders:
     has no leader: its second largest equals the largest, so the forced-cell rule (with its
     margin) would never fix it, and the greedy recovery rate leaves it to its exact sort.
     """
-    keys = rows * n_cols + cols
+    if keys is None:  # row * n_cols + col per cell; a table passes its cached copy
+        keys = rows * n_cols + cols
     dense = np.zeros((n_rows, n_cols))
     dense.ravel()[keys] = weights
     line = np.arange(n_rows)

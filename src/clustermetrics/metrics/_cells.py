@@ -19,6 +19,7 @@ from ..contingency import Contingency
 __all__ = [
     "accurate_sum",
     "cell_chunks",
+    "cell_keys",
     "log_of_ints",
     "class_size_cells",
     "cluster_size_cells",
@@ -65,6 +66,11 @@ def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     """(sum_j n_ij^2 per class, sum_i n_ij^2 per cluster), exact int64 (N < ~3e9 like every
     n^2 here); large tables chunk by chunk."""
     def compute(t: Contingency) -> tuple[np.ndarray, np.ndarray]:
+        if t.nnz <= _CHUNK:  # one chunk: rows by reduceat (cells are sorted by row)
+            squares = t.counts * t.counts
+            by_col = np.zeros(t.n_clusters, dtype=np.int64)
+            np.add.at(by_col, t.cols, squares)
+            return row_sums(t, squares), by_col
         by_row = np.zeros(t.n_classes, dtype=np.int64)
         by_col = np.zeros(t.n_clusters, dtype=np.int64)
         for cells in cell_chunks(t):
@@ -87,11 +93,18 @@ def row_sum_count_size(table: Contingency) -> np.ndarray | None:
         return None
 
     def compute(t: Contingency) -> np.ndarray:
+        if t.nnz <= _CHUNK:
+            return row_sums(t, t.counts * cluster_size_cells(t))
         out = np.zeros(t.n_classes, dtype=np.int64)
         for cells in cell_chunks(t):
             np.add.at(out, t.rows[cells], t.counts[cells] * t.cluster_sizes[t.cols[cells]])
         return out
     return table.cached("rows:sum_nb", compute)
+
+
+def cell_keys(table: Contingency) -> np.ndarray:
+    """row * n_clusters + col per cell (sorted, as the cells are; the matchings' index)."""
+    return _shared(table, "cells:keys", lambda t: t.rows * t.n_clusters + t.cols)
 
 
 def class_size_cells(table: Contingency) -> np.ndarray:
@@ -166,7 +179,8 @@ def accurate_sum(x: np.ndarray) -> float:
     high parts are integers times one power of two whose partial sums stay below 2^51, so
     their sum is exact in any order; the remainders are below half a grid step and their
     pairwise sum errs by less than ~log2(n) n 2^-bits eps max|x|, far below an ulp of any
-    sum that is not a near-total cancellation.
+    sum that is not a near-total cancellation. The rounding to the grid is (x + C) - C with
+    C = 1.5 * 2^(52 + grid exponent), exact for |x| < 2^(51 + grid exponent).
     """
     x = np.asarray(x, dtype=np.float64)
     if x.shape[0] <= _FSUM_MAX:
@@ -178,8 +192,8 @@ def accurate_sum(x: np.ndarray) -> float:
     grid = math.frexp(top)[1] - bits
     if grid < -1000:  # the grid would be subnormal: not exact any more
         return math.fsum(x.tolist())
-    scale = math.ldexp(1.0, -grid)
-    high = np.rint(x * scale)
-    high /= scale  # a power of two: exact
+    magic = math.ldexp(1.5, 52 + grid)
+    high = x + magic
+    high -= magic  # x rounded to the grid
     low = x - high  # exact: both are multiples of ulp(x) and the difference is below |x|
     return math.fsum([float(high.sum()), float(low.sum())])

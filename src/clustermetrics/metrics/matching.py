@@ -15,7 +15,7 @@ import numpy as np
 
 from ..contingency import Contingency, as_contingency
 from ._assignment import DENSE_MAX_CELLS, Leaders, _dense_ok, leaders, max_weight_matching
-from ._cells import class_size_cells, f1_cells, row_starts
+from ._cells import cell_keys, class_size_cells, f1_cells, row_starts
 
 __all__ = [
     "DENSE_MAX_CELLS",
@@ -40,7 +40,7 @@ def recall_leaders(table: Contingency) -> Leaders | None:
     if not _dense_ok(table.n_classes, table.n_clusters, table.nnz):
         return None
     return table.cached("matching:recall_leaders", lambda t: leaders(
-        t.rows, t.cols, recall_weights(t), t.n_classes, t.n_clusters))
+        t.rows, t.cols, recall_weights(t), t.n_classes, t.n_clusters, cell_keys(t)))
 
 
 def recall_matching(table: Contingency) -> np.ndarray:
@@ -54,7 +54,8 @@ def recall_matching(table: Contingency) -> np.ndarray:
 def _count_matching(table: Contingency) -> np.ndarray:
     return table.cached(
         "matching:max_count",
-        lambda t: max_weight_matching(t.rows, t.cols, t.counts, (t.n_classes, t.n_clusters)),
+        lambda t: max_weight_matching(t.rows, t.cols, t.counts, (t.n_classes, t.n_clusters),
+                                      keys=cell_keys(t)),
     )
 
 

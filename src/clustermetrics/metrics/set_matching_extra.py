@@ -21,7 +21,7 @@ import numpy as np
 
 from ..contingency import Contingency, as_contingency
 from ._cells import _shared as _shared_cells
-from ._cells import class_size_cells, cluster_size_cells, larger_size_cells
+from ._cells import cell_keys, class_size_cells, cluster_size_cells, larger_size_cells
 from .matching import (
     _matched_count,
     best_f_sum,
@@ -49,7 +49,8 @@ __all__ = [
 def _matched_sum(table: Contingency, weights: np.ndarray, key: str) -> float:
     """Largest total weight of a one-to-one class-cluster mapping (cached per weighting)."""
     def compute(t: Contingency) -> float:
-        cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters))
+        cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
+                                    keys=cell_keys(t))
         return math.fsum(weights[cells].tolist())
     return table.cached(key, compute)
 
