@@ -4,6 +4,8 @@ Labels (as in issue 4): truth = uniform random ints in [0, K); prediction = trut
 of positions redrawn uniformly. Each timing is the median of --repeats runs (a call slower
 than 2 s runs once). Every peer value is checked against ours; a disagreement is printed,
 never hidden. Peak memory is measured in a fresh subprocess (process RSS above the inputs).
+"evaluate N scores [numpy|numba]" is issue 4's target 4: all registered scores on a built
+table (fresh copy per repeat) against building that table, with each kernel set.
 
     python benchmarks/bench_peers.py                         # the default grid (make bench)
     python benchmarks/bench_peers.py --n 1e6 --k 1000 --libs clustermetrics,sklearn
@@ -138,13 +140,53 @@ def bench_scores(n: int, k: int, repeats: int, libs: set[str], sk_ami_max_n: int
         ours, ov = timeit(lambda: cm.adjusted_rand_score(t, p), repeats)
         theirs, tv = timeit(lambda: ClusteringMetric(y_true=t, y_pred=p).ARS(), repeats)
         record(case, "adjusted_rand_score", ours, "permetrics ARS", theirs, _agree(ov, tv))
-    build, _ = timeit(lambda: cm.Contingency.from_labels(t, p), repeats)
-    every, _ = timeit(lambda: cm.evaluate(t, p), 1)
-    record(case, f"evaluate (all {len(cm.METRICS)})", every, "build table alone", build,
-           target=f"evaluate/build={every / build:.1f} (<=2)")
+    every = bench_evaluate(case, t, p, repeats)
     if "sklearn" in libs and n >= 10**7:
         sk_ari, _ = timeit(lambda: skm.adjusted_rand_score(t, p), 1)
         record(case, f"evaluate (all {len(cm.METRICS)})", every, "sklearn ARI alone", sk_ari)
+
+
+def bench_evaluate(case: str, t: np.ndarray, p: np.ndarray, repeats: int) -> float:
+    """Issue 4 target 4: every score on a built table against building the table.
+
+    Each repeat scores a fresh copy of the table (nothing cached), once with the numpy
+    kernels and, when numba is installed, once with the compiled ones (loaded beforehand;
+    loading them is timed on its own). Prints the slowest scores. Returns build + scores.
+    """
+    from clustermetrics import _kernels
+
+    build, table = timeit(lambda: cm.Contingency.from_labels(t, p), max(repeats, 3))
+    modes = ["numpy"] + (["numba"] if _numba_available() else [])
+    result = 0.0
+    for mode in modes:
+        old = _kernels.set_kernels(mode)
+        try:
+            if mode == "numba":
+                start = time.perf_counter()
+                cm.expected_mutual_info_score(_fresh(table))  # import numba + cached kernels
+                record(case, "load numba kernels (once)", time.perf_counter() - start, "",
+                       None)
+            times, report = [], None
+            for _ in range(max(repeats, 3)):
+                report = cm.evaluate(_fresh(table))
+                times.append(sum(report.timings.values()))
+        finally:
+            _kernels.set_kernels(old)
+        scores = statistics.median(times)
+        result = result or build + scores
+        record(case, f"evaluate {len(cm.METRICS)} scores [{mode}]", scores,
+               "build table alone", build,
+               target=f"scores/build={scores / build:.2f} (<=2); "
+                      f"(build+scores)/build={(build + scores) / build:.2f}")
+        slow = sorted(report.timings.items(), key=lambda kv: -kv[1])[:6]
+        print("    slowest: " + ", ".join(f"{k} {v:.3f}" for k, v in slow), flush=True)
+    return result
+
+
+def _numba_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
 
 
 def bench_matching(repeats: int) -> None:
