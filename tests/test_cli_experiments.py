@@ -10,16 +10,11 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
+from cli_helpers import run as _run
 from clustermetrics.cli import main
 from clustermetrics.cli_experiments import parse_k
 from clustermetrics.datasets import load_dataset
 from clustermetrics.experiments.algorithms import run_algorithm
-
-
-def _run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _error(capsys, *argv):
@@ -104,6 +99,24 @@ def test_chance_csv(capsys):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 2 * 3 and {r["experiment"] for r in rows} == {"fixed"}
     assert all(abs(float(r["mean"])) < 0.05 for r in rows if r["metric"] == "ari")
+
+
+def test_compare_noise_modes_match_the_library(capsys):
+    base = ["compare", "--dataset", "wine", "--algorithms", "hdbscan", "--metrics", "ari",
+            "--format", "json"]
+    outs = {}
+    for extra in ([], ["--noise", "singletons"], ["--noise", "exclude"], ["--drop-noise"]):
+        code, out, err = _run(capsys, *base, *extra)
+        assert code == 0, err
+        outs[" ".join(extra)] = json.loads(out)[0]["scores"]["ari"]
+    d = load_dataset("wine")
+    labels = run_algorithm("hdbscan", d.X, 3, 0).labels
+    assert (labels == -1).any()
+    assert outs[""] == cm.adjusted_rand_score(d.y, labels)
+    assert outs["--noise singletons"] == cm.evaluate(d.y, labels, "ari", noise_label=-1)["ari"]
+    keep = labels != -1
+    assert outs["--noise exclude"] == outs["--drop-noise"] == cm.adjusted_rand_score(
+        d.y[keep], labels[keep])
 
 
 def test_parse_k():

@@ -107,11 +107,18 @@ def test_hdbscan_noise_is_a_cluster_unless_dropped():
     noise = int((kept.labels == -1).sum())
     assert noise > 0 and -1 in kept.table.cluster_labels.tolist()
     assert kept.n_samples == 220 and f"{noise} noise points" in kept.note
-    dropped = compare([d], ["hdbscan"], metrics="ari", drop_noise=True)[0]
+    dropped = compare([d], ["hdbscan"], metrics="ari", noise="exclude")[0]
     assert dropped.n_samples == 220 - noise
     assert -1 not in dropped.table.cluster_labels.tolist()
     assert dropped.note == f"{noise} noise points dropped"
-    assert dropped.kept.sum() == dropped.n_samples
+    assert (dropped.labels == kept.labels).all()  # labels of every point, noise included
+    keep = kept.labels != -1
+    assert dropped.scores["ari"] == cm.adjusted_rand_score(d.y[keep], kept.labels[keep])
+    single = compare([d], ["hdbscan"], metrics="ari", noise="singletons")[0]
+    assert single.n_samples == 220 and single.table.n_clusters == kept.table.n_clusters - 1 + noise
+    assert single.note == f"{noise} noise points scored as singleton clusters"
+    with pytest.raises(ValueError, match="noise must be one of cluster, singletons, exclude"):
+        compare([d], ["hdbscan"], noise="drop")
 
 
 def test_bad_algorithm_and_bad_k(tiny):
@@ -224,3 +231,19 @@ def test_core_import_needs_none_of_the_experiments():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_heatmap_caps_wide_tables_into_an_others_line():
+    from clustermetrics.experiments.plots import _capped, matching_order
+
+    rng = np.random.default_rng(0)
+    t = rng.integers(0, 5, 600)
+    p = np.where(rng.random(600) < 0.2, -1, t)
+    table = cm.evaluate(t, p, "ari", noise_label=-1).table  # ~120 singleton columns
+    r, c = matching_order(table)
+    dense, rows, cols = _capped(table, r, c, 10)
+    full = table.to_dense()[np.ix_(r, c)]
+    assert dense.shape == (5, 10) and len(cols) == 10 and len(rows) == 5
+    assert (dense[:, :9] == full[:, :9]).all()
+    assert (dense[:, 9] == full[:, 9:].sum(axis=1)).all()
+    assert cols[-1] == f"+{table.n_clusters - 9} others"

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 
 from .cli import CliError, _add_output_options, _log
+from .noise import NOISE_MODES
 
 __all__ = ["add_compare_command", "add_demo_command", "add_chance_command", "parse_k"]
 
@@ -117,8 +118,11 @@ def add_compare_command(sub) -> None:
                    help="overlap of the simulated clusters (default 1; larger = more)")
     p.add_argument("--standardize", action="store_true",
                    help="scale every feature to mean 0, variance 1 before clustering")
-    p.add_argument("--drop-noise", action="store_true",
-                   help="score HDBSCAN without its noise points (default: noise is a cluster)")
+    p.add_argument("--noise", choices=("cluster", *NOISE_MODES), default="cluster",
+                   help="how HDBSCAN's noise points are scored: one cluster of their own "
+                        "(default), one cluster each (singletons), or left out (exclude)")
+    p.add_argument("--drop-noise", dest="noise", action="store_const", const="exclude",
+                   help="the same as --noise exclude")
     p.add_argument("--max-pairwise", type=_positive, default=5000,
                    help="agglomerative clustering runs on a random subsample of this many "
                         "points above it (O(N^2) memory; default 5000)")
@@ -171,7 +175,7 @@ def _compare(args: argparse.Namespace) -> str:
         raise CliError(f"--show {args.show!r} is not one of the algorithms run: "
                        f"{', '.join(algorithms)}")
     datasets = _datasets(args)
-    runs = compare(datasets, algorithms, k=ks, seed=args.seed, drop_noise=args.drop_noise,
+    runs = compare(datasets, algorithms, k=ks, seed=args.seed, noise=args.noise,
                    metrics=metrics, max_pairwise=args.max_pairwise, progress=_progress(args))
     if args.report:
         from .experiments.pages import compare_sections

@@ -21,6 +21,7 @@ import numpy as np
 from .._progress import progress_bar
 from ..contingency import Contingency
 from ..datasets import Dataset
+from ..noise import NOISE_MODES
 from ..registry import resolve_metrics
 from ..report import evaluate
 from ._text import percent, seconds, text_table
@@ -28,6 +29,7 @@ from .algorithms import ALGORITHMS, MAX_PAIRWISE, Fitted, resolve_algorithms
 
 __all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS"]
 
+NOISE_CHOICES = ("cluster", *NOISE_MODES)  # "cluster": the noise label scored as is
 RECOVERY_KEYS = {"exact": "recovery_rate", "greedy": "recovery_rate_greedy",
                  "pseudo": "pseudo_recovery_rate"}
 _SUMMARY = ("ari", "ami", "nmi", "v_measure")
@@ -40,7 +42,7 @@ class Run:
     ``k`` is the number of clusters asked for (None for algorithms that choose it),
     ``n_clusters`` the number found; ``recovery_seconds`` holds the time of the exact,
     greedy and pseudo recovery rates; ``labels`` the predicted labels of the points that
-    were scored (``kept`` selects them when HDBSCAN noise was dropped).
+    of every point (HDBSCAN's noise is -1; ``table`` shows how it was scored).
     """
 
     dataset: str
@@ -53,7 +55,6 @@ class Run:
     note: str
     table: Contingency = field(repr=False)
     labels: np.ndarray = field(repr=False)
-    kept: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
@@ -80,7 +81,7 @@ class Run:
 
 
 def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None = None, *,
-            k: int | Sequence[int] | None = None, seed: int = 0, drop_noise: bool = False,
+            k: int | Sequence[int] | None = None, seed: int = 0, noise: str = "cluster",
             metrics: str | Iterable[str] | None = None, max_pairwise: int = MAX_PAIRWISE,
             progress: bool | None = False, cache: dict | None = None,
             desc: str = "compare") -> list[Run]:
@@ -88,8 +89,9 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
 
     ``k`` is the number of clusters given to the algorithms that take one: None means
     each dataset's true number of classes, a sequence sweeps them (the others then run
-    once per dataset). HDBSCAN's noise label counts as a cluster of its own unless
-    ``drop_noise``, which scores only the non-noise points. ``cache`` (a dict, reused
+    once per dataset). ``noise`` says how HDBSCAN's noise label -1 is scored: "cluster"
+    (one cluster of its own), "singletons" (each noise point its own cluster) or "exclude"
+    (only the clustered points; see :mod:`clustermetrics.noise`). ``cache`` (a dict, reused
     across calls) keeps the labels of algorithms whose result does not depend on the seed.
     ``progress`` shows a bar labelled ``desc`` (None: when stderr is a terminal).
 
@@ -102,6 +104,8 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     ('kmeans', 3, 90, True)
     """
     names = resolve_algorithms(algorithms)
+    if noise not in NOISE_CHOICES:
+        raise ValueError(f"noise must be one of {', '.join(NOISE_CHOICES)}, got {noise!r}")
     keys = list(dict.fromkeys(resolve_metrics(metrics) + list(RECOVERY_KEYS.values())))
     plan = [(d, name, kk) for d in datasets for name in names for kk in _ks(d, name, k)]
     bar = progress_bar(len(plan), desc, progress)
@@ -109,7 +113,7 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     try:
         for dataset, name, kk in plan:
             bar.set_postfix_str(f"{dataset.name} {name}")
-            runs.append(_run(dataset, name, kk, seed, keys, drop_noise, max_pairwise, cache))
+            runs.append(_run(dataset, name, kk, seed, keys, noise, max_pairwise, cache))
             bar.update()
     finally:
         bar.close()
@@ -130,19 +134,20 @@ def _ks(dataset: Dataset, name: str, k: int | Sequence[int] | None) -> list[int 
 
 
 def _run(dataset: Dataset, name: str, k: int | None, seed: int, keys: list[str],
-         drop_noise: bool, max_pairwise: int, cache: dict | None) -> Run:
+         noise: str, max_pairwise: int, cache: dict | None) -> Run:
     k_fit = k if k is not None else len(np.unique(dataset.y))
     fitted, fit_seconds = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
-    labels, note, kept = fitted.labels, fitted.note, None
-    if drop_noise and (labels == -1).any() and not (labels == -1).all():
-        kept = labels != -1
-        note = f"{int((~kept).sum()):,} noise points dropped"
-        labels = labels[kept]
-    truth = dataset.y if kept is None else dataset.y[kept]
-    report = evaluate(truth, labels, metrics=keys)
+    labels, note = fitted.labels, fitted.note
+    # all-noise labelings stay one cluster: there would be nothing left to score
+    rewrite = noise != "cluster" and (labels == -1).any() and not (labels == -1).all()
+    report = evaluate(dataset.y, labels, metrics=keys, noise_label=-1 if rewrite else None,
+                      noise="singletons" if noise == "cluster" else noise)
+    if rewrite:
+        what = "dropped" if noise == "exclude" else "scored as singleton clusters"
+        note = f"{report.noise.n_noise:,} noise points {what}"
     timings = {m: report.timings[key] for m, key in RECOVERY_KEYS.items()}
     return Run(dataset.name, name, seed, k, fit_seconds, report.to_dict(), timings, note,
-               report.table, labels, kept)
+               report.table, labels)
 
 
 def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,

@@ -23,7 +23,7 @@ from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
 
 __all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
-           "chance_sections", "full_labels"]
+           "chance_sections"]
 
 
 def pick_run(runs: Sequence[Run], algorithm: str | None = None) -> Run:
@@ -42,15 +42,6 @@ def pick_run(runs: Sequence[Run], algorithm: str | None = None) -> Run:
     return max(given_k, key=lambda r: r.rate("exact"))
 
 
-def full_labels(run: Run) -> np.ndarray:
-    """The run's labels for every point of its dataset (dropped noise back as -1)."""
-    if run.kept is None:
-        return run.labels
-    out = np.full(run.kept.shape[0], -1, dtype=np.int64)
-    out[run.kept] = run.labels
-    return out
-
-
 def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Section:
     """Heatmap, projection and diagnostics of ``run``; ``runs`` on the same dataset give
     the other panels of the projection (one per algorithm)."""
@@ -59,7 +50,7 @@ def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Secti
         if r.dataset == dataset.name and r.algorithm not in others:
             same_k = [x for x in runs if x.dataset == r.dataset and x.algorithm == r.algorithm
                       and x.k == run.k]
-            others[r.algorithm] = full_labels(same_k[0] if same_k else r)
+            others[r.algorithm] = (same_k[0] if same_k else r).labels
     k = "" if run.k is None else f", k = {run.k}"
     blocks: list[Block] = [
         f"{run.algorithm} on {run.dataset}{k}: exact recovery rate "

@@ -126,6 +126,9 @@ def chance_plot(curves: Sequence[Any]) -> bytes:
     return _png(fig)
 
 
+HEATMAP_MAX_LINES = 40
+
+
 def matching_order(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     """Row and column orders that put the optimal (exact recovery) matching on the
     diagonal: matched classes in label order with their clusters, then unmatched
@@ -148,11 +151,13 @@ def matching_order(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     return np.array(r_order, dtype=np.int64), np.array(c_order, dtype=np.int64)
 
 
-def heatmap_plot(table: Contingency, title: str) -> bytes:
+def heatmap_plot(table: Contingency, title: str, max_lines: int = HEATMAP_MAX_LINES) -> bytes:
     """The contingency table as a heatmap of each class's share per cluster, rows and
-    columns ordered by the optimal matching (its cells on the diagonal)."""
+    columns ordered by the optimal matching (its cells on the diagonal). Beyond
+    ``max_lines`` rows (columns) the last ones are summed into one "+N others" line, so
+    tables with hundreds of clusters (a k sweep, noise singletons) stay readable."""
     r, c = matching_order(table)
-    dense = table.to_dense()[np.ix_(r, c)]
+    dense, row_names, col_names = _capped(table, r, c, max_lines)
     share = dense / dense.sum(axis=1, keepdims=True)
     # Wide enough for the title on small tables, bounded on large ones.
     fig = _figure(min(max(6.5, 2 + 0.55 * dense.shape[1]), 14),
@@ -163,11 +168,30 @@ def heatmap_plot(table: Contingency, title: str) -> bytes:
         for (i, j), v in np.ndenumerate(dense):
             ax.text(j, i, str(v), ha="center", va="center", fontsize=7,
                     color="white" if share[i, j] < 0.5 else "black")
-    ax.set_xticks(range(len(c)), [str(x) for x in table.cluster_labels[c]], fontsize=8)
-    ax.set_yticks(range(len(r)), [str(x) for x in table.class_labels[r]], fontsize=8)
+    ax.set_xticks(range(len(col_names)), col_names, fontsize=8,
+                  rotation=90 if len(col_names) > 12 else 0)
+    ax.set_yticks(range(len(row_names)), row_names, fontsize=8)
     ax.set(xlabel="predicted cluster", ylabel="true class", title=title)
     fig.colorbar(image, ax=ax, label="share of the class (W)")
     return _png(fig)
+
+
+def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
+    """Counts in display order with at most ``max_lines`` rows and columns (the rest summed
+    into a last "+N others" line), built from the cells, and the tick labels."""
+    def positions(order, labels):
+        pos = np.empty(order.shape[0], dtype=np.int64)
+        pos[order] = np.minimum(np.arange(order.shape[0]), max_lines - 1)
+        names = [str(x) for x in labels[order[:max_lines]]]
+        if order.shape[0] > max_lines:
+            names[-1] = f"+{order.shape[0] - max_lines + 1} others"
+        return pos, names
+
+    row_pos, row_names = positions(r, table.class_labels)
+    col_pos, col_names = positions(c, table.cluster_labels)
+    dense = np.zeros((len(row_names), len(col_names)), dtype=np.int64)
+    np.add.at(dense, (row_pos[table.rows], col_pos[table.cols]), table.counts)
+    return dense, row_names, col_names
 
 
 def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.ndarray], *,
