@@ -155,9 +155,11 @@ def test_dense_leaders_equal_sparse_round_and_keep_the_optimum(table):
     shape = (table.n_classes, table.n_clusters)
     for w in (table.counts.astype(float), table.counts / table.class_sizes[table.rows]):
         lead = _assignment.leaders(table.rows, table.cols, w, *shape)
-        best_r, second_r = _assignment._top_two(table.rows, w, shape[0], True)
-        best_c, second_c = _assignment._top_two(table.cols, w, shape[1], False)
-        sparse = np.flatnonzero(best_r & best_c & (w >= (second_r + second_c) * (1 + 1e-12)))
+        lead_r, second_r = _assignment._top_two(table.rows, w, shape[0])
+        lead_c, second_c = _assignment._top_two(table.cols, w, shape[1])
+        cand = np.intersect1d(lead_r, lead_c)
+        both = second_r[table.rows[cand]] + second_c[table.cols[cand]]
+        sparse = cand[w[cand] >= both * (1 + 1e-12)]
         dense = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1 + 1e-12)]
         assert np.array_equal(np.sort(dense), sparse)
         optimum = w[_assignment._solve(table.rows, table.cols, w, *shape)].sum()

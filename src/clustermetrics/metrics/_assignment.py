@@ -68,11 +68,21 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys)
     if rest.shape[0] == 0:
         return np.sort(forced)
-    r_ids, r = np.unique(rows[rest], return_inverse=True)
-    c_ids, c = np.unique(cols[rest], return_inverse=True)
-    small = r_ids.shape[0] * c_ids.shape[0] <= dense_max_cells
-    solved = _solve(r, c, weights[rest], r_ids.shape[0], c_ids.shape[0], dense=small)
+    if forced.shape[0] == 0:  # nothing fixed: solve the table as it is
+        return _solve(rows, cols, weights, n_rows, n_cols,
+                      dense=n_rows * n_cols <= dense_max_cells)
+    n_r, r = _renumber(rows[rest], n_rows)
+    n_c, c = _renumber(cols[rest], n_cols)
+    solved = _solve(r, c, weights[rest], n_r, n_c, dense=n_r * n_c <= dense_max_cells)
     return np.sort(np.concatenate([forced, rest[solved]]))
+
+
+def _renumber(ids, size):
+    """(number of distinct ids, ids renumbered 0.. in increasing order); O(n), no sort."""
+    present = np.zeros(size, dtype=bool)
+    present[ids] = True
+    lookup = np.cumsum(present) - 1
+    return int(lookup[-1]) + 1, lookup[ids]
 
 
 def _solve(rows, cols, weights, n_rows, n_cols, dense=True):
@@ -101,20 +111,27 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
     """
     active = np.arange(weights.shape[0])
     forced = []
-    rows_sorted = bool(np.all(rows[1:] >= rows[:-1]))
-    if first_round is None and rows_sorted and _dense_ok(n_rows, n_cols, weights.shape[0]):
+    if first_round is None and _dense_ok(n_rows, n_cols, weights.shape[0]) and \
+            bool(np.all(rows[1:] >= rows[:-1])):
         first_round = leaders(rows, cols, weights, n_rows, n_cols, keys)
     if first_round is not None:
         lead = first_round
         chosen = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1.0 + 1e-12)]
         forced.append(chosen)
         active = _off_lines(rows, cols, chosen, active, n_rows, n_cols)
+        if 10 * chosen.shape[0] < min(n_rows, n_cols):
+            # a table far from a matching (e.g. uniform noise): sparse rounds would cost
+            # more than they save, the solver takes what is left
+            return np.concatenate(forced), active
     while active.shape[0]:
-        w = weights[active]
-        best_r, second_r = _top_two(rows[active], w, n_rows, rows_sorted)
-        best_c, second_c = _top_two(cols[active], w, n_cols, False)
-        ok = best_r & best_c & (w >= (second_r + second_c) * (1.0 + 1e-12))
-        chosen = active[ok]
+        whole = active.shape[0] == weights.shape[0]  # first round: no gathered copies
+        r, c, w = (rows, cols, weights) if whole else \
+            (rows[active], cols[active], weights[active])
+        lead_r, second_r = _top_two(r, w, n_rows)
+        lead_c, second_c = _top_two(c, w, n_cols)
+        cand = np.intersect1d(lead_r, lead_c, assume_unique=True)
+        ok = w[cand] >= (second_r[r[cand]] + second_c[c[cand]]) * (1.0 + 1e-12)
+        chosen = active[cand[ok]]
         if chosen.shape[0] == 0:
             break
         forced.append(chosen)
@@ -185,31 +202,30 @@ def leaders(rows, cols, weights, n_rows, n_cols, keys=None) -> Leaders:
     return Leaders(cells, r_val[cand], r_second[unique], c_second[unique])
 
 
-def _top_two(group, w, size, is_sorted):
-    """Per cell: is it its group's largest (first in cell order on ties), and for those the
-    group's second largest value (0 if none; weights are positive). O(len(w)), no sort."""
-    if is_sorted:
-        starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
-        lengths = np.diff(np.append(starts, group.shape[0]))
-        top = np.flatnonzero(w == np.repeat(np.maximum.reduceat(w, starts), lengths))
-        lead = top[np.concatenate(([True], group[top[1:]] != group[top[:-1]]))]
-    else:
-        best = np.zeros(size)
-        np.maximum.at(best, group, w)
-        top = np.flatnonzero(w == best[group])
-        first = np.full(size, w.shape[0])
-        np.minimum.at(first, group[top], top)
-        lead = first[first < w.shape[0]]
-    is_best = np.zeros(w.shape[0], dtype=bool)
-    is_best[lead] = True
-    rest = np.where(is_best, 0.0, w)
-    if is_sorted:
-        second_g = np.repeat(np.maximum.reduceat(rest, starts), lengths)
-    else:
-        second = np.zeros(size)
-        np.maximum.at(second, group, rest)
-        second_g = second[group]
-    return is_best, np.where(is_best, second_g, 0.0)
+def _top_two(group, w, size):
+    """Positions of each group's largest value (the first in cell order on ties), and each
+    group's second largest value with that one cell left out (0 if none; weights are
+    positive). O(len(w)) with np.maximum.at, in chunks so temporaries stay small."""
+    n = w.shape[0]
+    best = np.zeros(size)
+    for sl in _chunks(n):
+        np.maximum.at(best, group[sl], w[sl])
+    first = np.full(size, n)
+    for sl in _chunks(n):
+        g = group[sl]
+        hit = np.flatnonzero(w[sl] == best[g])
+        np.minimum.at(first, g[hit], hit + sl.start)
+    lead = first[first < n]
+    is_lead = np.zeros(n, dtype=bool)
+    is_lead[lead] = True
+    second = np.zeros(size)
+    for sl in _chunks(n):
+        np.maximum.at(second, group[sl], np.where(is_lead[sl], 0.0, w[sl]))
+    return np.sort(lead), second
+
+
+def _chunks(n: int, size: int = 1 << 20):
+    return [slice(s, s + size) for s in range(0, n, size)]
 
 
 def _dense_matching(rows, cols, weights, n_rows, n_cols):
