@@ -212,11 +212,24 @@ def _fresh(table: cm.Contingency) -> cm.Contingency:
                           table.cluster_labels, table.class_sizes, table.cluster_sizes)
 
 
+def _peak_rss_kb() -> int:
+    """This process's peak RSS. Linux's ru_maxrss survives fork + exec (a child started
+    by a big parent reports the parent's peak), so read VmHWM of this address space."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def _memory_child(path: str) -> None:
     t, p = np.load(f"{path}.t.npy"), np.load(f"{path}.p.npy")  # the baseline high-water mark
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    base = _peak_rss_kb()
     cm.evaluate(t, p)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = _peak_rss_kb()
     print(json.dumps({"above_inputs_mb": (peak - base) / 1024}))
 
 
