@@ -249,8 +249,16 @@ def _block(st, step, cols, precise, work):
     else:
         np.cumprod(w, axis=0, out=w)
     # a factor is exactly 0 where the support ends, so every later weight is 0
-    np.add(st[_K], step * (j + 1.0), out=t)  # the cells k walked
-    work.f(t, st[_A], st[_B], precise, out=f)
+    if not precise and work.klogk is not None:
+        # k log k from a table minus k log(a b / N): no float copy of k is needed
+        idx = work.index_buffer(w.shape)
+        np.add(st[_K].astype(np.int64), np.arange(1, cols + 1)[:, None] * int(step), out=idx)
+        np.multiply(idx, np.log(st[_A]) + np.log(st[_B]) - math.log(work.n), out=t)
+        np.take(work.klogk, idx, out=f, mode="clip")  # clip: cells past the support
+        f -= t
+    else:
+        np.add(st[_K], step * (j + 1.0), out=t)  # the cells k walked
+        work.f(t, st[_A], st[_B], precise, out=f)
     st[_MASS] += w.sum(axis=0)
     st[_FSUM] += np.einsum("ij,ij->j", w, f)
     st[_P1] -= cols
@@ -271,6 +279,9 @@ class _Workspace:
 
     def __init__(self, logs, n):
         self.logs, self.n = logs, n
+        # k log k for k < len(logs) (k log k - k log mu has the rounding of k (log k - log
+        # mu), ~eps k log k, so small means may use it)
+        self.klogk = None if logs is None else logs * np.arange(logs.shape[0])
         self._buf = np.empty((3, _BLOCK_CELLS + 4096))
         self._idx = np.empty(_BLOCK_CELLS + 4096, dtype=np.int64)
 
@@ -312,6 +323,11 @@ class _Workspace:
             np.log1p(out, out=out)
         out *= k
         return out
+
+    def index_buffer(self, shape):
+        size = shape[0] * shape[1]
+        idx = self._idx[:size] if size <= self._idx.shape[0] else np.empty(size, np.int64)
+        return idx.reshape(shape)
 
     def _index(self, k):
         idx = self._idx[:k.size] if k.size <= self._idx.shape[0] else \
