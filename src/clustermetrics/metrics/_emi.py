@@ -20,7 +20,8 @@ What makes it fast without giving up accuracy:
    tolerance): a Gaussian guess just inside the Bernstein width; the hypergeometric is at
    least as concentrated as the binomial, Hoeffding 1963); a side whose bound fails walks
    on from its edge, a quarter of its width at a time, until it passes.
-4. f(k) N = k log(k N/(a b)) takes log k from a table when the mean a b / N is small; for
+4. f(k) N = k log(k N/(a b)) is k log k from a table minus k log(a b / N) when the mean
+   a b / N is at most 16 (per-cell rounding ~eps k log k, as for k (log k - log mean)); for
    larger means, where log k and log(a b / N) share many leading digits, it is
    k log1p(d / (a b)) with d = k N - a b formed exactly, so the EMI keeps full relative
    accuracy even when it is tiny (two clusters of 5e6: 5.00000075e-8, to 1e-11).
