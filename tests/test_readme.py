@@ -21,3 +21,12 @@ def test_quick_start_has_exactly_demo_and_test():
     section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     commands = re.findall(r"^make \w+", section, re.M)
     assert commands == ["make demo", "make test"]
+
+
+def test_quoted_score_counts_match_the_registry():
+    from clustermetrics import METRICS
+
+    text = README.read_text()
+    counts = re.findall(r"\b(?:all|the) (\d+) (?:registered )?scores\b", text)
+    assert counts, "the README no longer quotes the number of scores"
+    assert {int(c) for c in counts} == {len(METRICS)}
