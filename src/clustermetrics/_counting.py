@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["aggregate", "compact", "compact_sizes", "count_pairs", "sort_cells"]
+__all__ = ["aggregate", "compact", "compact_sizes", "count_pairs", "group_sum", "sort_cells"]
 
 # Pairs are counted with one bincount over all cells when there are at most 8 cells per
 # item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
 # keys) and at most this many cells (256 MB of counts).
 _DENSE_CELLS = 1 << 25
-# Python floats hold integers exactly up to 2**53; beyond it sums go through int64.
-_EXACT_FLOAT = 1 << 53
 
 
 def count_pairs(t_codes, p_codes, n_t, n_p):
@@ -27,7 +25,7 @@ def count_pairs(t_codes, p_codes, n_t, n_p):
     cells = n_t * n_p
     if cells >= 1 << 62:  # codes cannot be packed into one int64 key
         rows, cols, counts = _count_pairs_lexsort(t_codes, p_codes)
-        return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
+        return rows, cols, counts, group_sum(rows, counts, n_t), group_sum(cols, counts, n_p)
     key = t_codes * n_p
     key += p_codes
     if cells <= min(_DENSE_CELLS, 8 * n):
@@ -43,7 +41,7 @@ def count_pairs(t_codes, p_codes, n_t, n_p):
     starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
     counts = np.diff(np.append(starts, n))
     rows, cols = np.divmod(key[starts], n_p)
-    return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
+    return rows, cols, counts, group_sum(rows, counts, n_t), group_sum(cols, counts, n_p)
 
 
 def _count_pairs_lexsort(t_codes, p_codes):
@@ -86,7 +84,7 @@ def compact(codes, labels):
     return lookup[codes], labels[present]
 
 
-def _group_sum(index, counts, size):
+def group_sum(index, counts, size):
     """Exact integer sums of counts grouped by index (np.add.at on int64: numpy 2's fast
     path is ~3x quicker than a float-weighted bincount, measured on 6e7 cells)."""
     out = np.zeros(size, dtype=np.int64)
@@ -110,7 +108,7 @@ def sort_cells(t_codes, p_codes, counts, n_t, n_p, overwrite=False):
     count_bits = max(int(counts.max(initial=0)).bit_length(), 1)
     if row_bits + col_bits + count_bits > 63:
         rows, cols, counts = aggregate(t_codes, p_codes, counts, n_p)
-        return rows, cols, counts, _group_sum(rows, counts, n_t), _group_sum(cols, counts, n_p)
+        return rows, cols, counts, group_sum(rows, counts, n_t), group_sum(cols, counts, n_p)
     reuse = overwrite and _own_buffers(t_codes, p_codes, counts)
     if reuse:
         key = t_codes
@@ -129,7 +127,7 @@ def sort_cells(t_codes, p_codes, counts, n_t, n_p, overwrite=False):
     rows = np.right_shift(key, col_bits, out=p_codes if reuse else None)
     key &= (1 << col_bits) - 1
     return rows, key, counts, _sorted_group_sum(rows, counts, n_t), \
-        _group_sum(key, counts, n_p)
+        group_sum(key, counts, n_p)
 
 
 def _own_buffers(*arrays) -> bool:

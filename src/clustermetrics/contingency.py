@@ -13,14 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counting import (
-    _group_sum,
-    aggregate,
-    compact,
-    compact_sizes,
-    count_pairs,
-    sort_cells,
-)
+from ._counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
 from ._factorize import factorize, factorize_for_counting
 from ._table_input import as_counts, axis_labels, matrix_cells, union_labels
 from ._validation import as_label_array, check_same_length
@@ -67,13 +60,8 @@ class Contingency:
         check_same_length(t, p, "labels_true", "labels_pred")
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
-        rows, cols, counts, a, b = count_pairs(t_codes, p_codes, t_labels.shape[0],
-                                                p_labels.shape[0])
-        if not t_complete:  # small-range integers: drop the values that never occur
-            rows, t_labels, a = compact_sizes(rows, t_labels, a)
-        if not p_complete:
-            cols, p_labels, b = compact_sizes(cols, p_labels, b)
-        return cls(rows, cols, counts, t_labels, p_labels, a, b)
+        cells = count_pairs(t_codes, p_codes, t_labels.shape[0], p_labels.shape[0])
+        return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
 
     @classmethod
     def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
@@ -95,8 +83,15 @@ class Contingency:
         ``overwrite``: the three arrays belong to the caller alone and may be reused."""
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
-        rows, cols, counts, a, b = sort_cells(t_codes, p_codes, counts, t_labels.shape[0],
-                                              p_labels.shape[0], overwrite=overwrite)
+        cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],
+                           overwrite=overwrite)
+        return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
+
+    @classmethod
+    def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
+        """From sorted (rows, cols, counts, a, b); labels from ``factorize_for_counting``,
+        whose small-range integer axes may list values that never occur: drop those."""
+        rows, cols, counts, a, b = cells
         if not t_complete:
             rows, t_labels, a = compact_sizes(rows, t_labels, a)
         if not p_complete:
@@ -152,8 +147,8 @@ class Contingency:
     @classmethod
     def _build(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
         """From cells already unique, sorted and covering every row and column."""
-        class_sizes = _group_sum(rows, counts, t_labels.shape[0])
-        cluster_sizes = _group_sum(cols, counts, p_labels.shape[0])
+        class_sizes = group_sum(rows, counts, t_labels.shape[0])
+        cluster_sizes = group_sum(cols, counts, p_labels.shape[0])
         return cls(rows, cols, counts, t_labels, p_labels, class_sizes, cluster_sizes)
 
     @classmethod
@@ -256,6 +251,10 @@ class Contingency:
                 value = _frozen(value)
             self._derived[key] = value
             return value
+
+    def peek(self, key: str) -> Any:
+        """The value cached under ``key`` by :meth:`cached`, or None (nothing computed)."""
+        return self._derived.get(key)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contingency):

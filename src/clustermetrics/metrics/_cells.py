@@ -18,6 +18,7 @@ from ..contingency import Contingency
 
 __all__ = [
     "accurate_sum",
+    "shared",
     "cell_chunks",
     "cell_keys",
     "log_of_ints",
@@ -45,7 +46,8 @@ _LOG_TABLE = np.concatenate(([0.0], np.log(np.arange(1, 1 << 16, dtype=np.float6
 _INT64_PRODUCT_N = 3_037_000_499  # below this N every product of two counts fits in int64
 
 
-def _shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
+def shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
+    """``table.cached(key, compute)``, except on tables too large to keep extra arrays."""
     if table.nnz <= _CACHE_MAX_CELLS:
         return table.cached(key, compute)
     return compute(table)
@@ -104,32 +106,32 @@ def row_sum_count_size(table: Contingency) -> np.ndarray | None:
 
 def cell_keys(table: Contingency) -> np.ndarray:
     """row * n_clusters + col per cell (sorted, as the cells are; the matchings' index)."""
-    return _shared(table, "cells:keys", lambda t: t.rows * t.n_clusters + t.cols)
+    return shared(table, "cells:keys", lambda t: t.rows * t.n_clusters + t.cols)
 
 
 def class_size_cells(table: Contingency) -> np.ndarray:
     """a_i of each cell's row (int64)."""
-    return _shared(table, "cells:a", lambda t: t.class_sizes[t.rows])
+    return shared(table, "cells:a", lambda t: t.class_sizes[t.rows])
 
 
 def cluster_size_cells(table: Contingency) -> np.ndarray:
     """b_j of each cell's column (int64)."""
-    return _shared(table, "cells:b", lambda t: t.cluster_sizes[t.cols])
+    return shared(table, "cells:b", lambda t: t.cluster_sizes[t.cols])
 
 
 def larger_size_cells(table: Contingency) -> np.ndarray:
     """max(a_i, b_j) per cell (int64)."""
-    return _shared(table, "cells:max_ab", lambda t: np.maximum(class_size_cells(t),
+    return shared(table, "cells:max_ab", lambda t: np.maximum(class_size_cells(t),
                                                                cluster_size_cells(t)))
 
 
 def counts_float(table: Contingency) -> np.ndarray:
-    return _shared(table, "cells:n_float", lambda t: t.counts.astype(np.float64))
+    return shared(table, "cells:n_float", lambda t: t.counts.astype(np.float64))
 
 
 def log_counts(table: Contingency) -> np.ndarray:
     """log n_ij per cell."""
-    return _shared(table, "cells:log_n", lambda t: log_of_ints(t.counts))
+    return shared(table, "cells:log_n", lambda t: log_of_ints(t.counts))
 
 
 def log_of_ints(values: np.ndarray) -> np.ndarray:
@@ -156,17 +158,17 @@ def log_sizes(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
 
 def log_class_size_cells(table: Contingency) -> np.ndarray:
     """log a_i per cell (the K logs are taken once, then gathered)."""
-    return _shared(table, "cells:log_a", lambda t: log_sizes(t)[0][t.rows])
+    return shared(table, "cells:log_a", lambda t: log_sizes(t)[0][t.rows])
 
 
 def log_cluster_size_cells(table: Contingency) -> np.ndarray:
     """log b_j per cell."""
-    return _shared(table, "cells:log_b", lambda t: log_sizes(t)[1][t.cols])
+    return shared(table, "cells:log_b", lambda t: log_sizes(t)[1][t.cols])
 
 
 def f1_cells(table: Contingency) -> np.ndarray:
     """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures)."""
-    return _shared(table, "cells:f1", lambda t: 2.0 * t.counts / (class_size_cells(t)
+    return shared(table, "cells:f1", lambda t: 2.0 * t.counts / (class_size_cells(t)
                                                                   + cluster_size_cells(t)))
 
 

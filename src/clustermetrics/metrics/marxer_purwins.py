@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency, _group_sum, as_contingency
+from .._counting import group_sum
+from ..contingency import Contingency, as_contingency
 from ._cells import row_sum_count_size, row_sum_squares
 
 __all__ = [
@@ -53,7 +54,7 @@ def _compute(table: Contingency) -> MarxerPurwins:
         if nb is not None:
             s_c = nb - squares
         else:
-            s_c = _group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
+            s_c = group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
                              table.n_classes)
         precision = math.fsum((n_c - s_c / (n - n_c)).tolist()) / n
     else:

@@ -263,7 +263,7 @@ def _max_cardinality(table: Contingency) -> int:
     # A matching already computed on this table that saturates the smaller side is a
     # maximum-cardinality matching (no matching is larger than that side).
     for key in ("matching:recall", "matching:max_count"):
-        cells = table._derived.get(key)
+        cells = table.peek(key)
         if cells is not None and cells.shape[0] == smaller:
             return smaller
     from scipy import sparse

@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..contingency import Contingency, as_contingency
-from ._cells import _shared as _shared_cells
-from ._cells import cell_keys, class_size_cells, cluster_size_cells, larger_size_cells
+from ._cells import cell_keys, class_size_cells, cluster_size_cells, larger_size_cells, shared
 from .matching import (
     _matched_count,
     best_f_sum,
@@ -141,7 +140,7 @@ def pair_sets_index(labels_true: Any, labels_pred: Any = None, *,
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
         return 1.0
-    sim = _shared_cells(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
+    sim = shared(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
     s = _matched_sum(table, sim, "set_matching:psi")
     if simplified:
         expected = 1.0
