@@ -55,9 +55,7 @@ def bootstrap_intervals(table: Contingency, score: Callable[[Contingency], dict[
     values = np.empty((len(keys), n_boot))
     for b in range(n_boot):
         counts = rng.multinomial(n, p)
-        replicate = Contingency._canonical(table.rows, table.cols, counts,
-                                           table.class_labels, table.cluster_labels)
-        scores = score(replicate)
+        scores = score(table._with_counts(counts))
         values[:, b] = [scores[k] for k in keys]
         if progress is not None:
             progress(b + 1, n_boot)

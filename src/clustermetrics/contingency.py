@@ -151,6 +151,18 @@ class Contingency:
         cluster_sizes = group_sum(cols, counts, p_labels.shape[0])
         return cls(rows, cols, counts, t_labels, p_labels, class_sizes, cluster_sizes)
 
+    def _with_counts(self, counts: np.ndarray) -> Contingency:
+        """The same cells with other non-negative counts: cells at 0 are dropped, then the
+        labels left without items. O(nnz + labels), no re-sort (a bootstrap replicate, a
+        filtered column)."""
+        keep = counts > 0
+        if not keep.any():
+            raise ValueError("the table is empty: all counts are zero")
+        rows, t_labels = compact(self._rows[keep], self._class_labels)
+        cols, p_labels = compact(self._cols[keep], self._cluster_labels)
+        return Contingency._build(rows, cols, np.asarray(counts, dtype=np.int64)[keep],
+                                  t_labels, p_labels)
+
     @classmethod
     def _canonical(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
         """Sum repeated cells, drop zero cells and then labels left without items."""

@@ -71,13 +71,13 @@ def with_noise(table: Contingency, noise_label: Any,
     if not (~is_noise).any():
         raise ValueError(f"every predicted label is the noise label {noise_label!r}: "
                          "nothing is clustered")
-    keep = ~is_noise
-    rows, cols, counts = table.rows[keep], table.cols[keep], table.counts[keep]
-    cols = cols - (cols > column)
-    others = np.delete(table.cluster_labels, column)
     if noise == "exclude":
-        return Contingency._canonical(rows, cols, counts, table.class_labels, others), info
-    return _singletons(table, is_noise, rows, cols, counts, others, noise_label), info
+        return table._with_counts(np.where(is_noise, 0, table.counts)), info
+    keep = ~is_noise
+    cols = table.cols[keep]
+    others = np.delete(table.cluster_labels, column)
+    return _singletons(table, is_noise, table.rows[keep], cols - (cols > column),
+                       table.counts[keep], others, noise_label), info
 
 
 def _noise_column(labels: np.ndarray, noise_label: Any) -> int | None:
