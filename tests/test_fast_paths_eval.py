@@ -44,29 +44,33 @@ def test_emi_two_clusters_of_millions_keeps_relative_accuracy():
     assert emi == pytest.approx(5.0000007500004207584e-08, rel=1e-10)  # mpmath, 40 digits
 
 
+def _emi_with(mode, a, b, n, tol=1e-15):
+    old = _kernels.set_kernels(mode)
+    try:
+        # "numba" falls back to numpy when numba is missing: make sure it is really compiled
+        assert (_kernels.emi_kernel(0) is not None) == (mode == "numba")
+        return expected_mutual_information(a, b, n, tol=tol)
+    finally:
+        _kernels.set_kernels(old)
+
+
 @pytest.mark.parametrize("mode", ["numpy", "numba"])
 @pytest.mark.parametrize("seed", range(4))
 def test_emi_kernels_agree_with_full_sum(mode, seed):
-    if mode == "numba":
-        pytest.importorskip("numba")
+    # numba is a test dependency: its kernel is checked, never skipped
     rng = np.random.default_rng(seed)
     n, k = 3000, [3, 40, 200, 7][seed]
     a = np.bincount(rng.integers(0, k, n))
     b = np.bincount(rng.integers(0, k, n) ** 2 % k)
     a, b = a[a > 0], b[b > 0]
-    old = _kernels.set_kernels(mode)
-    try:
-        pruned = expected_mutual_information(a, b, n)
-        full = expected_mutual_information(a, b, n, tol=0)
-    finally:
-        _kernels.set_kernels(old)
-    reference = expected_mutual_information(a, b, n, tol=0) if mode == "numba" else full
-    assert pruned == pytest.approx(reference, abs=1e-14, rel=1e-12)
-    assert full == pytest.approx(reference, abs=1e-15, rel=1e-13)
+    reference = _emi_with("numpy", a, b, n, tol=0)  # every term of every window
+    assert _emi_with(mode, a, b, n) == pytest.approx(reference, abs=1e-14, rel=1e-12)
+    if mode == "numba":
+        assert _emi_with("numba", a, b, n, tol=0) == pytest.approx(reference, abs=1e-15,
+                                                                   rel=1e-13)
 
 
 def test_numba_and_numpy_ami_agree_on_a_large_table():
-    pytest.importorskip("numba")
     rng = np.random.default_rng(7)
     t = rng.integers(0, 300, 200_000)
     p = np.where(rng.random(t.shape[0]) < 0.3, rng.integers(0, 300, t.shape[0]), t)
@@ -74,6 +78,7 @@ def test_numba_and_numpy_ami_agree_on_a_large_table():
     for mode in ("numpy", "numba"):
         old = _kernels.set_kernels(mode)
         try:
+            assert (_kernels.emi_kernel(0) is not None) == (mode == "numba")
             values[mode] = cm.expected_mutual_info_score(Contingency.from_labels(t, p))
         finally:
             _kernels.set_kernels(old)
@@ -244,3 +249,10 @@ def test_grouped_cells_in_any_order_equal_from_counts(overwrite):
         assert np.array_equal(table.cluster_sizes, expected.cluster_sizes)
         if not overwrite:
             assert all(np.array_equal(a, b) for a, b in zip(args, kept, strict=True))
+
+
+def test_bad_kernels_environment_value_is_an_error(monkeypatch):
+    monkeypatch.setattr(_kernels, "_mode", "fast")
+    with pytest.raises(ValueError, match="CLUSTERMETRICS_KERNELS must be one of auto, numba, "
+                                         "numpy; got 'fast'"):
+        cm.adjusted_mutual_info_score([0, 0, 1, 1], [0, 1, 1, 1])

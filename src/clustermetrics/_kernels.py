@@ -51,6 +51,9 @@ def _load() -> ModuleType | None:
 
 
 def _wanted(work: float, threshold: float) -> ModuleType | None:
+    if _mode not in _MODES:  # only the environment can set it so
+        raise ValueError(f"CLUSTERMETRICS_KERNELS must be one of {', '.join(_MODES)}; "
+                         f"got {_mode!r}")
     if _mode == "numpy":
         return None
     if _mode == "auto" and not _loaded and work < threshold:
