@@ -139,6 +139,20 @@ def test_non_numeric_features(features_csv, capsys):
     assert "feature column 'name' is not numeric" in line
 
 
+@pytest.mark.parametrize("content,message", [
+    (b"x,y\x00\n1,2\n", "contains NUL bytes (is it a binary file?)"),
+    (b"x,y\n\xff\xfe,2\n", "is not UTF-8 text (is it a binary file?)"),
+    (b"x,y\n1,2,3\n", "line 2 has 3 fields but the header has 2"),
+    (b"x,y\n", "has a header but no rows"),
+])
+def test_unreadable_feature_files(tmp_path, capsys, content, message):
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(content)
+    assert message in _error(capsys, "compare", "--data", bad, "--label-col", "y")
+    assert "is a directory, not a file" in _error(capsys, "compare", "--data", tmp_path,
+                                                  "--label-col", "y")
+
+
 def test_unknown_dataset(capsys):
     line = _error(capsys, "compare", "--dataset", "iris,mnist")
     assert "unknown dataset 'mnist' (--dataset)" in line

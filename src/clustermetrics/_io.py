@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_label_file", "read_label_columns", "read_labels"]
+__all__ = ["is_parquet", "read_label_file", "read_label_columns", "read_labels", "read_table_rows"]
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
@@ -49,6 +49,10 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
     return t, p
 
 
+def is_parquet(path: str) -> bool:
+    return str(path).lower().endswith((".parquet", ".pq"))
+
+
 def _delimiter(path: str, sep: str | None) -> str:
     if sep is not None:
         return "\t" if sep in ("\\t", "tab") else sep
@@ -61,7 +65,7 @@ def _rows(path: str, sep: str | None):
     if not file.exists():
         raise ValueError(f"{path}: no such file")
     if file.is_dir():
-        raise ValueError(f"{path} is a directory, not a label file")
+        raise ValueError(f"{path} is a directory, not a file")
     try:
         text = file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
@@ -118,8 +122,7 @@ def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | No
                        allow_blank: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Two columns of a CSV/TSV table with a header row (blank cells kept as "" with
     ``allow_blank``, else an error naming the line)."""
-    rows = _rows(path, sep)
-    _, head = next(rows)
+    head, rows = read_table_rows(path, sep)
     where = {name: i for i, name in reversed(list(enumerate(head)))}
     for option, col in (("--true-col", true_col), ("--pred-col", pred_col)):
         if col not in where:
@@ -128,15 +131,26 @@ def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | No
     ti, pi = where[true_col], where[pred_col]
     t, p = [], []
     for number, fields in rows:
-        if len(fields) != len(head):
-            raise ValueError(f"{path} line {number} has {len(fields)} fields but the header "
-                             f"has {len(head)}")
         for col, i in ((true_col, ti), (pred_col, pi)):
             if not fields[i].strip() and not allow_blank:
                 raise ValueError(f"{path} line {number}: column {col!r} is empty (missing "
                                  "label; --drop-null skips such rows)")
         t.append(fields[ti] if fields[ti].strip() else "")
         p.append(fields[pi] if fields[pi].strip() else "")
-    if not t:
-        raise ValueError(f"{path} has a header but no rows")
     return np.array(t, dtype=str), np.array(p, dtype=str)
+
+
+def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
+    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a row
+    whose number of fields differs from the header's, or no row at all, is an error."""
+    rows = _rows(path, sep)
+    _, head = next(rows)
+    body = []
+    for number, fields in rows:
+        if len(fields) != len(head):
+            raise ValueError(f"{path} line {number} has {len(fields)} fields but the header "
+                             f"has {len(head)}")
+        body.append((number, fields))
+    if not body:
+        raise ValueError(f"{path} has a header but no rows")
+    return head, body

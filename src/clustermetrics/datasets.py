@@ -13,7 +13,6 @@ a function needs them.
 
 from __future__ import annotations
 
-import csv
 import math
 import numbers
 import os
@@ -21,6 +20,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+
+from ._io import is_parquet, read_table_rows
 
 __all__ = ["Dataset", "overlapping_clusters", "load_dataset", "read_table", "DATASETS"]
 
@@ -166,7 +167,7 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     path = os.fspath(path)
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file")
-    columns = _read_parquet(path) if _is_parquet(path) else _read_csv(path, sep)
+    columns = _read_parquet(path) if is_parquet(path) else _read_csv(path, sep)
     if label_col not in columns:
         raise ValueError(f"{path} has no column {label_col!r} (label column); "
                          f"columns are: {', '.join(columns)}")
@@ -183,25 +184,9 @@ def read_table(path: str | os.PathLike, label_col: str, *,
                    f"{path}: {X.shape[0]} rows, {X.shape[1]} features, labels {label_col!r}")
 
 
-def _is_parquet(path: str) -> bool:
-    return path.lower().endswith((".parquet", ".pq"))
-
-
 def _read_csv(path: str, sep: str | None) -> dict[str, list]:
-    if sep is None:
-        sep = "\t" if path.lower().endswith((".tsv", ".tab")) else ","
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh, delimiter=sep))
-    if not rows or not rows[0]:
-        raise ValueError(f"{path} is empty")
-    header, body = rows[0], [r for r in rows[1:] if r]
-    if not body:
-        raise ValueError(f"{path} has a header but no rows")
-    for line, row in enumerate(body, start=2):
-        if len(row) != len(header):
-            raise ValueError(f"{path} line {line} has {len(row)} fields, "
-                             f"the header has {len(header)}")
-    return {name: [r[i] for r in body] for i, name in enumerate(header)}
+    header, body = read_table_rows(path, sep)
+    return {name: [fields[i] for _, fields in body] for i, name in enumerate(header)}
 
 
 def _read_parquet(path: str) -> dict[str, list]:

@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from .._io import is_parquet
 from ..contingency import Contingency
 from ._common import check_nulls, table_from_groups
 from ._common import source_name as _name
 
 __all__ = ["from_duckdb"]
 
-_PARQUET = (".parquet", ".pq")
 # DuckDB column types that are not labels (nested values, raw bytes, floating noise is fine)
 _NOT_LABELS = ("BLOB", "LIST", "STRUCT", "MAP", "UNION", "ARRAY", "[]", "JSON")
 # label columns of these types are fetched as numbers and numbered in numpy
@@ -153,7 +153,7 @@ def _relation(con, source):
     if Path(path).is_dir():
         raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
     lower = path.lower().removesuffix(".gz")
-    if lower.endswith(_PARQUET):
+    if is_parquet(lower):
         return con.read_parquet(path)
     sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
     # every column as text: labels stay the exact strings of the file ("01" is not "1"),

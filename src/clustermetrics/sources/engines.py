@@ -10,19 +10,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .._io import is_parquet
 from ..contingency import Contingency
 
 __all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "choose_engine", "table_from_files"]
 
 ENGINES = ("memory", "duckdb", "spark")
 AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
-_PARQUET = (".parquet", ".pq")
-
-
-def _is_parquet(path: str) -> bool:
-    return path.lower().endswith(_PARQUET)
-
-
 def _is_glob(path: str) -> bool:
     return any(ch in path for ch in "*?[")
 
@@ -38,9 +32,9 @@ def choose_engine(engine: str, truth: str, pred: str | None) -> str:
         return "memory"
     path = str(truth)
     big = os.path.isfile(path) and os.path.getsize(path) > AUTO_DUCKDB_BYTES
-    if _is_parquet(path) or _is_glob(path) or big:
+    if is_parquet(path) or _is_glob(path) or big:
         if importlib.util.find_spec("duckdb") is None:
-            if big and not _is_parquet(path) and not _is_glob(path):
+            if big and not is_parquet(path) and not _is_glob(path):
                 return "memory"
             raise ValueError(f"reading {path} needs DuckDB: pip install "
                              "'clustermetrics[duckdb]' (or --engine spark)")
@@ -81,7 +75,7 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats) -> Contingency:
     from .._io import read_labels
 
-    if pred is None and (_is_parquet(str(truth)) or _is_glob(str(truth))):
+    if pred is None and (is_parquet(str(truth)) or _is_glob(str(truth))):
         raise ValueError(f"--engine memory reads text tables; use --engine duckdb for {truth}")
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,
                        header=header, drop_null=drop_null, stats=stats)
@@ -103,7 +97,7 @@ def _spark(path, true_col, pred_col, sep, drop_null, stats) -> Contingency:
              .config("spark.ui.enabled", "false")
              .config("spark.sql.shuffle.partitions", "8").getOrCreate())
     try:
-        if _is_parquet(str(path)):
+        if is_parquet(str(path)):
             frame = spark.read.parquet(*files)
         else:
             delimiter = sep or ("\t" if Path(str(path)).suffix.lower() in (".tsv", ".tab")
