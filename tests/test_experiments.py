@@ -247,3 +247,16 @@ def test_heatmap_caps_wide_tables_into_an_others_line():
     assert (dense[:, :9] == full[:, :9]).all()
     assert (dense[:, 9] == full[:, 9:].sum(axis=1)).all()
     assert cols[-1] == f"+{table.n_clusters - 9} others"
+
+
+def test_projection_uses_the_runs_tables_and_draws_the_same_colours():
+    from clustermetrics.experiments.plots import projection_plot
+
+    d = load_dataset("overlapping", n_clusters=3, n_per_cluster=40)
+    runs = compare([d], ["kmeans", "birch"], metrics="ari")
+    labelings = {r.algorithm: r.labels for r in runs}
+    tables = {r.algorithm: r.table for r in runs}
+    for table in tables.values():  # the exact matching is solved once, when scoring
+        assert table.peek("matching:recall") is not None
+    assert projection_plot(d.X, d.y, labelings, tables=tables) == \
+        projection_plot(d.X, d.y, labelings)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from ..contingency import Contingency
 from ..datasets import Dataset
 from ..registry import METRICS
@@ -45,12 +43,12 @@ def pick_run(runs: Sequence[Run], algorithm: str | None = None) -> Run:
 def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Section:
     """Heatmap, projection and diagnostics of ``run``; ``runs`` on the same dataset give
     the other panels of the projection (one per algorithm)."""
-    others: dict[str, np.ndarray] = {}
+    others: dict[str, Run] = {}
     for r in runs:
         if r.dataset == dataset.name and r.algorithm not in others:
             same_k = [x for x in runs if x.dataset == r.dataset and x.algorithm == r.algorithm
                       and x.k == run.k]
-            others[r.algorithm] = (same_k[0] if same_k else r).labels
+            others[r.algorithm] = same_k[0] if same_k else r
     k = "" if run.k is None else f", k = {run.k}"
     blocks: list[Block] = [
         f"{run.algorithm} on {run.dataset}{k}: exact recovery rate "
@@ -60,7 +58,9 @@ def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Secti
             run.table, f"{run.algorithm} on {run.dataset}: share of each class per cluster"),
             "Contingency table, rows and columns ordered by the optimal matching (matched "
             "pairs on the diagonal), colour = share of the true class"),
-        Image("projection", plots.projection_plot(dataset.X, dataset.y, others),
+        Image("projection", plots.projection_plot(
+            dataset.X, dataset.y, {k: r.labels for k, r in others.items()},
+            tables={k: r.table for k, r in others.items()}),
               "2-D projection (first two principal components) coloured by the truth and "
               "by each algorithm; clusters take the colour of the class they are matched "
               "to, noise is grey"),

@@ -195,23 +195,29 @@ def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
 
 
 def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.ndarray], *,
-                    max_points: int = 4000, seed: int = 0) -> bytes:
+                    tables: Mapping[str, Contingency] | None = None, max_points: int = 4000,
+                    seed: int = 0) -> bytes:
     """2-D projection (first two principal components) coloured by the truth and by each
-    labeling; each cluster takes the colour of the class it is matched to, noise (-1)
-    is grey, unmatched clusters get colours after the classes'."""
+    labeling; each cluster takes the colour of the class it is matched to (the exact
+    recovery matching of ``tables[name]`` when given, e.g. a scored run's table with its
+    matching cached, else of a table built here), noise (-1) is grey, unmatched clusters
+    get colours after the classes'."""
     X = np.asarray(X, dtype=float)
     centred = X - X.mean(axis=0)
     xy = centred @ np.linalg.svd(centred, full_matrices=False)[2][:2].T if X.shape[1] > 2 \
         else centred
     rng = np.random.default_rng(seed)
     show = np.sort(rng.choice(X.shape[0], min(max_points, X.shape[0]), replace=False))
-    panels = {"truth": (y, None), **{k: (v, y) for k, v in labelings.items()}}
+    tables = tables or {}
+    panels = {"truth": (y, None), **{
+        k: (v, recovery(tables[k] if k in tables else Contingency.from_labels(y, v)).matching)
+        for k, v in labelings.items()}}
     cols = min(3, len(panels))
     rows = -(-len(panels) // cols)
     fig = _figure(4.2 * cols, 3.8 * rows)
     axes = np.asarray(fig.subplots(rows, cols, squeeze=False)).ravel()
-    for ax, (name, (labels, truth)) in zip(axes, panels.items(), strict=False):
-        colours = _colours(np.asarray(labels), y if truth is not None else None)
+    for ax, (name, (labels, matching)) in zip(axes, panels.items(), strict=False):
+        colours = _colours(np.asarray(labels), y, matching)
         ax.scatter(xy[show, 0], xy[show, 1], c=colours[show], s=3, linewidths=0)
         ax.set_title(name, fontsize=10)
         ax.set_xticks([])
@@ -221,14 +227,16 @@ def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.nda
     return _png(fig)
 
 
-def _colours(labels: np.ndarray, truth: np.ndarray | None) -> np.ndarray:
+def _colours(labels: np.ndarray, truth: np.ndarray, matching) -> np.ndarray:
+    """Colours of the points: classes by index; with a ``matching`` (cluster, class, w)
+    the clusters of ``labels`` take their matched class's colour (None: the truth panel)."""
     from matplotlib import colormaps
 
     palette = colormaps["tab20"].colors
-    classes = np.unique(truth if truth is not None else labels).tolist()
+    classes = np.unique(truth).tolist()
     index = {c: i for i, c in enumerate(classes)}
-    if truth is not None:
-        for clu, cls, _ in recovery(truth, labels).matching:
+    if matching is not None:
+        for clu, cls, _ in matching:
             if clu != -1:  # noise stays grey even when it "recovers" a class
                 index[("cluster", clu)] = index[cls]
         extra = len(classes)
