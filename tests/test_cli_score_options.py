@@ -70,7 +70,7 @@ def test_several_references_two_file_and_one_table_forms(capsys, tmp_path):
 
 @pytest.mark.parametrize("extra,message", [
     (["--ci", "1.5"], "--ci must be a confidence level in (0, 1)"),
-    (["--ci", "0.9", "--n-boot", "1"], "--n-boot must be at least 2, got 1"),
+    (["--ci", "0.9", "--n-boot", "1"], "--n-boot must be an integer >= 2, got 1"),
     (["--details", "0"], "--details takes a positive number of rows or 'all', got '0'"),
     (["--noise", "drop"], "argument --noise: invalid choice: 'drop'"),
     (["--true-col", "x"], "give either two label files, or one table"),

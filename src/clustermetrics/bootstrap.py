@@ -27,12 +27,15 @@ class Interval(NamedTuple):
     level: float
 
 
-def check_bootstrap_options(ci: Any, n_boot: Any) -> None:
-    """ValueError naming the option when ``ci`` or ``n_boot`` is unusable."""
+def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci", "n_boot"),
+                            ) -> None:
+    """ValueError naming the option (as ``names`` spell them) when ``ci`` or ``n_boot`` is
+    unusable."""
     if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0.0 < float(ci) < 1.0:
-        raise ValueError(f"ci must be a confidence level in (0, 1), e.g. 0.95, got {ci!r}")
+        raise ValueError(f"{names[0]} must be a confidence level in (0, 1), e.g. 0.95, "
+                         f"got {ci!r}")
     if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 2:
-        raise ValueError(f"n_boot must be an integer >= 2, got {n_boot!r}")
+        raise ValueError(f"{names[1]} must be an integer >= 2, got {n_boot!r}")
 
 
 def bootstrap_intervals(table: Contingency, score: Callable[[Contingency], dict[str, float]],

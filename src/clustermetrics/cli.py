@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from . import __version__
 from ._progress import progress_bar
 from ._text import text_table
+from .bootstrap import check_bootstrap_options
 from .noise import NOISE_MODES
 from .sources.engines import AUTO_DUCKDB_BYTES, ENGINES
 
@@ -102,10 +103,8 @@ def _score(args: argparse.Namespace) -> str:
 
     keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read
     top = _details_count(args.details)
-    if args.ci is not None and not 0.0 < args.ci < 1.0:
-        raise CliError(f"--ci must be a confidence level in (0, 1), e.g. 0.95, got {args.ci}")
-    if args.n_boot < 2:
-        raise CliError(f"--n-boot must be at least 2, got {args.n_boot}")
+    if args.ci is not None:
+        check_bootstrap_options(args.ci, args.n_boot, names=("--ci", "--n-boot"))
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
