@@ -1,0 +1,49 @@
+"""Cost of a bootstrap replicate (evaluate(..., ci=...)) against building the table.
+
+    python benchmarks/bench_bootstrap.py --n 1e6 --k 100 --metrics ami --n-boot 200
+
+A replicate is a multinomial redraw of the table's cells plus the scores of that table, so
+its cost follows nnz and the scores, not N. Prints the table build, one evaluate of the
+scores, and the seconds per replicate.
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import clustermetrics as cm
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=float, default=1e6, help="items (default 1e6)")
+    ap.add_argument("--k", type=int, default=100, help="classes = clusters (default 100)")
+    ap.add_argument("--metrics", default="ami", help="score keys (default ami; 'all')")
+    ap.add_argument("--n-boot", type=int, default=200, help="replicates (default 200)")
+    args = ap.parse_args()
+    n = int(args.n)
+    metrics = None if args.metrics == "all" else args.metrics
+    rng = np.random.default_rng(0)
+    t = rng.integers(0, args.k, n)
+    p = t.copy()
+    redrawn = rng.random(n) < 0.3
+    p[redrawn] = rng.integers(0, args.k, int(redrawn.sum()))
+    start = time.perf_counter()
+    table = cm.Contingency.from_labels(t, p)
+    build = time.perf_counter() - start
+    cm.evaluate(table, metrics=metrics)  # imports and per-table caches out of the way
+    fresh = cm.Contingency.from_labels(t, p)  # nothing cached on it yet
+    start = time.perf_counter()
+    report = cm.evaluate(fresh, metrics=metrics)
+    once = time.perf_counter() - start
+    start = time.perf_counter()
+    cm.evaluate(table, metrics=metrics, ci=0.95, n_boot=args.n_boot, seed=0)
+    per = (time.perf_counter() - start) / args.n_boot
+    print(f"N = {n:.0e}, K = {args.k}, nnz = {table.nnz}, {len(report)} score(s)")
+    print(f"table build {build:.4f} s; scores once {once:.4f} s; "
+          f"per bootstrap replicate {per:.4f} s ({args.n_boot} replicates)")
+
+
+if __name__ == "__main__":
+    main()
