@@ -46,11 +46,8 @@ def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     if kind in "iu":
         lo, hi = int(values.min()), int(values.max())
         if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
-            base = np.array(lo, dtype=values.dtype)
-            # subtract in the input dtype: uint64 labels near 2**64 must not pass through int64
-            codes = (values - base if lo != 0 else values).astype(np.int64, copy=False)
-            labels = np.arange(hi - lo + 1, dtype=np.int64).astype(values.dtype) + base
-            return codes, labels, hi == lo
+            labels = _from_offsets(np.arange(hi - lo + 1), lo, values.dtype)
+            return _offsets(values, lo), labels, hi == lo
     codes, uniques = factorize(values)
     return codes, uniques, True
 
@@ -58,9 +55,7 @@ def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 def _factorize_small_ints(values, dtype, lo=None, hi=None):
     if lo is None:
         lo, hi = int(values.min()), int(values.max())
-    base = np.array(lo, dtype=values.dtype)
-    # subtract in the input dtype: uint64 labels near 2**64 must not pass through int64
-    shifted = (values - base if lo != 0 else values).astype(np.int64, copy=False)
+    shifted = _offsets(values, lo)
     present = np.bincount(shifted, minlength=hi - lo + 1) > 0
     if present.all():
         codes = shifted
@@ -70,7 +65,30 @@ def _factorize_small_ints(values, dtype, lo=None, hi=None):
     offsets = np.flatnonzero(present)
     if dtype.kind == "b":  # offsets count from the smallest value present (True if all are)
         return codes, (offsets + lo).astype(bool)
-    return codes, offsets.astype(dtype) + base
+    return codes, _from_offsets(offsets, lo, dtype)
+
+
+def _offsets(values: np.ndarray, lo: int) -> np.ndarray:
+    """``values - lo`` as int64, exact for every integer dtype.
+
+    The difference must not be formed in a narrow input dtype: int8 127 - (-1) wraps to
+    -128. Widening to int64 first is exact for every dtype but uint64, whose values may
+    exceed int64; there the difference is formed in uint64, where it cannot wrap
+    (values >= lo >= 0), and it fits int64 because the range is small.
+    """
+    if values.dtype.itemsize == 8:
+        shifted = values - values.dtype.type(lo) if lo != 0 else values
+        return shifted.view(np.int64) if shifted.dtype.kind == "u" else shifted
+    shifted = values.astype(np.int64)
+    if lo != 0:
+        shifted -= lo
+    return shifted
+
+
+def _from_offsets(offsets: np.ndarray, lo: int, dtype: np.dtype) -> np.ndarray:
+    """The values ``lo + offsets`` in ``dtype``, added in the 64-bit type of its sign."""
+    wide = np.uint64 if dtype.kind == "u" else np.int64
+    return (offsets.astype(wide) + wide(lo)).astype(dtype, copy=False)
 
 
 def _factorize_hashed(values):
