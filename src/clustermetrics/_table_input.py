@@ -8,24 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._factorize import factorize
-from ._validation import as_label_array
+from ._validation import as_counts, as_label_array
 
-__all__ = ["as_counts", "axis_labels", "matrix_cells", "union_labels"]
-
-
-def as_counts(values: np.ndarray, name: str) -> np.ndarray:
-    if values.dtype.kind == "b" or values.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be non-negative integers, got dtype {values.dtype}")
-    if values.dtype.kind == "f":
-        if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
-            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
-        if np.any(np.abs(values) >= 2.0**63):
-            raise ValueError(f"{name} has values too large for int64")
-    if np.any(values < 0):
-        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
-    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and np.any(values >= 2**63):
-        raise ValueError(f"{name} has values too large for int64")
-    return values.astype(np.int64)
+__all__ = ["axis_labels", "matrix_cells", "union_labels"]
 
 
 def matrix_cells(matrix):
@@ -42,8 +27,6 @@ def matrix_cells(matrix):
         data, shape = dense[rows, cols], dense.shape
     if shape[0] == 0 or shape[1] == 0:
         raise ValueError(f"matrix is empty (shape {shape})")
-    if data.dtype.kind not in "iuf" or data.dtype.kind == "b":
-        raise ValueError(f"matrix must hold non-negative integer counts, got dtype {data.dtype}")
     counts = as_counts(np.asarray(data), "matrix")
     return rows.astype(np.int64), cols.astype(np.int64), counts, shape
 

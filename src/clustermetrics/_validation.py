@@ -1,38 +1,96 @@
-"""Turn user input into clean 1-D label arrays, or fail with a message naming the argument.
+"""Turn user input into clean 1-D label or count arrays, or fail with a message naming the
+argument.
 
-Every entry point (labels, counts, files) validates through here, once.
+Every entry point (labels, counts, files) validates through here, once. The rule for
+labels: the table of an array is the table of its Python values, compared with Python
+equality (``1 == 1.0 == True``; ``1 != "1"``). Every NaN-like value (None, NaN of any float
+or complex type, ``Decimal('NaN')``, NaT, ``pd.NA``, Arrow and polars nulls, masked
+entries) is a missing label and an error; infinite labels are refused, as scikit-learn
+refuses them.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
-__all__ = ["as_label_array", "check_same_length"]
+__all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "check_same_length",
+           "check_total"]
 
 _EXACT_FLOAT_INT = 2**53
+MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
+# numbers that can be NaN or infinite, and are checked for it one by one in object arrays
+_INEXACT = (float, complex, np.inexact, Decimal)
+_NAT = (np.datetime64, np.timedelta64)
+_NA_TYPES = {"NAType", "NaTType"}
+_PLAIN = {str, int, bytes, bool}  # always hashable, never missing: the common labels  # pandas.NA and pandas.NaT, recognised without pandas
 
 
 def as_label_array(values: Any, name: str) -> np.ndarray:
     """Return ``values`` as a non-empty 1-D numpy array of hashable labels.
 
-    Accepts lists, tuples, numpy arrays, pandas/polars Series and pyarrow arrays. Raises
-    ``ValueError`` naming ``name`` for scalars, 2-D input, empty input and missing labels
-    (None, NaN, NaT, nulls). Mixed-type Python sequences become object arrays, so ``1`` and
-    ``"1"`` stay distinct and integers above 2**53 are never rounded through float.
+    Accepts lists, tuples, ranges, numpy arrays (masked entries count as missing), pandas
+    and polars Series, pyarrow arrays. Raises ``ValueError`` naming ``name`` for scalars,
+    unordered or one-shot inputs (sets, dicts, generators), 2-D input, empty input, missing
+    labels and infinite labels, and for labels that cannot be hashed. Mixed-type Python
+    sequences become object arrays, so ``1`` and ``"1"`` stay distinct, integers above
+    2**53 are never rounded through float, and strings ending in NUL keep it.
     """
-    if values is None:
-        raise ValueError(f"{name} is required, got None")
-    if isinstance(values, (str, bytes)):
-        raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
     arr = _to_numpy(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
-    if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one label is needed")
-    _check_missing(arr, name)
+    _check_shape(arr, name)
+    _check_labels(arr, name)
     return arr
+
+
+def as_count_array(values: Any, name: str) -> np.ndarray:
+    """``values`` as a non-empty 1-D int64 array of non-negative counts summing to at most
+    ``MAX_ITEMS``; a ValueError naming ``name`` otherwise."""
+    arr = _to_numpy(values, name)
+    _check_shape(arr, name)
+    return as_counts(arr, name)
+
+
+def as_counts(values: np.ndarray, name: str) -> np.ndarray:
+    """A numeric array of counts as int64, checked: integral, non-negative, finite, and a
+    total that int64 holds exactly."""
+    kind = values.dtype.kind
+    if kind == "O":
+        values = _object_counts(values, name)
+        kind = values.dtype.kind
+    if kind not in "iuf":
+        raise ValueError(f"{name} must hold non-negative integer counts, got dtype {values.dtype}")
+    if kind == "f":
+        if np.isnan(values).any():
+            raise ValueError(f"{name} contains {int(np.isnan(values).sum())} NaN values; "
+                             "counts must be non-negative integers")
+        if not np.isfinite(values).all() or np.any(values != np.round(values)):
+            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
+    if np.any(values < 0):
+        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
+    if np.any(values >= 2.0**63 if kind == "f" else values > MAX_ITEMS):
+        raise ValueError(f"{name} has values above 2**63 - 1, the largest count held exactly")
+    counts = values.astype(np.int64)
+    check_total(counts, name)
+    return counts
+
+
+def check_total(counts: np.ndarray, name: str) -> int:
+    """The exact sum of non-negative int64 counts, or a ValueError when it exceeds
+    ``MAX_ITEMS`` (an int64 sum would wrap to a negative N without a word)."""
+    # a float64 sum errs by far less than 2**62 here, so only totals near the limit are
+    # summed again exactly
+    if float(counts.sum(dtype=np.float64)) < 2.0**62:
+        return int(counts.sum(dtype=np.int64))
+    total = int((counts >> 32).sum(dtype=np.int64)) << 32
+    total += int((counts & 0xFFFFFFFF).sum(dtype=np.int64))
+    if total > MAX_ITEMS:
+        raise ValueError(f"{name}: the counts add up to {total} items, more than 2**63 - 1 "
+                         f"= {MAX_ITEMS}, the largest table counted exactly")
+    return total
 
 
 def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
@@ -42,7 +100,17 @@ def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) ->
         )
 
 
+# ----------------------------------------------------------------- conversion
 def _to_numpy(values: Any, name: str) -> np.ndarray:
+    if values is None:
+        raise ValueError(f"{name} is required, got None")
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
+    if isinstance(values, np.ma.MaskedArray):
+        masked = int(np.ma.count_masked(values))
+        if masked:
+            raise ValueError(f"{name} contains {masked} missing (masked) labels")
+        return np.ma.getdata(values)
     if isinstance(values, np.ndarray):
         return values
     null_count = _arrow_or_polars_nulls(values)
@@ -53,16 +121,39 @@ def _to_numpy(values: Any, name: str) -> np.ndarray:
             arr = values.to_numpy(zero_copy_only=False)  # pyarrow
         except TypeError:
             arr = values.to_numpy()  # pandas, polars
-        return np.asarray(arr)
+        return np.ma.getdata(np.asarray(arr))
     if isinstance(values, (list, tuple)):
         return _sequence_to_numpy(values)
+    _refuse_unordered(values, name)
     try:
         arr = np.asarray(values)
     except Exception as exc:  # ragged nested sequences and the like
         raise ValueError(f"{name} could not be read as a 1-D sequence of labels: {exc}") from None
-    if arr.ndim == 0:
-        raise ValueError(f"{name} must be a 1-D sequence of labels, got a scalar")
     return arr
+
+
+def _refuse_unordered(values: Any, name: str) -> None:
+    """Sets and dicts have no item order; iterators would be consumed by reading them."""
+    if isinstance(values, (set, frozenset)):
+        kind = "a set, which has no order"
+    elif isinstance(values, Mapping):
+        kind = "a mapping"
+    elif isinstance(values, Iterator):
+        kind = f"an iterator ({type(values).__name__}), which can be read only once"
+    else:
+        return
+    raise ValueError(f"{name} must be a 1-D sequence of labels with one label per item, got "
+                     f"{kind}; pass a list")
+
+
+def _check_shape(arr: np.ndarray, name: str) -> None:
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must be a 1-D sequence of labels, got a single value of "
+                         f"type {type(arr.item()).__name__}")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one label is needed")
 
 
 def _arrow_or_polars_nulls(values: Any) -> int:
@@ -79,53 +170,99 @@ def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
         arr = None
     if arr is not None and arr.ndim > 1:
         return arr  # reported as 2-D by the caller
-    kinds = {type(v) for v in values}
-    if arr is None or arr.dtype.kind in "USf" and not _homogeneous(kinds, arr.dtype.kind, values):
-        # numpy would turn [1, "1"] into two equal strings, or 2**53+1 into a float: keep objects.
+    if arr is None or arr.dtype.kind in "USf" and not _same_as_python(arr.dtype.kind, values):
         arr = np.empty(len(values), dtype=object)
         arr[:] = values
     return arr
 
 
-def _homogeneous(kinds: set, kind: str, values: list | tuple) -> bool:
-    if kind in "US":
-        return kinds <= {str, np.str_} or kinds <= {bytes, np.bytes_}
-    # float arrays: ints are exact only up to 2**53
-    return not any(type(v) is int and abs(v) > _EXACT_FLOAT_INT for v in values)
+def _same_as_python(kind: str, values: list | tuple) -> bool:
+    """Whether numpy's array of ``values`` holds the same values: numpy would turn
+    [1, "1"] into two equal strings, 2**53 + 1 into a float, and drop trailing NULs."""
+    kinds = {type(v) for v in values}
+    if kind == "U":  # one C-level scan for a NUL; the precise check only if there is one
+        return kinds <= {str, np.str_} and ("\x00" not in "".join(values)
+                                            or not any(v.endswith("\x00") for v in values))
+    if kind == "S":
+        return kinds <= {bytes, np.bytes_} and (b"\x00" not in b"".join(values)
+                                                or not any(v.endswith(b"\x00") for v in values))
+    return not any(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                   and abs(int(v)) > _EXACT_FLOAT_INT for v in values)
 
 
-def _check_missing(arr: np.ndarray, name: str) -> None:
+# ----------------------------------------------------------------- label checks
+def _check_labels(arr: np.ndarray, name: str) -> None:
     kind = arr.dtype.kind
-    if kind == "f":
-        n_bad = int(np.isnan(arr).sum())
+    if kind in "fc":
+        _report(name, int(np.isnan(arr).sum()), int(np.isinf(arr).sum()))
     elif kind in "mM":
-        n_bad = int(np.isnat(arr).sum())
+        _report(name, int(np.isnat(arr).sum()), 0)
     elif kind == "O":
-        n_bad = _count_missing_objects(arr, name)
-    elif kind in "biuUS":
-        return
-    else:
-        raise ValueError(
-            f"{name} has unsupported dtype {arr.dtype}: labels must be hashable scalars"
-        )
-    if n_bad:
-        raise ValueError(f"{name} contains {n_bad} missing labels (None/NaN)")
+        _report(name, *_object_problems(arr, name))
+    elif kind not in "biuUS":
+        raise ValueError(f"{name} has unsupported dtype {arr.dtype}: labels must be "
+                         "hashable scalars")
 
 
-def _count_missing_objects(arr: np.ndarray, name: str) -> int:
-    n_bad = 0
+def _report(name: str, n_missing: int, n_infinite: int) -> None:
+    if n_missing:
+        raise ValueError(f"{name} contains {n_missing} missing labels (None/NaN/NaT/NA)")
+    if n_infinite:
+        raise ValueError(f"{name} contains {n_infinite} infinite labels; labels must be "
+                         "finite")
+
+
+def _object_problems(arr: np.ndarray, name: str) -> tuple[int, int]:
+    """(missing, infinite) labels of an object array; unhashable labels are an error."""
+    n_missing = n_infinite = 0
     for v in arr.tolist():
-        if v is None or (isinstance(v, float) and v != v) or type(v).__name__ in _NA_TYPES:
-            n_bad += 1
+        if type(v) in _PLAIN:
             continue
-        try:
-            hash(v)
-        except TypeError:
-            raise ValueError(
-                f"{name} contains an unhashable label of type {type(v).__name__}; "
-                "labels must be scalars (is the input 2-D?)"
-            ) from None
-    return n_bad
+        if v is None or type(v).__name__ in _NA_TYPES:
+            n_missing += 1
+        elif isinstance(v, _INEXACT):  # before hashing: a signalling NaN cannot be hashed
+            missing, infinite = _nan_or_inf(v)
+            n_missing += missing
+            n_infinite += infinite
+        elif isinstance(v, _NAT) and np.isnat(v):
+            n_missing += 1
+        else:
+            try:
+                hash(v)
+            except TypeError:
+                raise ValueError(
+                    f"{name} contains an unhashable label of type {type(v).__name__}; "
+                    "labels must be scalars (is the input 2-D?)"
+                ) from None
+    return n_missing, n_infinite
 
 
-_NA_TYPES = {"NAType", "NaTType"}  # pandas.NA and pandas.NaT, recognised without importing pandas
+def _nan_or_inf(v: Any) -> tuple[bool, bool]:
+    if isinstance(v, Decimal):  # sNaN raises on comparison: ask the Decimal itself
+        return v.is_nan(), v.is_infinite()
+    if isinstance(v, (complex, np.complexfloating)):
+        return math.isnan(v.real) or math.isnan(v.imag), \
+            math.isinf(v.real) or math.isinf(v.imag)
+    return math.isnan(v), math.isinf(v)
+
+
+def _object_counts(values: np.ndarray, name: str) -> np.ndarray:
+    """Counts given as Python objects (ints beyond int64 included): checked exactly."""
+    items = values.tolist()
+    for v in items:
+        if v is None or isinstance(v, bool) or not isinstance(v, (int, float, np.integer,
+                                                                   np.floating, Decimal)):
+            raise ValueError(f"{name} must be non-negative integers, got a value of type "
+                             f"{type(v).__name__}")
+        if isinstance(v, _INEXACT) and _nan_or_inf(v)[0]:
+            raise ValueError(f"{name} contains NaN values; counts must be non-negative "
+                             "integers")
+        if v < 0:
+            raise ValueError(f"{name} must be non-negative, got {v!r}")
+        if v > MAX_ITEMS:
+            raise ValueError(f"{name} has values above 2**63 - 1, the largest count held "
+                             "exactly")
+        if v != int(v):
+            raise ValueError(f"{name} must be non-negative integers, got non-integral "
+                             f"value {v!r}")
+    return np.array([int(v) for v in items], dtype=np.int64)

@@ -15,8 +15,8 @@ import numpy as np
 
 from ._counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
 from ._factorize import factorize, factorize_for_counting
-from ._table_input import as_counts, axis_labels, matrix_cells, union_labels
-from ._validation import as_label_array, check_same_length
+from ._table_input import axis_labels, matrix_cells, union_labels
+from ._validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
 
 __all__ = ["Contingency", "as_contingency", "contingency_matrix"]
 
@@ -68,7 +68,7 @@ class Contingency:
         """Table from one row per cell, e.g. a group-by result; repeated pairs add up."""
         t = as_label_array(class_labels, "class_labels")
         p = as_label_array(cluster_labels, "cluster_labels")
-        c = as_counts(as_label_array(counts, "counts"), "counts")
+        c = as_count_array(counts, "counts")
         check_same_length(t, p, "class_labels", "cluster_labels")
         check_same_length(t, c, "class_labels", "counts")
         t_codes, t_labels = factorize(t)
@@ -132,6 +132,10 @@ class Contingency:
                 raise ValueError(f"tables[{i}] is a {type(t).__name__}, not a Contingency")
         if len(tables) == 1:
             return tables[0]
+        total = sum(t.n_samples for t in tables)
+        if total > MAX_ITEMS:
+            raise ValueError(f"tables hold {total} items together, more than 2**63 - 1 = "
+                             f"{MAX_ITEMS}, the largest table counted exactly")
         t_labels, t_maps = union_labels([t._class_labels for t in tables], "class labels")
         p_labels, p_maps = union_labels([t._cluster_labels for t in tables], "cluster labels")
         rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables, strict=True)])
