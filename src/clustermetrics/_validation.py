@@ -26,8 +26,8 @@ MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
 # numbers that can be NaN or infinite, and are checked for it one by one in object arrays
 _INEXACT = (float, complex, np.inexact, Decimal)
 _NAT = (np.datetime64, np.timedelta64)
-_NA_TYPES = {"NAType", "NaTType"}
-_PLAIN = {str, int, bytes, bool}  # always hashable, never missing: the common labels  # pandas.NA and pandas.NaT, recognised without pandas
+_NA_TYPES = {"NAType", "NaTType"}  # pandas.NA and pandas.NaT, recognised without pandas
+_PLAIN = {str, int, bytes, bool}  # always hashable, never missing: the common labels
 
 
 def as_label_array(values: Any, name: str) -> np.ndarray:
