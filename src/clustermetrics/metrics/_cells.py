@@ -32,6 +32,7 @@ __all__ = [
     "log_class_size_cells",
     "log_cluster_size_cells",
     "row_starts",
+    "exact_ints",
     "row_sum_count_size",
     "row_sum_squares",
     "square_sums",
@@ -64,20 +65,33 @@ def row_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
     return np.add.reduceat(values, row_starts(table))
 
 
+def exact_ints(table: Contingency, values: np.ndarray) -> np.ndarray:
+    """Integer ``values`` of ``table`` in a dtype where a product of two counts, and any sum
+    of such products over the table, is exact: int64 while N^2 < 2^63, else Python ints.
+
+    Every such sum (sum n_ij^2, sum n_ij b_j, ...) is at most N^2, so int64 holds it for
+    N < 3.04e9; beyond that numpy's object arrays do the same arithmetic with Python ints
+    (slower, and only on tables of more than three billion items).
+    """
+    if table.n_samples < _INT64_PRODUCT_N:
+        return values
+    return np.asarray(values).astype(object)
+
+
 def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
-    """(sum_j n_ij^2 per class, sum_i n_ij^2 per cluster), exact int64 (N < ~3e9 like every
-    n^2 here); large tables chunk by chunk."""
+    """(sum_j n_ij^2 per class, sum_i n_ij^2 per cluster), exact (see :func:`exact_ints`);
+    large tables chunk by chunk."""
     def compute(t: Contingency) -> tuple[np.ndarray, np.ndarray]:
+        counts = exact_ints(t, t.counts)
         if t.nnz <= _CHUNK:  # one chunk: rows by reduceat (cells are sorted by row)
-            squares = t.counts * t.counts
-            by_col = np.zeros(t.n_clusters, dtype=np.int64)
+            squares = counts * counts
+            by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=np.int64))
             np.add.at(by_col, t.cols, squares)
             return row_sums(t, squares), by_col
-        by_row = np.zeros(t.n_classes, dtype=np.int64)
-        by_col = np.zeros(t.n_clusters, dtype=np.int64)
+        by_row = exact_ints(t, np.zeros(t.n_classes, dtype=np.int64))
+        by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=np.int64))
         for cells in cell_chunks(t):
-            counts = t.counts[cells]
-            squares = counts * counts
+            squares = counts[cells] * counts[cells]
             np.add.at(by_col, t.cols[cells], squares)
             np.add.at(by_row, t.rows[cells], squares)
         return by_row, by_col
@@ -85,21 +99,19 @@ def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
 
 
 def row_sum_squares(table: Contingency) -> np.ndarray:
-    """sum_j n_ij^2 per class (exact int64)."""
+    """sum_j n_ij^2 per class (exact, see :func:`exact_ints`)."""
     return square_sums(table)[0]
 
 
-def row_sum_count_size(table: Contingency) -> np.ndarray | None:
-    """sum_j n_ij b_j per class (exact int64), or None when N^2 could overflow int64."""
-    if table.n_samples >= _INT64_PRODUCT_N:
-        return None
-
+def row_sum_count_size(table: Contingency) -> np.ndarray:
+    """sum_j n_ij b_j per class (exact, see :func:`exact_ints`)."""
     def compute(t: Contingency) -> np.ndarray:
+        counts, sizes = exact_ints(t, t.counts), exact_ints(t, t.cluster_sizes)
         if t.nnz <= _CHUNK:
-            return row_sums(t, t.counts * cluster_size_cells(t))
-        out = np.zeros(t.n_classes, dtype=np.int64)
+            return row_sums(t, counts * sizes[t.cols])
+        out = exact_ints(t, np.zeros(t.n_classes, dtype=np.int64))
         for cells in cell_chunks(t):
-            np.add.at(out, t.rows[cells], t.counts[cells] * t.cluster_sizes[t.cols[cells]])
+            np.add.at(out, t.rows[cells], counts[cells] * sizes[t.cols[cells]])
         return out
     return table.cached("rows:sum_nb", compute)
 

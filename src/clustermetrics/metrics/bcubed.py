@@ -22,7 +22,14 @@ from typing import Any
 import numpy as np
 
 from ..contingency import Contingency, as_contingency
-from ._cells import cluster_size_cells, counts_float, row_sum_squares, row_sums, square_sums
+from ._cells import (
+    cluster_size_cells,
+    counts_float,
+    exact_ints,
+    row_sum_squares,
+    row_sums,
+    square_sums,
+)
 
 __all__ = [
     "bcubed_precision",
@@ -43,8 +50,8 @@ def _record(table: Contingency) -> tuple[float, float]:
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
         by_class, by_cluster = square_sums(t)
-        p = math.fsum((by_cluster / t.cluster_sizes).tolist()) / t.n_samples
-        r = math.fsum((by_class / t.class_sizes).tolist()) / t.n_samples
+        p = math.fsum((by_cluster / exact_ints(t, t.cluster_sizes)).tolist()) / t.n_samples
+        r = math.fsum((by_class / exact_ints(t, t.class_sizes)).tolist()) / t.n_samples
         return min(p, 1.0), min(r, 1.0)
     return table.cached("bcubed:record", compute)
 
@@ -58,7 +65,8 @@ def _class_weighted(table: Contingency) -> tuple[float, float]:
         # recall's inner sums sum_j n_ij^2 are exact integers
         a = t.class_sizes.astype(np.float64)
         p = math.fsum((row_sums(t, p_item) / a).tolist()) / t.n_classes
-        r = math.fsum((row_sum_squares(t) / (a * a)).tolist()) / t.n_classes
+        a2 = exact_ints(t, t.class_sizes) ** 2
+        r = math.fsum((row_sum_squares(t) / a2).tolist()) / t.n_classes
         return min(p, 1.0), min(r, 1.0)
     return table.cached("bcubed:class", compute)
 

@@ -19,9 +19,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._counting import group_sum
 from ..contingency import Contingency, as_contingency
-from ._cells import row_sum_count_size, row_sum_squares
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares
 
 __all__ = [
     "MarxerPurwins",
@@ -42,20 +41,14 @@ class MarxerPurwins(NamedTuple):
 
 def _compute(table: Contingency) -> MarxerPurwins:
     n = table.n_samples
-    counts = table.counts
     # Per class c the sums over its cells are exact integers:
     #   P: sum_k n_ck P(c, k) = n_c - S_c / (N - n_c),  S_c = sum_k n_ck (b_k - n_ck)
     #   R: sum_k n_ck R(c, k) = T_c / (n_c - 1),        T_c = sum_k n_ck (n_ck - 1)
     # so only the class terms are floats, summed exactly with fsum.
-    n_c = table.class_sizes
+    n_c = exact_ints(table, table.class_sizes)
     squares = row_sum_squares(table)  # shared with B-cubed and MARI
     if table.n_classes > 1:  # N - n_c > 0 for every class
-        nb = row_sum_count_size(table)
-        if nb is not None:
-            s_c = nb - squares
-        else:
-            s_c = group_sum(table.rows, counts * (table.cluster_sizes[table.cols] - counts),
-                             table.n_classes)
+        s_c = row_sum_count_size(table) - squares
         precision = math.fsum((n_c - s_c / (n - n_c)).tolist()) / n
     else:
         precision = 1.0

@@ -53,10 +53,10 @@ class PairCounts(NamedTuple):
 
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
-    if n_total < _INT64_SAFE_N:
-        # sum C(v, 2) = (sum v^2 - sum v) / 2; one dot product, no temporary arrays
-        return (int(np.dot(values, values)) - int(values.sum())) // 2
-    return sum(v * (v - 1) // 2 for v in values.tolist())
+    if n_total >= _INT64_SAFE_N:  # sum v^2 may pass 2**63: Python ints (object arrays)
+        values = values.astype(object)
+    # sum C(v, 2) = (sum v^2 - sum v) / 2; one dot product, no temporary arrays
+    return (int(np.dot(values, values)) - int(values.sum())) // 2
 
 
 def _compute_pairs(table: Contingency) -> PairCounts:
@@ -105,7 +105,7 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
     """
     tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
     cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
-    dtype = np.int64 if 2 * tn < 2**63 else object
+    dtype = np.int64 if max(map(max, cells)) < 2**63 else object
     return np.array(cells, dtype=dtype)
 
 

@@ -19,7 +19,7 @@ import math
 from typing import Any
 
 from ..contingency import Contingency, as_contingency
-from ._cells import row_sum_count_size, row_sum_squares
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares
 from .pairs import PairCounts, pair_counts
 
 __all__ = [
@@ -347,16 +347,13 @@ def _sum_n_ab(table: Contingency) -> int:
     b = table.cluster_sizes[table.cols]
     if table.n_samples < 2_000_000:  # every n*a*b < 8e18 fits in int64
         return int((n * ((a - 1) * (b - 1) - (n - 1))).sum())
-    if table.n_samples < 3_000_000_000:
-        # sum_i (a_i - 1) S_i with S_i = sum_j n_ij (b_j - 1) <= N^2: exact int64 per class;
-        # only the K outer products need Python integers
-        # S_i = sum_j n_ij b_j - a_i, from row sums shared with Marxer-Purwins
-        per_class = row_sum_count_size(table) - table.class_sizes
-        outer = sum(x * y for x, y in zip((table.class_sizes - 1).tolist(), per_class.tolist(),
-                                          strict=True))
-        return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
-    return sum(x * ((y - 1) * (z - 1) - (x - 1))
-               for x, y, z in zip(n.tolist(), a.tolist(), b.tolist(), strict=True))
+    # sum_i (a_i - 1) S_i with S_i = sum_j n_ij (b_j - 1) = sum_j n_ij b_j - a_i (row sums
+    # shared with Marxer-Purwins, exact at any N); only the K outer products need Python
+    # integers
+    per_class = row_sum_count_size(table) - exact_ints(table, table.class_sizes)
+    outer = sum(x * y for x, y in zip((table.class_sizes - 1).tolist(), per_class.tolist(),
+                                      strict=True))
+    return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
 
 
 def modified_adjusted_rand_score(labels_true: Any, labels_pred: Any = None) -> float:
