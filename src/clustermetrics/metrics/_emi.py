@@ -52,6 +52,7 @@ import math
 import numpy as np
 
 from .. import _kernels
+from ._hypergeometric import mean_xlog_x_over_mean
 
 __all__ = ["expected_mutual_information"]
 
@@ -62,6 +63,11 @@ _PACK_MAX = 3_000_000_000  # margins below this pack (min, max) into one int64 k
 _EXACT_INT = 3_000_000_000  # below this N, k N - a b is formed exactly in int64
 _EXACT_FLOAT = float(1 << 53)  # integers below this are exact in float64
 _MU_TABLE = 16.0  # pairs whose mean a b / N exceeds this evaluate f with log1p (exact d)
+# pairs with a mean a b / N from here on use the exact-moment expansion (below 3e9 items,
+# and from N = 3e9 on, where k N - a b is no longer exact in int64)
+_EXPANSION_MEAN = float(1 << 20)
+_EXPANSION_MEAN_HUGE_N = float(1 << 11)
+_EXPANSION_REL_TOL = 2.0**-56  # relative truncation error per pair, below its rounding
 
 
 def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
@@ -80,15 +86,43 @@ def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
     tail_tol = tol / (2.0 * min(a.shape[0], b.shape[0]) * max(log_n, 1.0)) if tol > 0 else 0.0
     biggest = int(max(ua[-1], ub[-1])) + 1
     logs = _log_table(biggest) if biggest <= _LOG_TABLE_MAX else None
-    kernel = _kernels.emi_kernel(_work(ua, ub, n, tail_tol))
     total = 0.0
     for pa, pb, weight in _pair_chunks(ua, ca, ub, cb):
+        total_large, walk = _large_means(pa, pb, weight, n)
+        total += total_large
+        pa, pb, weight = pa[walk], pb[walk], weight[walk]
+        if pa.shape[0] == 0:
+            continue
+        kernel = _kernels.emi_kernel(_work(pa, pb, n, tail_tol))
         if kernel is not None:
             total += kernel(pa, pb, weight, n, tail_tol,
                             logs if logs is not None else np.zeros(0))
         else:
             total += float(weight @ _pair_emi(pa, pb, n, tail_tol, logs))
     return total
+
+
+def _large_means(pa, pb, weight, n):
+    """(sum of the weighted terms of the pairs with a large mean a b / N, computed from
+    the exact moments, and the mask of the pairs left to the pmf walk).
+
+    A window of the walk spans ~sqrt(mean) cells, and its running products and the
+    cancelling sum of P(k) f(k) lose ~eps sqrt(mean) per pair; the moment expansion
+    (:mod:`._hypergeometric`) costs the same whatever the mean and proves its error. Beyond
+    int64 (N >= 3e9) the walk's f(k) is formed from rounded products, so the expansion
+    takes over from smaller means there.
+    """
+    threshold = _EXPANSION_MEAN if n < _EXACT_INT else _EXPANSION_MEAN_HUGE_N
+    large = pa.astype(np.float64) * pb.astype(np.float64) >= threshold * float(n)
+    walk = ~large
+    total = 0.0
+    for i in np.flatnonzero(large).tolist():
+        value = mean_xlog_x_over_mean(int(pa[i]), int(pb[i]), n, _EXPANSION_REL_TOL)
+        if value is None:  # not provable at this mean: the walk takes it
+            walk[i] = True
+        else:
+            total += float(weight[i]) * value / n
+    return total, walk
 
 
 def _pair_chunks(ua, ca, ub, cb):
@@ -117,14 +151,14 @@ def _unordered(pa, pb, weight):
     return keys // _PACK_MAX, keys % _PACK_MAX, summed
 
 
-def _work(ua: np.ndarray, ub: np.ndarray, n: int, tail_tol: float) -> float:
-    """Rough number of window cells: pairs x (typical window width)."""
+def _work(pa: np.ndarray, pb: np.ndarray, n: int, tail_tol: float) -> float:
+    """Rough number of window cells the walk visits for the pairs (a, b)."""
     if tail_tol <= 0:
-        return float(ua.shape[0]) * ub.shape[0] * float(min(ua[-1], ub[-1]))
-    mid_a, mid_b = float(np.median(ua)), float(np.median(ub))
-    var = mid_a * mid_b / n * (1 - mid_a / n) * (1 - mid_b / n)
+        return float(np.minimum(pa, pb).astype(np.float64).sum())
+    af, bf = pa.astype(np.float64), pb.astype(np.float64)
+    var = af * bf / n * (1 - af / n) * (1 - bf / n)
     big_l = math.log(2.0 / tail_tol)
-    return float(ua.shape[0]) * ub.shape[0] * (2 * (big_l / 3 + math.sqrt(2 * big_l * var)) + 1)
+    return float((2 * (big_l / 3 + np.sqrt(2 * big_l * var)) + 1).sum())
 
 
 def _log_table(m: int) -> np.ndarray:
