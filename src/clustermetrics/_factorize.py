@@ -13,9 +13,12 @@ independent of the order in which labels first appear.
 
 from __future__ import annotations
 
+import numbers
+from decimal import Decimal
+
 import numpy as np
 
-__all__ = ["factorize", "factorize_for_counting", "sort_labels"]
+__all__ = ["factorize", "factorize_for_counting", "resort", "sort_labels"]
 
 # Ranges up to this many values (or 2x the input length) are counted densely.
 _DENSE_RANGE = 1 << 22
@@ -98,7 +101,7 @@ def _factorize_hashed(values):
         return codes.astype(np.int64, copy=False), uniques
     codes, uniques = pd.factorize(values, sort=False)
     uniques = np.asarray(uniques, dtype=values.dtype)
-    return _resort(codes, uniques)
+    return resort(codes, uniques)
 
 
 def _factorize_objects(values):
@@ -113,10 +116,11 @@ def _factorize_objects(values):
         )
         uniques = np.empty(len(seen), dtype=object)
         uniques[:] = list(seen)
-    return _resort(codes, uniques)
+    return resort(codes, uniques)
 
 
-def _resort(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def resort(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, uniques) renumbered so that ``uniques`` is in :func:`sort_labels` order."""
     order = sort_labels(uniques)
     if np.array_equal(order, np.arange(order.shape[0])):
         return codes.astype(np.int64, copy=False), uniques
@@ -126,16 +130,24 @@ def _resort(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def sort_labels(uniques: np.ndarray) -> np.ndarray:
-    """Indices that sort distinct labels; mixed types sort by type name, then value."""
+    """Indices that sort distinct labels. Mixed types: real numbers first, compared as
+    numbers whatever their type (1 < 2.5 < 3), then the others by type name and value;
+    labels that still cannot be compared, by their repr."""
     if uniques.dtype.kind != "O":
         return np.argsort(uniques, kind="stable")
     items = uniques.tolist()
-    for key in (None, lambda v: (type(v).__name__, v), repr):
+    for key in (None, _mixed_key, repr):
         try:
             return np.array(sorted(range(len(items)), key=_keyed(items, key)), dtype=np.int64)
         except (TypeError, ValueError):  # numpy scalar vs tuple compares elementwise: ValueError
             continue
     raise AssertionError("repr keys always compare")  # pragma: no cover
+
+
+def _mixed_key(value):
+    if isinstance(value, (numbers.Real, Decimal)):
+        return (0, "", value)
+    return (1, type(value).__name__, value)
 
 
 def _keyed(items, key):

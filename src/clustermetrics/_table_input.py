@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._factorize import factorize
+from ._factorize import factorize, resort
 from ._validation import as_counts, as_label_array
 
 __all__ = ["axis_labels", "matrix_cells", "union_labels"]
@@ -45,9 +45,16 @@ def axis_labels(labels, size, name):
 
 
 def union_labels(arrays, what):
-    """Sorted union of label arrays, and for each array the map to positions in the union."""
+    """Sorted union of label arrays, and for each array the map to positions in the union.
+
+    Labels equal under Python equality but of different types (1, 1.0, True) are one
+    label; it keeps the value of the simplest type (int, bool, float, complex, then the
+    others, ties by type name), so a merge does not depend on the order of its tables."""
     combined = np.concatenate(_compatible(arrays))
     codes, uniques = factorize(combined)
+    if combined.dtype.kind == "O" and uniques.shape[0] < combined.shape[0]:
+        # another member may sort elsewhere (by its type): order the labels again
+        codes, uniques = resort(codes, _simplest_members(combined, codes, uniques))
     bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
     return uniques, [codes[bounds[i]:bounds[i + 1]] for i in range(len(arrays))]
 
@@ -62,3 +69,27 @@ def _compatible(arrays):
     if kinds <= set("iu") and common.kind in "iu" or kinds <= set("US") and len(kinds) == 1:
         return [a.astype(common) for a in arrays]
     return [a.astype(object) for a in arrays]
+
+
+_TYPE_RANK = {int: 0, bool: 1, np.bool_: 1, float: 2, complex: 3}
+
+
+def _type_key(value) -> tuple[int, str]:
+    kind = type(value)
+    rank = _TYPE_RANK.get(kind)
+    if rank is None:
+        rank = 0 if isinstance(value, np.integer) else 2 if isinstance(value, np.floating) \
+            else 3 if isinstance(value, np.complexfloating) else 4
+    return rank, kind.__name__
+
+
+def _simplest_members(combined, codes, uniques):
+    """For each label, the member of its group of equal values with the simplest type."""
+    best = uniques.copy()
+    keys = [_type_key(v) for v in best.tolist()]
+    for code, value in zip(codes.tolist(), combined.tolist(), strict=True):
+        key = _type_key(value)
+        if key < keys[code]:
+            keys[code] = key
+            best[code] = value
+    return best

@@ -8,6 +8,7 @@ union of disjoint item sets is the sum of their tables, aligned by label value.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -232,7 +233,9 @@ class Contingency:
         return self._cluster_labels
 
     def to_dense(self) -> np.ndarray:
-        """The full (n_classes, n_clusters) int64 matrix. Allocates every cell."""
+        """The full (n_classes, n_clusters) int64 matrix. Allocates every cell, so a table
+        whose dense form exceeds the memory available is refused (use :meth:`to_sparse`)."""
+        _check_dense_fits(self.n_classes, self.n_clusters)
         dense = np.zeros((self.n_classes, self.n_clusters), dtype=np.int64)
         dense[self._rows, self._cols] = self._counts
         return dense
@@ -284,6 +287,8 @@ class Contingency:
         )
 
     __hash__ = None  # type: ignore[assignment]
+    # numpy would otherwise broadcast ``array == table`` over the array's elements
+    __array_ufunc__ = None
 
     def __repr__(self) -> str:
         return (f"Contingency(n_samples={self.n_samples}, n_classes={self.n_classes}, "
@@ -303,6 +308,32 @@ def as_contingency(labels_true: Any, labels_pred: Any = None) -> Contingency:
     if labels_pred is None:
         raise ValueError("labels_pred is required unless labels_true is a Contingency")
     return Contingency.from_labels(labels_true, labels_pred)
+
+
+def _check_dense_fits(n_rows: int, n_cols: int) -> None:
+    """ValueError before allocating a dense int64 table larger than the available memory."""
+    need = n_rows * n_cols * 8
+    available = _available_memory()
+    if need > available:
+        raise ValueError(
+            f"the dense table would hold {n_rows} x {n_cols} = {n_rows * n_cols} cells "
+            f"({need / 2**30:.1f} GiB), more than the {available / 2**30:.1f} GiB of memory "
+            "available; use to_sparse() or the non-zero cells (rows, cols, counts)")
+
+
+def _available_memory() -> int:
+    """Bytes of memory available now (physical pages free for use), or 2**63 if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 2**63
 
 
 def _same_labels(a, b):
