@@ -22,6 +22,7 @@ import numpy as np
 from .._json import dumps
 from .._progress import progress_bar
 from .._text import visible
+from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..datasets import Dataset
 from ..noise import NOISE_MODES
@@ -113,8 +114,18 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     names = resolve_algorithms(algorithms)
     if noise not in NOISE_CHOICES:
         raise ValueError(f"noise must be one of {', '.join(NOISE_CHOICES)}, got {noise!r}")
+    check_seed(seed)
+    if isinstance(max_pairwise, bool) or not isinstance(max_pairwise, (int, np.integer)) \
+            or max_pairwise < 1:
+        raise ValueError(f"max_pairwise must be a positive integer, got {max_pairwise!r}")
     keys = list(dict.fromkeys(resolve_metrics(metrics) + list(RECOVERY_KEYS.values())))
     plan = [(d, name, kk) for d in datasets for name in names for kk in _ks(d, name, k)]
+    for d, name, kk in plan:
+        if name in ("ward", "average") and d.X.shape[0] > max_pairwise \
+                and (kk or len(np.unique(d.y))) > max_pairwise:
+            raise ValueError(f"max_pairwise {max_pairwise} is smaller than k = "
+                             f"{kk or len(np.unique(d.y))} for {name} on {d.name}: the "
+                             "subsample it fits must hold at least k points")
     bar = progress_bar(len(plan), desc, progress)
     runs = []
     try:
