@@ -105,8 +105,8 @@ def _score(args: argparse.Namespace) -> str:
     keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read
     top = _details_count(args.details)
     if args.details is not None and args.format == "csv":
-        raise CliError("--details has no CSV form (the split and merge tables are not the "
-                       "score table): use --format table or json")
+        raise CliError("--details with --format csv: the split and merge tables have no "
+                       "CSV form (CSV is the score table); use --format table or json")
     if args.noise is not None and args.noise_label is None:
         raise CliError(f"--noise {args.noise} needs --noise-label (the predicted label that "
                        "marks noise points)")
