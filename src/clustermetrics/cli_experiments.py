@@ -285,8 +285,6 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
 
 
 def _load_datasets(args: argparse.Namespace, names: list[str]) -> list:
-    import numpy as np
-
     from .datasets import load_dataset, read_table
 
     if args.data is not None:
@@ -298,9 +296,25 @@ def _load_datasets(args: argparse.Namespace, names: list[str]) -> list:
                               overlap=args.overlap or 1.0, seed=args.seed or 0)
                  for n in names]
     if args.standardize:
-        found = [d._replace(X=(d.X - d.X.mean(0)) / np.where(d.X.std(0) > 0, d.X.std(0), 1))
-                 for d in found]
+        found = [d._replace(X=standardize(d.X)) for d in found]
     return found
+
+
+def standardize(X):
+    """Each column to mean 0 and variance 1 (constant columns to 0). Columns are first
+    divided by their largest magnitude, which the result does not depend on, so values
+    near the float range (1e300) do not overflow in the variance.
+
+    >>> import numpy as np
+    >>> standardize(np.array([[1e300, 1.0], [-1e300, 1.0]])).tolist()
+    [[1.0, 0.0], [-1.0, 0.0]]
+    """
+    import numpy as np
+
+    scale = np.abs(X).max(axis=0)
+    X = X / np.where(scale > 0, scale, 1.0)
+    std = X.std(axis=0)
+    return (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
 
 
 def _check_max_pairwise(max_pairwise: int, algorithms: list[str], ks: list[int] | None,

@@ -202,7 +202,14 @@ def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
     if cache is not None and not spec.seeded and key in cache:
         return cache[key]
     start = time.perf_counter()
-    fitted, caught = captured_warnings(lambda: spec.fit(dataset.X, k, seed, max_pairwise))
+    try:
+        fitted, caught = captured_warnings(lambda: spec.fit(dataset.X, k, seed, max_pairwise))
+    except (ValueError, ArithmeticError, LookupError, TypeError, RuntimeError) as exc:
+        # scikit-learn's own failure on these data (one sample, overflowing features...):
+        # one message naming the run, not a traceback from inside scikit-learn
+        raise ValueError(f"{name} failed on {dataset.name}"
+                         + (f" (k = {k})" if spec.uses_k else "")
+                         + f": {type(exc).__name__}: {exc}") from exc
     result = (fitted, time.perf_counter() - start, caught)
     if cache is not None and not spec.seeded:
         cache[key] = result
