@@ -209,8 +209,8 @@ def test_score_keeps_column_names_and_labels(tmp_path_factory, columns, labels):
             for i in range(10)]
     with table.open("w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows([columns, *rows])
-    argv = ["score", str(table), "--true-col", columns[0], "--true-col", columns[1],
-            "--pred-col", columns[2], "--metrics", "ari,nmi"]
+    argv = ["score", str(table), f"--true-col={columns[0]}", f"--true-col={columns[1]}",
+            f"--pred-col={columns[2]}", "--metrics", "ari,nmi"]  # '=': a name may start "-"
     outputs = {}
     for fmt in ("table", "json", "csv"):
         out, err = io.StringIO(), io.StringIO()

@@ -10,11 +10,13 @@ shown as is.
 
 from __future__ import annotations
 
+import csv
+import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["text_table", "visible", "display_width"]
+__all__ = ["text_table", "visible", "display_width", "csv_text"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Format characters that reorder text (Unicode bidi controls): shown escaped.
@@ -99,3 +101,22 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return text in ("-", "")
     return True
+
+
+def csv_text(rows: Iterable[Sequence[Any]]) -> str:
+    r"""Rows as CSV text (``csv`` module quoting, ``\n`` after each row). A field holding a
+    carriage return is quoted too (Python's writer quotes only the characters of its row
+    terminator, so a bare ``\r`` would otherwise end the row for every reader).
+
+    >>> csv_text([["a", "b\rc"], [1, "d,e"]])
+    'a,"b\rc"\n1,"d,e"\n'
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    lines = []
+    for row in rows:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow(row)
+        lines.append(buffer.getvalue()[:-2] + "\n")
+    return "".join(lines)

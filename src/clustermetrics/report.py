@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import math
 import numbers
 import time
@@ -12,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ._json import dumps, json_data, json_label
-from ._text import text_table, visible
+from ._text import csv_text, text_table, visible
 from .bootstrap import (
     MAX_SKIPPED_SHARE,
     Bootstrap,
@@ -376,11 +374,7 @@ def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Inter
         header += ["noise_label", "noise", "n_noise"]
         for row in rows:
             row += [str(noise.label), noise.mode, noise.n_noise]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+    return csv_text([header, *rows])
 
 
 def _detail_data(value: Any) -> Any:

@@ -11,8 +11,6 @@ table is built once and every score comes from it through :func:`~clustermetrics
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -21,6 +19,7 @@ import numpy as np
 
 from .._json import dumps
 from .._progress import progress_bar
+from .._text import csv_text
 from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..registry import METRICS, resolve_metrics
@@ -149,8 +148,5 @@ def chance_json(curves: Sequence[ChanceCurves]) -> str:
 
 def chance_csv(curves: Sequence[ChanceCurves]) -> str:
     rows = [row for c in curves for row in c.to_rows()]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    fields = list(rows[0])
+    return csv_text([fields, *(["" if r[f] is None else r[f] for f in fields] for r in rows)])

@@ -8,8 +8,6 @@ it. The recovery rates' own times (exact matching, greedy Algorithm 2, pseudo) a
 
 from __future__ import annotations
 
-import csv
-import io
 import time
 import warnings
 from collections import Counter
@@ -21,7 +19,7 @@ import numpy as np
 
 from .._json import dumps
 from .._progress import progress_bar
-from .._text import visible
+from .._text import csv_text, visible
 from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..datasets import Dataset
@@ -268,14 +266,12 @@ def runs_csv(runs: Sequence[Run]) -> str:
     fields = ["dataset", "algorithm", "seed", "k", "n_samples", "n_classes", "n_clusters",
               "fit_seconds", "exact_seconds", "greedy_seconds", "pseudo_seconds", "note",
               "warnings", *keys]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+    rows = []
     for r in runs:
         d = r.to_dict()
         row = {f: d.get(f) for f in fields[:8]}
         row.update({f"{m}_seconds": s for m, s in r.recovery_seconds.items()}, note=r.note,
                    warnings="; ".join(r.warnings))
         row.update({k: repr(v) for k, v in r.scores.items()})
-        writer.writerow(row)
-    return out.getvalue()
+        rows.append(["" if row.get(f) is None else row[f] for f in fields])
+    return csv_text([fields, *rows])

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._json import dumps
-from .._text import visible
+from .._text import csv_text, visible
 from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..datasets import Dataset, overlapping_clusters
@@ -160,15 +160,11 @@ def demo_csv(study: Study, timing: Sequence[Any]) -> str:
     table_of = [i + 1 for i, t in enumerate(study.runs) for _ in t]
     fields = ["kind", "table", *settings, "n", "method", "seconds", "rate",
               *(run_rows[0].keys() if run_rows else [])]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    for table, row in zip(table_of, run_rows, strict=True):
-        writer.writerow({"kind": "run", "table": table, **settings, **row})
-    for t in timing:
-        writer.writerow({"kind": "timing", **settings, "n": t.n, "method": t.method,
-                         "seconds": repr(t.seconds), "rate": repr(t.rate)})
-    return out.getvalue()
+    rows = [{"kind": "run", "table": table, **settings, **row}
+            for table, row in zip(table_of, run_rows, strict=True)]
+    rows += [{"kind": "timing", **settings, "n": t.n, "method": t.method,
+              "seconds": repr(t.seconds), "rate": repr(t.rate)} for t in timing]
+    return csv_text([fields, *([row.get(f, "") for f in fields] for row in rows)])
 
 
 def _paper_cell(run: Run) -> str:
