@@ -88,9 +88,15 @@ values = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None,
+EDGES = ["0", "1", "2", "3", "4", "5", "9", "10", "11", "12", "99", "100", "150", "151",
+         "5000", "5001", "10000", "10001", "100000", "100001", "1000000", "1000001",
+         "2000000", "2000001", "10000000", "10000001", "0.0", "1.0", "0.5", "1e-300"]
+
+
+@pytest.mark.parametrize("spec", SPEC, ids=[f"{s[0][0]} {s[1]}" for s in SPEC])
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(SPEC), values)
+@given(value=st.one_of(values, st.sampled_from(EDGES)))
 def test_numeric_options_are_checked_before_any_work(monkeypatch, capsys, spec, value):
     argv, option, valid, work = spec
     module, _, name = work.rpartition(".")

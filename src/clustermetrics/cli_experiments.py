@@ -434,8 +434,9 @@ def _demo(args: argparse.Namespace) -> str:
                        "--n-per-cluster, not both")
     per = 10_000 if args.paper_size else args.n_per_cluster or 2000
     if args.n_max * per > MAX_POINTS:
-        raise CliError(f"--n-max x points per cluster is {args.n_max * per:,} points; at "
-                       f"most {MAX_POINTS:,}")
+        per_option = "--paper-size (10,000)" if args.paper_size else "--n-per-cluster"
+        raise CliError(f"--n-max x {per_option} is {args.n_max * per:,} points; at most "
+                       f"{MAX_POINTS:,}")
     agglomerative = [a for a in algorithms if a in _AGGLOMERATIVE]
     _refuse_unused(args, "--max-pairwise", "max_pairwise", None if agglomerative else
                    "applies to ward and average linkage; --algorithms has neither")
