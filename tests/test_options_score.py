@@ -221,6 +221,7 @@ API_OPTIONS = {
     "n_boot": [25],
     "seed": [5],
     "references": [2],
+    "progress": ["count"],
 }
 API_RULES = [
     lambda r: ("n_boot", "ci") if "n_boot" in r and "ci" not in r else None,
@@ -233,15 +234,18 @@ T = [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
 P = [0, 0, -1, 1, 1, -1, 2, 2, 1, -1]
 
 
-def _call(row):
-    kwargs = {k: v for k, v in row.items() if k != "references"}
+def _call(row, calls=None):
+    kwargs = {k: v for k, v in row.items() if k not in ("references", "progress")}
+    if "progress" in row:
+        kwargs["progress"] = lambda done, total: calls.append((done, total))
     truth = [T, [0] * 5 + [1] * 5] if "references" in row else T
     return cm.evaluate(truth, P, **{"metrics": "ari,nmi", **kwargs})
 
 
 @pytest.mark.parametrize("row", API_ROWS)
 def test_evaluate_combinations_take_effect(row):
-    report = _call(row)
+    calls = []
+    report = _call(row, calls)
     singles = list(report.reports.values()) if "references" in row else [report]
     assert list(report) == row.get("metrics", "ari,nmi").split(",")
     data = json.loads(report.to_json(details=True), parse_constant=_reject)
@@ -261,13 +265,16 @@ def test_evaluate_combinations_take_effect(row):
         else:
             assert single.intervals == {} and "ci_low" not in csv_rows[0]
     if "seed" in row:  # the seed is honoured: the same seed, the same intervals
-        assert _call(row).to_json(details=True) == report.to_json(details=True)
+        assert _call(row, []).to_json(details=True) == report.to_json(details=True)
+    if "progress" in row and "ci" in row:  # one call per replicate of each reference
+        n_boot = row.get("n_boot", 1000)
+        assert calls == [(b, n_boot) for b in range(1, n_boot + 1)] * len(singles)
 
 
 @pytest.mark.parametrize("pair,names", API_REFUSED)
 def test_evaluate_refuses_naming_both_options(pair, names):
     with pytest.raises(ValueError) as info:
-        _call(pair)
+        _call(pair, [])
     assert names_one(names, str(info.value)), (names, info.value)
 
 
