@@ -43,7 +43,6 @@ def _integer(lo: int, hi: int | None = None, why: str = "") -> Callable[[str], i
     return parse
 
 
-_positive = _integer(1)
 _seed = _integer(0)
 
 
