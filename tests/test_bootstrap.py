@@ -1,7 +1,14 @@
 """Bootstrap intervals: table-level multinomial replicates behave like item resampling."""
 
+import csv
+import io
+import json
+import re
+
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency, evaluate
@@ -76,7 +83,8 @@ def test_evaluate_ci_seeded_progress_and_degenerate_case():
     perfect = evaluate(t, t, "ari", ci=0.95, n_boot=20, seed=0)
     assert perfect.intervals["ari"][:2] == (1.0, 1.0)
     assert "95% bootstrap interval" in str(perfect)
-    assert perfect.to_csv().splitlines()[0] == "metric,value,ci_low,ci_high"
+    assert perfect.to_csv().splitlines()[0] == \
+        "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped"
 
 
 def test_noise_is_applied_inside_each_replicate():
@@ -92,9 +100,112 @@ def test_noise_is_applied_inside_each_replicate():
 
 @pytest.mark.parametrize("ci,n_boot,match", [
     (1.0, 10, "ci must be a confidence level"), (0, 10, "ci must be a confidence level"),
-    ("0.9", 10, "ci must be"), (0.9, 1, "n_boot must be an integer >= 2"),
+    ("0.9", 10, "ci must be"), (0.9, 1, "n_boot must be an integer from 2 to 1,000,000"),
     (0.9, 2.5, "n_boot must be"),
 ])
 def test_bad_options(ci, n_boot, match):
     with pytest.raises(ValueError, match=match):
         evaluate([0, 1], [0, 1], "ari", ci=ci, n_boot=n_boot)
+
+
+# ------------------------------------------------------------ degenerate replicates
+def _reference_interval(table, keys, noise_label, noise, level, n_boot, seed):
+    """The documented rule, item by item: redraw the cells, expand them to items, apply
+    the noise rule to the items, skip a replicate left with no item, take percentiles."""
+    rng = np.random.default_rng(seed)
+    classes = table.class_labels[table.rows].tolist()
+    clusters = table.cluster_labels[table.cols].tolist()
+    values = {k: [] for k in keys}
+    for _ in range(n_boot):
+        counts = rng.multinomial(table.n_samples, table.counts / table.n_samples).tolist()
+        t = [c for c, n in zip(classes, counts, strict=True) for _ in range(n)]
+        p = [c for c, n in zip(clusters, counts, strict=True) for _ in range(n)]
+        if noise_label is not None:
+            is_noise = [x == noise_label for x in p]
+            if noise == "exclude":
+                t = [x for x, z in zip(t, is_noise, strict=True) if not z]
+                p = [x for x, z in zip(p, is_noise, strict=True) if not z]
+            else:
+                p = [f"noise {i}" if z else f"cluster {x}"
+                     for i, (x, z) in enumerate(zip(p, is_noise, strict=True))]
+        if not t:
+            continue
+        for k in keys:
+            values[k].append(getattr(cm, FUNCTIONS[k])(t, p))
+    tail = (1 - level) / 2 * 100
+    return {k: (tuple(np.percentile(v, [tail, 100 - tail]).tolist()) if v else None,
+                n_boot - len(v)) for k, v in values.items()}
+
+
+FUNCTIONS = {"ari": "adjusted_rand_score", "nmi": "normalized_mutual_info_score",
+             "bcubed_f": "bcubed_f"}
+
+# noise-heavy tiny tables: replicates made only of noise are frequent
+cells = st.lists(st.tuples(st.integers(0, 2), st.sampled_from([-1, -1, -1, 0, 1, 2])),
+                 min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(cells, min_size=1, max_size=3), st.sampled_from([None, "singletons",
+                                                                 "exclude"]),
+       st.booleans(), st.sampled_from([0.5, 0.9, 0.99]), st.integers(2, 25),
+       st.integers(0, 2**32 - 1))
+def test_degenerate_replicates_are_scored_or_skipped_by_the_rule(
+        refs, noise, text_labels, level, n_boot, seed):
+    """Tiny tables, every resampling option: the run never aborts on a replicate, and its
+    intervals and skip counts are those of the rule applied to the resampled items."""
+    n = min(len(r) for r in refs)
+    pred = [b for _, b in refs[0][:n]]
+    if text_labels:  # string clusters with an integer noise label
+        pred = [b if b == -1 else f"c{b}" for b in pred]
+    truths = [[a for a, _ in r[:n]] for r in refs]
+    noise_label = None if noise is None else -1
+    options = {} if noise is None else {"noise_label": -1, "noise": noise}
+    keys = ["ari", "nmi", "bcubed_f"]
+    labels_true = truths[0] if len(truths) == 1 else truths
+    try:
+        point = evaluate(labels_true, pred, keys, **options)
+    except ValueError as exc:  # e.g. all predictions noise: the point estimate refuses
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed, **options)
+        return
+    report = evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed, **options)
+    reports = report.reports.values() if len(truths) > 1 else [report]
+    assert dict(report) == dict(point)
+    for truth, single in zip(truths, reports, strict=True):
+        expected = _reference_interval(Contingency.from_labels(truth, pred), keys,
+                                       noise_label, noise, level, n_boot, seed)
+        for k in keys:
+            iv = single.intervals[k]
+            bounds, skipped = expected[k]
+            assert (iv.n_boot, iv.n_skipped) == (n_boot, skipped)
+            if bounds is None:
+                assert np.isnan(iv.low) and np.isnan(iv.high) and not iv.reliable
+                assert "undefined" in single.format()
+            else:
+                assert (iv.low, iv.high) == pytest.approx(bounds, abs=1e-12)
+            assert iv.reliable == (skipped <= 0.1 * n_boot and skipped < n_boot)
+        data = json.loads(single.to_json(details=True), parse_constant=_no_constant)
+        assert data["skipped"] == {k: single.intervals[k].n_skipped for k in keys}
+        rows = list(csv.DictReader(io.StringIO(single.to_csv())))
+        assert [int(r["skipped"]) for r in rows] == [single.intervals[k].n_skipped
+                                                     for k in keys]
+        event(f"replicates skipped: {any(single.intervals[k].n_skipped for k in keys)}")
+        if any(single.intervals[k].n_skipped for k in keys):
+            assert "replicates skipped" in single.format()
+
+
+def _no_constant(name):
+    raise AssertionError(f"JSON holds {name}")
+
+
+def test_the_examples_that_aborted_now_complete():
+    t = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    p = [0, 0, 0, -1, -1, 1, 1, -1, -1, -1]
+    for seed in (1, 4):  # these redraw every item from the noise cells at least once
+        single = evaluate(t, p, "ari", noise_label=-1, ci=0.95, n_boot=1000, seed=seed)
+        assert single.intervals["ari"].n_skipped == 0  # scored: all singleton clusters
+        excl = evaluate(t, p, "ari", noise_label=-1, noise="exclude", ci=0.95, n_boot=1000,
+                        seed=seed)
+        assert excl.intervals["ari"].n_skipped == 1
+        assert "replicates skipped (nothing left to score" in str(excl)

@@ -69,7 +69,7 @@ def test_seeded(curves):
 
 def test_outputs(curves):
     text = chance_text(curves)
-    assert "two labelings (n_samples = 80; mean of 8 draws per k)" in text
+    assert "two labelings (n_samples = 80; mean of 8 draws per k, seed 7)" in text
     first_rows = [line.split()[0] for line in text.splitlines()[2:4]]
     assert all(METRICS[k].adjusted for k in first_rows)  # adjusted scores listed first
     rows = json.loads(chance_json(curves))

@@ -160,7 +160,10 @@ def test_unknown_dataset(capsys):
 
 @pytest.mark.parametrize("k, message", [
     ("x", "--k must be a number"), ("0", "--k needs positive"), ("3-a", "--k must be"),
-    ("500", "k must be an integer between 1 and the number of points (150)"),
+    ("500", "--k 500 asks for up to 500 clusters but the data have 150 points"),
+    ("2-100000000", "--k 2-100000000 asks for up to 100,000,000 clusters but the data have "
+                    "150 points"),
+    ("5-3", "LO <= HI"),
 ])
 def test_bad_k(capsys, k, message):
     line = _error(capsys, "compare", "--dataset", "iris", "--algorithms", "kmeans", "--k", k)
@@ -170,12 +173,14 @@ def test_bad_k(capsys, k, message):
 @pytest.mark.parametrize("argv, message", [
     (["compare", "--data", "x.csv"], "--data needs --label-col"),
     (["compare", "--data", "x.csv", "--dataset", "iris"], "either --data or --dataset"),
-    (["compare", "--label-col", "y"], "apply to --data"),
+    (["compare", "--label-col", "y"], "--label-col applies to --data"),
     (["compare", "--data", "missing.csv", "--label-col", "y"], "no such file"),
     (["compare", "--metrics", "nope"], "nope"),
-    (["compare", "--n-per-cluster", "0"], "must be a positive integer"),
+    (["compare", "--n-per-cluster", "0"], "--n-per-cluster: must be an integer from 1 to"),
     (["compare", "--overlap", "-1"], "must be a positive number"),
-    (["compare", "--algorithms", "kmeans", "--show", "ward"], "--show 'ward'"),
+    (["compare", "--algorithms", "kmeans", "--show", "ward", "--report", "x"],
+     "--show 'ward'"),
+    (["compare", "--algorithms", "kmeans", "--show", "kmeans"], "give --report"),
     (["demo", "--n-min", "1"], "--n-min"),
     (["demo", "--n-min", "6", "--n-max", "5"], "--n-max"),
     (["demo", "--seeds", "a"], "--seeds"),

@@ -36,7 +36,7 @@ def test_ci_is_seeded_and_matches_the_library(capsys):
     lib = cm.evaluate(_labels(TRUTH), _labels(PRED), "ari,nmi", ci=0.9, n_boot=50, seed=4)
     assert json.loads(out)["intervals"] == {k: [v.low, v.high] for k, v in lib.intervals.items()}
     code, out, _ = _run(capsys, *argv[:-2], "--format", "csv")
-    assert out.splitlines()[0] == "metric,value,ci_low,ci_high"
+    assert out.splitlines()[0] == "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped"
 
 
 def test_noise_label_singletons_and_exclude(capsys):
@@ -70,7 +70,7 @@ def test_several_references_two_file_and_one_table_forms(capsys, tmp_path):
 
 @pytest.mark.parametrize("extra,message", [
     (["--ci", "1.5"], "--ci must be a confidence level in (0, 1)"),
-    (["--ci", "0.9", "--n-boot", "1"], "--n-boot must be an integer >= 2, got 1"),
+    (["--ci", "0.9", "--n-boot", "1"], "--n-boot must be an integer from 2 to 1,000,000, got 1"),
     (["--details", "0"], "--details takes a positive number of rows or 'all', got '0'"),
     (["--noise", "drop"], "argument --noise: invalid choice: 'drop'"),
     (["--true-col", "x"], "give either two label files, or one table"),

@@ -64,3 +64,67 @@ def test_report_diagnostics_and_rendering():
 def test_bad_min_share(bad):
     with pytest.raises(ValueError, match="min_share must be a number in"):
         diagnose([0, 1], [0, 1], min_share=bad)
+
+
+def _expected_rows(value, total):
+    """The one rule: None / "all" list every row, a positive integer (or its digits) that
+    many; anything else is refused."""
+    if value is None or value == "all":
+        return total
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return min(value, total)
+    return "refused"
+
+
+row_counts = st.one_of(st.none(), st.just("all"), st.integers(-3, 8), st.booleans(),
+                       st.floats(-2, 5), st.text(max_size=3),
+                       st.integers(-3, 8).map(str))
+
+
+@settings(max_examples=80, deadline=None)
+@given(row_counts)
+def test_every_row_count_goes_through_one_check(value):
+    """Diagnostics.format / to_dict, Report and MultiReport renderings, and the CLI's
+    --details accept and refuse the same values."""
+    t = ["a", "a", "b", "b", "c", "c"]
+    p = [0, 1, 1, 2, 2, 0]
+    report = evaluate(t, p, "ari")
+    multi = evaluate({"x": t, "y": p}, p, "ari")
+    expected = _expected_rows(value, 3)
+    renders = [lambda: report.diagnostics.format(value),
+               lambda: report.diagnostics.to_dict(value)["classes"],
+               lambda: report.to_dict(diagnostics=True, top=value)["diagnostics"]["classes"],
+               lambda: multi.to_dict(diagnostics=True, top=value)]
+    if type(value) is int and value == 0:  # Report.format's "no diagnostics"
+        assert "split errors" not in report.format(value) + multi.format(value)
+    else:
+        renders += [lambda: report.format(value), lambda: multi.format(value)]
+    for render in renders:
+        if expected == "refused":
+            with pytest.raises(ValueError, match=r"(top|diagnostics) takes a positive number "
+                                                 r"of rows or 'all', got"):
+                render()
+        else:
+            render()
+    if expected != "refused":
+        assert len(report.diagnostics.to_dict(value)["classes"]) == expected
+        assert f"(largest first; {expected} of 3)" in report.diagnostics.format(value)
+
+
+@pytest.mark.parametrize("text", ["all", "2", "0", "-1", "x", "1.5", "", " 3"])
+def test_cli_details_uses_the_same_check(capsys, tmp_path, text):
+    from cli_helpers import run as cli_run
+
+    truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
+    truth.write_text("a\na\nb\nb\nc\nc\n")
+    pred.write_text("0\n1\n1\n2\n2\n0\n")
+    code, out, err = cli_run(capsys, "score", truth, pred, "--metrics", "ari", "--details",
+                             text)
+    expected = _expected_rows(text.strip() if text.strip().isdigit() else text, 3)
+    if expected == "refused":
+        assert code == 2 and err == ("clustermetrics: error: --details takes a positive "
+                                     f"number of rows or 'all', got {text!r}\n")
+    else:
+        assert code == 0 and f"(largest first; {expected} of 3)" in out

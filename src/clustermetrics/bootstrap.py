@@ -4,10 +4,20 @@ Resampling N items with replacement and rebuilding the table is equivalent to dr
 table's cell counts from Multinomial(N, n_ij / N): an item's (class, cluster) pair is all a
 score sees of it. So a replicate is one multinomial draw over the non-zero cells plus the
 scores of that table, whatever N is.
+
+**Degenerate replicates.** A redrawn table can be one the point estimate never meets: with
+``noise="exclude"`` every drawn item may be noise, leaving nothing to score. The rule: a
+replicate whose table cannot be formed is *skipped* (the ``score`` callback returns None),
+and a score that is undefined on a replicate (raises ``ValueError`` or gives NaN) skips
+that replicate for that score only. The run never aborts. Each :class:`Interval` says how
+many replicates it skipped; it is computed from the others, is ``reliable`` only when at
+most :data:`MAX_SKIPPED_SHARE` of the replicates were skipped, and is NaN (undefined) when
+none is left.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -16,29 +26,65 @@ import numpy as np
 
 from .contingency import Contingency
 
-__all__ = ["Interval", "bootstrap_intervals", "check_bootstrap_options"]
+__all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
+           "check_seed", "MAX_N_BOOT", "MAX_SKIPPED_SHARE"]
+
+MAX_N_BOOT = 1_000_000
+MAX_SKIPPED_SHARE = 0.1
 
 
 class Interval(NamedTuple):
-    """A percentile bootstrap interval at ``level``: [low, high]."""
+    """A percentile bootstrap interval at ``level``: [low, high], from the ``n_boot``
+    replicates less the ``n_skipped`` on which the score was undefined."""
 
     low: float
     high: float
     level: float
+    n_boot: int = 0
+    n_skipped: int = 0
+
+    @property
+    def reliable(self) -> bool:
+        """At most ``MAX_SKIPPED_SHARE`` of the replicates were skipped (and one is left)."""
+        return self.n_skipped < self.n_boot and \
+            self.n_skipped <= MAX_SKIPPED_SHARE * self.n_boot
+
+
+class Bootstrap(NamedTuple):
+    """How intervals were drawn: level, number of replicates and the seed as given."""
+
+    level: float
+    n_boot: int
+    seed: Any
+
+
+def check_seed(seed: Any, name: str = "seed") -> None:
+    """ValueError naming the option unless ``seed`` is None, a non-negative integer or a
+    numpy ``SeedSequence`` / ``BitGenerator`` / ``Generator``."""
+    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator,
+                                         np.random.Generator)):
+        return
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"{name} must be a non-negative integer (or None, or a numpy "
+                         f"Generator / SeedSequence), got {seed!r}")
 
 
 def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci", "n_boot"),
-                            ) -> None:
-    """ValueError naming the option (as ``names`` spell them) when ``ci`` or ``n_boot`` is
-    unusable."""
+                            seed: Any = None, seed_name: str = "seed") -> None:
+    """ValueError naming the option (as ``names`` spell them) when ``ci``, ``n_boot`` or
+    ``seed`` is unusable. Cheap: runs before any table is built."""
     if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0.0 < float(ci) < 1.0:
         raise ValueError(f"{names[0]} must be a confidence level in (0, 1), e.g. 0.95, "
                          f"got {ci!r}")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 2:
-        raise ValueError(f"{names[1]} must be an integer >= 2, got {n_boot!r}")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) \
+            or not 2 <= n_boot <= MAX_N_BOOT:
+        raise ValueError(f"{names[1]} must be an integer from 2 to {MAX_N_BOOT:,}, "
+                         f"got {n_boot!r}")
+    check_seed(seed, seed_name)
 
 
-def bootstrap_intervals(table: Contingency, score: Callable[[Contingency], dict[str, float]],
+def bootstrap_intervals(table: Contingency,
+                        score: Callable[[Contingency], dict[str, float] | None],
                         keys: Sequence[str], *, level: float = 0.95, n_boot: int = 1000,
                         seed: Any = None,
                         progress: Callable[[int, int], None] | None = None,
@@ -48,21 +94,27 @@ def bootstrap_intervals(table: Contingency, score: Callable[[Contingency], dict[
     Each replicate is the table with counts drawn from Multinomial(N, n_ij / N) (cells drawn
     zero vanish, and so do classes or clusters left without items). The interval is the
     ((1 - level) / 2, (1 + level) / 2) quantile pair of the replicate values (numpy's
-    linear interpolation). ``seed`` makes the draws reproducible; ``progress(done, total)``
-    is called after each replicate.
+    linear interpolation). ``score`` returns None to skip a replicate; a NaN (or missing)
+    value skips it for that key (see the module docstring). ``seed`` makes the draws
+    reproducible; ``progress(done, total)`` is called after each replicate.
     """
-    check_bootstrap_options(level, n_boot)
+    check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     rng = np.random.default_rng(seed)
     n = table.n_samples
     p = table.counts / n
-    values = np.empty((len(keys), n_boot))
+    values = np.full((len(keys), n_boot), np.nan)
     for b in range(n_boot):
         counts = rng.multinomial(n, p)
         scores = score(table._with_counts(counts))
-        values[:, b] = [scores[k] for k in keys]
+        if scores is not None:
+            values[:, b] = [scores.get(k, math.nan) for k in keys]
         if progress is not None:
             progress(b + 1, n_boot)
     tail = (1.0 - level) / 2.0 * 100.0
-    low, high = np.percentile(values, [tail, 100.0 - tail], axis=1)
-    return {k: Interval(lo, hi, float(level))
-            for k, lo, hi in zip(keys, low.tolist(), high.tolist(), strict=True)}
+    out = {}
+    for k, row in zip(keys, values, strict=True):
+        kept = row[~np.isnan(row)]
+        low, high = (np.percentile(kept, [tail, 100.0 - tail]).tolist() if kept.size
+                     else (math.nan, math.nan))
+        out[k] = Interval(low, high, float(level), int(n_boot), int(n_boot - kept.size))
+    return out

@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from ._progress import progress_bar
-from ._text import text_table
-from .bootstrap import check_bootstrap_options
+from ._text import text_table, visible
 from .noise import NOISE_MODES
 from .sources.engines import AUTO_DUCKDB_BYTES, ENGINES
 
@@ -81,30 +80,38 @@ def add_score_command(sub) -> None:
                         "instead of failing; the number skipped is reported on stderr")
     p.add_argument("--noise-label", metavar="LABEL",
                    help="predicted label marking noise points (e.g. -1 for HDBSCAN)")
-    p.add_argument("--noise", choices=NOISE_MODES, default="singletons",
-                   help="noise points become one-item clusters (default) or are excluded "
-                        "from both labelings")
+    p.add_argument("--noise", choices=NOISE_MODES,
+                   help="with --noise-label: noise points become one-item clusters (default) "
+                        "or are excluded from both labelings")
     p.add_argument("--ci", type=float, metavar="LEVEL",
                    help="add percentile bootstrap intervals at this level, e.g. 0.95")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates (default 1000)")
-    p.add_argument("--seed", type=int, help="seed of the bootstrap (reproducible intervals)")
+    p.add_argument("--n-boot", type=int,
+                   help="with --ci: bootstrap replicates (default 1000)")
+    p.add_argument("--seed", type=int,
+                   help="with --ci: seed of the bootstrap (reproducible intervals)")
     p.add_argument("--details", nargs="?", const="10", metavar="N",
                    help="also list the N largest split errors (classes spread over clusters) "
                         "and merge errors (clusters mixing classes); N defaults to 10, 'all' "
-                        "lists every class and cluster")
+                        "lists every class and cluster (table and json formats)")
     _add_output_options(p)
     p.set_defaults(handler=_score)
 
 
 def _score(args: argparse.Namespace) -> str:
     from .registry import resolve_metrics
-    from .report import evaluate
+    from .report import check_options, evaluate
     from .sources.engines import choose_engine, table_from_files
 
     keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read
     top = _details_count(args.details)
-    if args.ci is not None:
-        check_bootstrap_options(args.ci, args.n_boot, names=("--ci", "--n-boot"))
+    if args.details is not None and args.format == "csv":
+        raise CliError("--details with --format csv: the split and merge tables have no "
+                       "CSV form (CSV is the score table); use --format table or json")
+    if args.noise is not None and args.noise_label is None:
+        raise CliError(f"--noise {args.noise} needs --noise-label (the predicted label that "
+                       "marks noise points)")
+    check_options(noise_label=args.noise_label, noise=args.noise or "singletons", ci=args.ci,
+                  n_boot=args.n_boot, seed=args.seed, names=_SCORE_NAMES)
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
@@ -115,13 +122,16 @@ def _score(args: argparse.Namespace) -> str:
             header=args.header, memory_limit=args.memory_limit, drop_null=args.drop_null,
             log=_log)
     first = next(iter(tables.values()))
-    bar = progress_bar(args.n_boot * len(tables), "bootstrap", enabled=None
+    noise_label = _noise_label(first, args.noise_label)
+    n_boot = (args.n_boot or 1000) if args.ci is not None else None
+    bar = progress_bar((n_boot or 0) * len(tables), "bootstrap", enabled=None
                        if args.ci is not None else False)
     try:
         report = evaluate(
-            first if len(tables) == 1 else tables, metrics=keys,
-            noise_label=_noise_label(first, args.noise_label), noise=args.noise, ci=args.ci,
-            n_boot=args.n_boot, seed=args.seed, progress=lambda done, total: bar.update(1))
+            first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
+            noise=(args.noise or "singletons") if noise_label is not None else "singletons",
+            ci=args.ci, n_boot=n_boot, seed=args.seed,
+            progress=lambda done, total: bar.update(1))
     finally:
         bar.close()
     if args.format == "json":
@@ -147,20 +157,21 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
     return [(col or "truth", args.truth, col) for col in cols]
 
 
+_SCORE_NAMES = {"noise_label": "--noise-label", "noise": "--noise", "ci": "--ci",
+                "n_boot": "--n-boot", "seed": "--seed"}
+
+
 def _details_count(value: str | None) -> int | None:
-    if value is None or value == "all":
-        return None
-    try:
-        count = int(value)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise CliError(f"--details takes a positive number of rows or 'all', got {value!r}")
-    return count
+    """Rows of ``--details`` (None: all); the library's own check, under the flag's name."""
+    from .diagnostics import check_top
+
+    return None if value is None else check_top(value, "--details")
 
 
 def _noise_label(table, text: str | None):
-    """The predicted label written as ``text`` (labels from Parquet may be ints)."""
+    """The predicted label written as ``text`` (labels from Parquet may be ints). A text
+    that no label has is kept when the labels are text (the outputs then say 0 noise
+    points); otherwise there is nothing to match, which a note says."""
     if text is None:
         return None
     labels = table.cluster_labels.tolist()
@@ -168,7 +179,7 @@ def _noise_label(table, text: str | None):
         if label == text or str(label) == text:
             return label
     _log(f"no predicted label is {text!r} (--noise-label): no noise points")
-    return None
+    return text if any(isinstance(label, str) for label in labels) else None
 
 
 # --------------------------------------------------------------------------- metrics
@@ -215,10 +226,11 @@ def _text_table(rows: list[dict]) -> str:
 
 # --------------------------------------------------------------------------- plumbing
 def _log(message: str, *, progress: bool = False) -> None:
-    """A note on stderr; progress notes only when stderr is a terminal."""
+    """A one-line note on stderr (control characters escaped); progress notes only when
+    stderr is a terminal."""
     if progress and not sys.stderr.isatty():
         return
-    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+    print(f"{PROG}: {visible(message)}", file=sys.stderr, flush=True)
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
@@ -246,7 +258,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace], str] = args.handler
         _write(handler(args), getattr(args, "output", None))
     except (CliError, ValueError, OSError) as exc:
-        message = " ".join(str(exc).split())  # always exactly one line
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        _error_line(str(exc))
+        return 2
+    except MemoryError:
+        _error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
+                    "--max-pairwise)")
         return 2
     return 0
+
+
+def _error_line(message: str) -> None:
+    """``clustermetrics: error: MESSAGE`` on one line: whitespace runs become one space and
+    other control characters show as escapes (``clustermetrics._text.visible``)."""
+    print(f"{PROG}: error: {visible(' '.join(message.split()))}", file=sys.stderr)

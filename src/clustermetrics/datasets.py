@@ -181,7 +181,8 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     X = np.column_stack([_numeric(path, c, columns[c]) for c in names])
     y = _labels(path, label_col, columns[label_col])
     return Dataset(os.path.basename(path), X, y,
-                   f"{path}: {X.shape[0]} rows, {X.shape[1]} features, labels {label_col!r}")
+                   f"{path}: {X.shape[0]} rows, {X.shape[1]} features, labels in column "
+                   f"{label_col}")
 
 
 def _read_csv(path: str, sep: str | None) -> dict[str, list]:

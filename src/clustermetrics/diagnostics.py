@@ -14,10 +14,30 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._json import json_label
 from ._text import text_table
 from .contingency import as_contingency
 
-__all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose"]
+__all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose", "check_top",
+           "diagnostics_data"]
+
+
+def check_top(value: Any, name: str = "top") -> int | None:
+    """How many rows to list: a positive integer, or every row for None or "all"; a string
+    of digits counts as its number (the command line's ``--details N``). Anything else is
+    a ValueError naming the option as ``name`` spells it.
+
+    >>> check_top(3), check_top("all"), check_top(None), check_top("12")
+    (3, None, None, 12)
+    """
+    if value is None or (isinstance(value, str) and value.strip() == "all"):
+        return None
+    count = value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        count = int(value)
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise ValueError(f"{name} takes a positive number of rows or 'all', got {value!r}")
+    return int(count)
 
 
 class ClassDiagnostic(NamedTuple):
@@ -54,7 +74,9 @@ class Diagnostics(NamedTuple):
     min_share: float
 
     def to_dict(self, top: int | None = None) -> dict[str, Any]:
-        """Plain lists of dicts (the ``top`` worst of each side, or all)."""
+        """Plain lists of dicts (the ``top`` worst of each side, or all: see
+        :func:`check_top`)."""
+        top = check_top(top, "top")
         return {
             "min_share": self.min_share,
             "n_classes": len(self.classes),
@@ -64,7 +86,9 @@ class Diagnostics(NamedTuple):
         }
 
     def format(self, top: int | None = 10) -> str:
-        """Two text tables, the ``top`` largest split and merge errors (None: all)."""
+        """Two text tables, the ``top`` largest split and merge errors (None or "all":
+        all; see :func:`check_top`)."""
+        top = check_top(top, "top")
         share = f"{self.min_share:.0%}"
         return "\n".join([
             _heading("split errors: classes spread over clusters", len(self.classes), top),
@@ -82,6 +106,19 @@ class Diagnostics(NamedTuple):
 
     def __str__(self) -> str:
         return self.format()
+
+
+def diagnostics_data(diag: Diagnostics, top: int | None = None) -> dict[str, Any]:
+    """:meth:`Diagnostics.to_dict` with every label as JSON data
+    (:func:`clustermetrics._json.json_label`)."""
+    data = diag.to_dict(top)
+    for side, own, best, parts in (("classes", "label", "best_cluster", "splits"),
+                                   ("clusters", "label", "majority_class", "merges")):
+        data[side] = [dict(row, **{own: json_label(row[own]), best: json_label(row[best]),
+                                   parts: [[json_label(lab), n, share]
+                                           for lab, n, share in row[parts]]})
+                      for row in data[side]]
+    return data
 
 
 def diagnose(labels_true: Any, labels_pred: Any = None, *,

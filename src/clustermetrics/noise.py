@@ -27,7 +27,7 @@ import numpy as np
 from ._factorize import sort_labels
 from .contingency import Contingency
 
-__all__ = ["NOISE_MODES", "NoiseInfo", "with_noise"]
+__all__ = ["NOISE_MODES", "NoiseInfo", "with_noise", "check_noise_mode", "noise_in_replicate"]
 
 NOISE_MODES = ("singletons", "exclude")
 
@@ -59,31 +59,68 @@ def with_noise(table: Contingency, noise_label: Any,
     >>> with_noise(t, -1, "exclude")[0].n_samples
     3
     """
-    if noise not in NOISE_MODES:
-        raise ValueError(f"noise must be one of {', '.join(map(repr, NOISE_MODES))}, "
-                         f"got {noise!r}")
+    check_noise_mode(noise)
     column = _noise_column(table.cluster_labels, noise_label)
     if column is None:
         return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
     is_noise = table.cols == column
-    n_noise = int(table.counts[is_noise].sum())
-    info = NoiseInfo(noise_label, noise, n_noise, table.n_samples)
+    info = NoiseInfo(noise_label, noise, int(table.counts[is_noise].sum()), table.n_samples)
     if not (~is_noise).any():
         raise ValueError(f"every predicted label is the noise label {noise_label!r}: "
                          "nothing is clustered")
+    return _rewrite(table, column, noise, noise_label), info
+
+
+def check_noise_mode(noise: Any, name: str = "noise") -> None:
+    """ValueError naming the option unless ``noise`` is one of :data:`NOISE_MODES`."""
+    if not isinstance(noise, str) or noise not in NOISE_MODES:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, NOISE_MODES))}, "
+                         f"got {noise!r}")
+
+
+def noise_in_replicate(table: Contingency, noise_label: Any,
+                       noise: str = "singletons") -> Contingency | None:
+    """:func:`with_noise` for a bootstrap replicate of a table it accepted: the same
+    rewrite, but a replicate may hold no noise point (then it is unchanged, whatever the
+    types of the labels left) or nothing but noise. Then ``"singletons"`` gives the table
+    of singleton clusters, which every score is defined on, and ``"exclude"`` leaves no
+    item: None, the replicate is skipped (:mod:`clustermetrics.bootstrap`).
+
+    >>> t = Contingency.from_labels([0, 1], [-1, -1])
+    >>> noise_in_replicate(t, -1).n_clusters, noise_in_replicate(t, -1, "exclude")
+    (2, None)
+    """
+    column = next((i for i, v in enumerate(table.cluster_labels.tolist())
+                   if _same(v, noise_label)), None)
+    if column is None:
+        return table
+    if noise == "exclude" and table.n_clusters == 1:
+        return None
+    return _rewrite(table, column, noise, noise_label)
+
+
+def _same(value: Any, noise_label: Any) -> bool:
+    try:
+        return bool(value == noise_label)
+    except (TypeError, ValueError):  # e.g. an array-valued comparison
+        return False
+
+
+def _rewrite(table: Contingency, column: int, noise: str, noise_label: Any) -> Contingency:
+    is_noise = table.cols == column
     if noise == "exclude":
-        return table._with_counts(np.where(is_noise, 0, table.counts)), info
+        return table._with_counts(np.where(is_noise, 0, table.counts))
     keep = ~is_noise
     cols = table.cols[keep]
     others = np.delete(table.cluster_labels, column)
     return _singletons(table, is_noise, table.rows[keep], cols - (cols > column),
-                       table.counts[keep], others, noise_label), info
+                       table.counts[keep], others, noise_label)
 
 
 def _noise_column(labels: np.ndarray, noise_label: Any) -> int | None:
     values = labels.tolist()
     for i, value in enumerate(values):
-        if value == noise_label:
+        if _same(value, noise_label):
             return i
     if values and not any(isinstance(v, type(noise_label)) or isinstance(noise_label, type(v))
                           for v in values):

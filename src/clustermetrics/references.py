@@ -15,10 +15,22 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._text import text_table
+from ._json import json_data
+from ._text import text_table, visible
 from .contingency import Contingency, as_contingency
+from .diagnostics import check_top
 from .registry import METRICS
-from .report import ScoreMapping, evaluate_table
+from .report import (
+    ScoreMapping,
+    _csv,
+    _diagnostics_rows,
+    bootstrap_notes,
+    evaluate_table,
+    interval_header,
+    interval_text,
+    intervals_dict,
+    noise_dict,
+)
 
 __all__ = ["MultiReport", "Spread", "evaluate_references", "is_several"]
 
@@ -111,40 +123,67 @@ class MultiReport(ScoreMapping):
             self.spread[key] = Spread(float(arr.min()), float(arr.max()),
                                       math.fsum(values) / len(values), float(arr.std()))
 
+    def _best_intervals(self) -> dict[str, Any]:
+        """Per score, the interval of its best reference (when intervals were asked)."""
+        return {k: self.reports[ref].intervals[k] for k, ref in self.best_reference.items()
+                if k in self.reports[ref].intervals}
+
+    def _first(self) -> Any:
+        return next(iter(self.reports.values()))
+
     def to_dict(self, details: bool = False, diagnostics: bool = False,
                 top: int | None = None) -> dict[str, Any]:
         """Best values; with ``details`` (or ``diagnostics``) also the best reference, the
-        spread and every per-reference report rendered the same way."""
+        spread, the interval of each score's best reference (``intervals``, with the
+        fields of :meth:`Report.to_dict`) and every per-reference report rendered the
+        same way."""
+        top = check_top(top, "top")
         if not (details or diagnostics):
-            return dict(self._values)
-        return {
+            return json_data(self._values)
+        out = {
             "references": list(self.reports),
             "best": dict(self._values),
             "best_reference": dict(self.best_reference),
             "spread": {k: s._asdict() for k, s in self.spread.items()},
-            "reports": {name: r.to_dict(True, diagnostics, top)
-                        for name, r in self.reports.items()},
         }
+        out.update(intervals_dict(self._best_intervals(), self._first().bootstrap))
+        if self._first().noise is not None:
+            out["noise"] = noise_dict(self._first().noise)
+        out["reports"] = {name: r.to_dict(True, diagnostics, top)
+                          for name, r in self.reports.items()}
+        return json_data(out)
 
     def to_csv(self) -> str:
-        rows = ["metric,best,best_reference,min,max,mean,std"]
-        for k, v in self._values.items():
-            s = self.spread[k]
-            ref = self.best_reference[k].replace('"', '""')
-            rows.append(f'{k},{v!r},"{ref}",{s.min!r},{s.max!r},{s.mean!r},{s.std!r}')
-        return "\n".join(rows) + "\n"
+        """One row per score: ``metric,best,best_reference,min,max,mean,std``, then the
+        best reference's interval and the noise handling as in :meth:`Report.to_csv`."""
+        rows = [[k, repr(v), self.best_reference[k], repr(self.spread[k].min),
+                 repr(self.spread[k].max), repr(self.spread[k].mean),
+                 repr(self.spread[k].std)] for k, v in self._values.items()]
+        return _csv(["metric", "best", "best_reference", "min", "max", "mean", "std"], rows,
+                    self._best_intervals(), self._first().bootstrap, self._first().noise,
+                    list(self._values))
 
-    def format(self, diagnostics: int | None = 0) -> str:
+    def format(self, diagnostics: int | str | None = 0) -> str:
+        """The table of best values and spreads (with intervals: the best reference's);
+        ``diagnostics`` as in :meth:`Report.format`, for every reference."""
+        top = _diagnostics_rows(diagnostics)
+        intervals = self._best_intervals()
         head = [f"{len(self.reports)} references: "
-                + "; ".join(f"{name} ({r.summary()})" for name, r in self.reports.items())]
+                + "; ".join(f"{visible(name)} ({r.summary()})"
+                            for name, r in self.reports.items())]
         rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
                  f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
-                 f"{self.spread[k].mean: .6f}"] for k, v in self._values.items()]
-        head.append(text_table(["metric", "score", "best", "best reference", "min", "max",
-                                "mean"], rows, indent=2))
-        if diagnostics != 0:
+                 f"{self.spread[k].mean: .6f}"]
+                + ([interval_text(intervals[k])] if intervals else [])
+                for k, v in self._values.items()]
+        header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
+        if intervals:
+            header.append(interval_header(self._first().bootstrap, " (best reference)"))
+        head.append(text_table(header, rows, indent=2))
+        head += bootstrap_notes(intervals, self._first().bootstrap)
+        if top != 0:
             for name, report in self.reports.items():
-                head += ["", f"against {name}:", report.diagnostics.format(diagnostics)]
+                head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]
         return "\n".join(head)
 
     def __str__(self) -> str:

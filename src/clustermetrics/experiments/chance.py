@@ -1,4 +1,4 @@
-"""The chance-level study of scikit-learn's clustering-evaluation guide (seed 002).
+"""The chance-level study of scikit-learn's clustering-evaluation guide.
 
 Two experiments, each for every registered score: (1) two independent uniform random
 labelings of 100 samples with the same number of clusters k; (2) uniform random labelings
@@ -11,16 +11,16 @@ table is built once and every score comes from it through :func:`~clustermetrics
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from .._json import dumps
 from .._progress import progress_bar
+from .._text import csv_text
+from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..registry import METRICS, resolve_metrics
 from ..report import evaluate
@@ -57,12 +57,14 @@ class ChanceCurves:
     mean: dict[str, np.ndarray]
     std: dict[str, np.ndarray]
     n_repeats: int
+    seed: int | None = None
 
     def to_rows(self) -> list[dict]:
         return [{"experiment": self.setup.key, "n_samples": self.setup.n_samples,
                  "n_classes": self.setup.n_classes, "k": int(k), "metric": m,
                  "adjusted": METRICS[m].adjusted, "mean": float(self.mean[m][i]),
-                 "std": float(self.std[m][i]), "repeats": self.n_repeats}
+                 "std": float(self.std[m][i]), "repeats": self.n_repeats,
+                 "seed": self.seed}
                 for m in self.mean for i, k in enumerate(self.ks)]
 
 
@@ -80,21 +82,28 @@ def chance_study(metrics: str | Iterable[str] | None = None, *,
     ([2, 16, 30], True, True)
     """
     keys = resolve_metrics(metrics)
-    if n_repeats < 1 or n_points < 1:
-        raise ValueError(f"n_repeats and n_points must be positive, got {n_repeats}, "
-                         f"{n_points}")
+    for name, value in (("n_repeats", n_repeats), ("n_points", n_points)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    check_seed(seed)
     rng = np.random.default_rng(seed)
     plans = [(s, _ks(s, n_points)) for s in setups]
     bar = progress_bar(sum(len(ks) for _, ks in plans) * n_repeats, "chance", progress)
     try:
-        return [_run_setup(s, ks, keys, n_repeats, rng, bar) for s, ks in plans]
+        curves = [_run_setup(s, ks, keys, n_repeats, rng, bar) for s, ks in plans]
     finally:
         bar.close()
+    for c in curves:
+        c.seed = seed
+    return curves
 
 
 def _ks(setup: ChanceSetup, n_points: int) -> np.ndarray:
     if setup.k_max < 2 or setup.n_samples < 2:
         raise ValueError(f"setup {setup.key!r} needs n_samples >= 2 and k_max >= 2")
+    if n_points > setup.k_max - 1:  # more would repeat values of k
+        raise ValueError(f"n_points must be at most {setup.k_max - 1} (k = 2 .. "
+                         f"{setup.k_max}), got {n_points}")
     return np.unique(np.linspace(2, setup.k_max, n_points).astype(np.int64))
 
 
@@ -125,19 +134,19 @@ def chance_text(curves: Sequence[ChanceCurves]) -> str:
         header = ["score", "adj", *(f"k={k}" for k in c.ks), "max sd"]
         rows = [[m, "yes" if METRICS[m].adjusted else "",
                  *(f"{v:.3f}" for v in c.mean[m]), f"{c.std[m].max():.3f}"] for m in keys]
-        parts += [f"{s.title} (n_samples = {s.n_samples}; mean of {c.n_repeats} draws per k)",
+        seed = "" if c.seed is None else f", seed {c.seed}"
+        parts += [f"{s.title} (n_samples = {s.n_samples}; mean of {c.n_repeats} draws per "
+                  f"k{seed})",
                   text_table(header, rows), ""]
     return "\n".join(parts).rstrip()
 
 
 def chance_json(curves: Sequence[ChanceCurves]) -> str:
-    return json.dumps([row for c in curves for row in c.to_rows()], indent=2)
+    """Strict JSON, one object per (experiment, k, score) (:mod:`clustermetrics._json`)."""
+    return dumps([row for c in curves for row in c.to_rows()])
 
 
 def chance_csv(curves: Sequence[ChanceCurves]) -> str:
     rows = [row for c in curves for row in c.to_rows()]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    fields = list(rows[0])
+    return csv_text([fields, *(["" if r[f] is None else r[f] for f in fields] for r in rows)])

@@ -8,17 +8,19 @@ it. The recovery rates' own times (exact matching, greedy Algorithm 2, pseudo) a
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import time
-from collections.abc import Iterable, Sequence
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .._json import dumps
 from .._progress import progress_bar
+from .._text import csv_text, visible
+from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..datasets import Dataset
 from ..noise import NOISE_MODES
@@ -27,7 +29,8 @@ from ..report import evaluate
 from ._text import percent, seconds, text_table
 from .algorithms import ALGORITHMS, MAX_PAIRWISE, Fitted, resolve_algorithms
 
-__all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS"]
+__all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
+           "captured_warnings", "merge_counts", "table_metrics"]
 
 NOISE_CHOICES = ("cluster", *NOISE_MODES)  # "cluster": the noise label scored as is
 RECOVERY_KEYS = {"exact": "recovery_rate", "greedy": "recovery_rate_greedy",
@@ -41,8 +44,10 @@ class Run:
 
     ``k`` is the number of clusters asked for (None for algorithms that choose it),
     ``n_clusters`` the number found; ``recovery_seconds`` holds the time of the exact,
-    greedy and pseudo recovery rates; ``labels`` the predicted labels of the points that
-    of every point (HDBSCAN's noise is -1; ``table`` shows how it was scored).
+    greedy and pseudo recovery rates; ``labels`` the predicted labels of every point
+    (HDBSCAN's noise is -1; ``table`` shows how it was scored); ``warnings`` the warnings
+    the algorithm (scikit-learn) and the scoring raised, one line each, with their count
+    (:func:`captured_warnings`): they are shown in every output instead of the terminal.
     """
 
     dataset: str
@@ -55,6 +60,7 @@ class Run:
     note: str
     table: Contingency = field(repr=False)
     labels: np.ndarray = field(repr=False)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def n_samples(self) -> int:
@@ -77,7 +83,7 @@ class Run:
                 "k": self.k, "n_samples": self.n_samples, "n_classes": self.n_classes,
                 "n_clusters": self.n_clusters, "fit_seconds": self.fit_seconds,
                 "recovery_seconds": dict(self.recovery_seconds), "note": self.note,
-                "scores": dict(self.scores)}
+                "warnings": list(self.warnings), "scores": dict(self.scores)}
 
 
 def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None = None, *,
@@ -106,8 +112,18 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     names = resolve_algorithms(algorithms)
     if noise not in NOISE_CHOICES:
         raise ValueError(f"noise must be one of {', '.join(NOISE_CHOICES)}, got {noise!r}")
+    check_seed(seed)
+    if isinstance(max_pairwise, bool) or not isinstance(max_pairwise, (int, np.integer)) \
+            or max_pairwise < 1:
+        raise ValueError(f"max_pairwise must be a positive integer, got {max_pairwise!r}")
     keys = list(dict.fromkeys(resolve_metrics(metrics) + list(RECOVERY_KEYS.values())))
     plan = [(d, name, kk) for d in datasets for name in names for kk in _ks(d, name, k)]
+    for d, name, kk in plan:
+        if name in ("ward", "average") and d.X.shape[0] > max_pairwise \
+                and (kk or len(np.unique(d.y))) > max_pairwise:
+            raise ValueError(f"max_pairwise {max_pairwise} is smaller than k = "
+                             f"{kk or len(np.unique(d.y))} for {name} on {d.name}: the "
+                             "subsample it fits must hold at least k points")
     bar = progress_bar(len(plan), desc, progress)
     runs = []
     try:
@@ -136,50 +152,99 @@ def _ks(dataset: Dataset, name: str, k: int | Sequence[int] | None) -> list[int 
 def _run(dataset: Dataset, name: str, k: int | None, seed: int, keys: list[str],
          noise: str, max_pairwise: int, cache: dict | None) -> Run:
     k_fit = k if k is not None else len(np.unique(dataset.y))
-    fitted, fit_seconds = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
+    fitted, fit_seconds, fit_warnings = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
     labels, note = fitted.labels, fitted.note
     # all-noise labelings stay one cluster: there would be nothing left to score
-    rewrite = noise != "cluster" and (labels == -1).any() and not (labels == -1).all()
-    report = evaluate(dataset.y, labels, metrics=keys, noise_label=-1 if rewrite else None,
-                      noise="singletons" if noise == "cluster" else noise)
+    has_noise = bool((labels == -1).any())
+    rewrite = noise != "cluster" and has_noise and not (labels == -1).all()
+    report, score_warnings = captured_warnings(lambda: evaluate(
+        dataset.y, labels, metrics=keys, noise_label=-1 if rewrite else None,
+        noise=noise if rewrite else "singletons"))
     if rewrite:
         what = "dropped" if noise == "exclude" else "scored as singleton clusters"
         note = f"{report.noise.n_noise:,} noise points {what}"
+    elif has_noise and noise != "cluster":
+        note = (f"{note}; every point is noise: scored as one cluster, as there would be "
+                "nothing left to score")
     timings = {m: report.timings[key] for m, key in RECOVERY_KEYS.items()}
     return Run(dataset.name, name, seed, k, fit_seconds, report.to_dict(), timings, note,
-               report.table, labels)
+               report.table, labels, merge_counts(fit_warnings + score_warnings))
+
+
+def captured_warnings(work: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """``work()``'s result and the warnings it raised, kept off the terminal: one line
+    each, ``Category: first line of the message`` (no source line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = work()
+    lines = [f"{w.category.__name__}: {str(w.message).strip().splitlines()[0]}"
+             if str(w.message).strip() else w.category.__name__ for w in caught]
+    return result, lines
+
+
+def merge_counts(lines: list[str]) -> list[str]:
+    """Equal lines once, with ``(xN)`` when they repeat; first-seen order.
+
+    >>> merge_counts(["a", "b", "a"])
+    ['a (x2)', 'b']
+    """
+    counts = Counter(lines)
+    return [line if counts[line] == 1 else f"{line} (x{counts[line]})"
+            for line in dict.fromkeys(lines)]
 
 
 def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
-         cache: dict | None) -> tuple[Fitted, float]:
+         cache: dict | None) -> tuple[Fitted, float, list[str]]:
     spec = ALGORITHMS[name]
     key = (dataset.name, dataset.X.shape, name, k if spec.uses_k else None, max_pairwise)
     if cache is not None and not spec.seeded and key in cache:
         return cache[key]
     start = time.perf_counter()
-    fitted = spec.fit(dataset.X, k, seed, max_pairwise)
-    result = (fitted, time.perf_counter() - start)
+    try:
+        fitted, caught = captured_warnings(lambda: spec.fit(dataset.X, k, seed, max_pairwise))
+    except (ValueError, ArithmeticError, LookupError, TypeError, RuntimeError) as exc:
+        # scikit-learn's own failure on these data (one sample, overflowing features...):
+        # one message naming the run, not a traceback from inside scikit-learn
+        raise ValueError(f"{name} failed on {dataset.name}"
+                         + (f" (k = {k})" if spec.uses_k else "")
+                         + f": {type(exc).__name__}: {exc}") from exc
+    result = (fitted, time.perf_counter() - start, caught)
     if cache is not None and not spec.seeded:
         cache[key] = result
     return result
 
 
 # --------------------------------------------------------------------- output
-def runs_table(runs: Sequence[Run]) -> str:
-    """One row per algorithm and dataset; notes (subsamples, noise) below the table."""
-    header = ["dataset", "algorithm", "k", "m", "N", "fit s", *_SUMMARY,
+def table_metrics(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> list[str]:
+    """The score columns of :func:`runs_table`: the scores asked for (``metrics``, less
+    the recovery rates, which have their own columns), or by default ARI, AMI, NMI and
+    V-measure."""
+    if metrics is None:
+        return list(_SUMMARY)
+    return [k for k in dict.fromkeys(metrics) if k not in RECOVERY_KEYS.values()]
+
+
+def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str:
+    """One row per algorithm and dataset (score columns: :func:`table_metrics`); notes
+    (subsamples, noise) and the warnings of each run below the table."""
+    columns = table_metrics(runs, metrics)
+    header = ["dataset", "algorithm", "k", "m", "N", "fit s", *columns,
               "exact %", "t s", "greedy %", "t s", "pseudo %"]
     rows, notes = [], []
     for r in runs:
         t = r.recovery_seconds
         rows.append([r.dataset, r.algorithm, "-" if r.k is None else str(r.k),
                      str(r.n_clusters), str(r.n_samples), f"{r.fit_seconds:.2f}",
-                     *(_score(r.scores, key) for key in _SUMMARY),
+                     *(_score(r.scores, key) for key in columns),
                      percent(r.rate("exact")), seconds(t["exact"]),
                      percent(r.rate("greedy")), seconds(t["greedy"]),
                      percent(r.rate("pseudo"))])
+        where = f"  {visible(r.dataset)} / {r.algorithm}" + ("" if r.k is None
+                                                             else f" (k = {r.k})")
         if r.note:
-            notes.append(f"  {r.dataset} / {r.algorithm}: {r.note}")
+            notes.append(f"{where}: {visible(r.note)}")
+        if r.warnings:
+            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
@@ -191,7 +256,8 @@ def _score(scores: dict[str, float], key: str) -> str:
 
 
 def runs_json(runs: Sequence[Run]) -> str:
-    return json.dumps([r.to_dict() for r in runs], indent=2)
+    """Strict JSON, one object per run (:mod:`clustermetrics._json`)."""
+    return dumps([r.to_dict() for r in runs])
 
 
 def runs_csv(runs: Sequence[Run]) -> str:
@@ -199,14 +265,13 @@ def runs_csv(runs: Sequence[Run]) -> str:
     keys = list(dict.fromkeys(k for r in runs for k in r.scores))
     fields = ["dataset", "algorithm", "seed", "k", "n_samples", "n_classes", "n_clusters",
               "fit_seconds", "exact_seconds", "greedy_seconds", "pseudo_seconds", "note",
-              *keys]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+              "warnings", *keys]
+    rows = []
     for r in runs:
         d = r.to_dict()
         row = {f: d.get(f) for f in fields[:8]}
-        row.update({f"{m}_seconds": s for m, s in r.recovery_seconds.items()}, note=r.note)
+        row.update({f"{m}_seconds": s for m, s in r.recovery_seconds.items()}, note=r.note,
+                   warnings="; ".join(r.warnings))
         row.update({k: repr(v) for k, v in r.scores.items()})
-        writer.writerow(row)
-    return out.getvalue()
+        rows.append(["" if row.get(f) is None else row[f] for f in fields])
+    return csv_text([fields, *rows])

@@ -63,27 +63,38 @@ figcaption{font-size:.85rem;color:#555}nav a{margin-right:1rem}
 """
 
 
+def _escape(text: str) -> str:
+    """Text as HTML character data or attribute value, read back as written: ``&<>"'``
+    escaped, and a carriage return as ``&#13;`` (an HTML parser turns a literal one into
+    a line feed).
+
+    >>> _escape('a<b> & "c"\\r')
+    'a&lt;b&gt; &amp; &quot;c&quot;&#13;'
+    """
+    return html.escape(text).replace("\r", "&#13;")
+
+
 def _anchor(title: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")
 
 
 def _block(block: Block) -> str:
     if isinstance(block, Pre):
-        return f"<pre>{html.escape(block.text)}</pre>"
+        return f"<pre>{_escape(block.text)}</pre>"
     if isinstance(block, Table):
-        cap = f"<caption>{html.escape(block.caption)}</caption>" if block.caption else ""
-        head = "".join(f"<th>{html.escape(str(h))}</th>" for h in block.header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row)
+        cap = f"<caption>{_escape(block.caption)}</caption>" if block.caption else ""
+        head = "".join(f"<th>{_escape(str(h))}</th>" for h in block.header)
+        body = "".join("<tr>" + "".join(f"<td>{_escape(str(c))}</td>" for c in row)
                        + "</tr>" for row in block.rows)
         return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if isinstance(block, Image):
         data = base64.b64encode(block.png).decode("ascii")
-        cap = html.escape(block.caption or block.name)
+        cap = _escape(block.caption or block.name)
         return (f'<figure><img src="data:image/png;base64,{data}" alt="{cap}" '
-                f'data-file="{html.escape(block.name)}.png"><figcaption>{cap} '
-                f'(<a href="{html.escape(block.name)}.png">{html.escape(block.name)}.png</a>)'
+                f'data-file="{_escape(block.name)}.png"><figcaption>{cap} '
+                f'(<a href="{_escape(block.name)}.png">{_escape(block.name)}.png</a>)'
                 f"</figcaption></figure>")
-    return f"<p>{html.escape(str(block))}</p>"
+    return f"<p>{_escape(str(block))}</p>"
 
 
 def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str:
@@ -93,15 +104,15 @@ def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str
     >>> '<h2 id="a-b">A b</h2>' in page, "x &lt; y" in page, page.rstrip().endswith("</html>")
     (True, True, True)
     """
-    nav = " ".join(f'<a href="#{_anchor(s.title)}">{html.escape(s.title)}</a>'
+    nav = " ".join(f'<a href="#{_anchor(s.title)}">{_escape(s.title)}</a>'
                    for s in sections)
-    body = "\n".join(f'<section><h2 id="{_anchor(s.title)}">{html.escape(s.title)}</h2>\n'
+    body = "\n".join(f'<section><h2 id="{_anchor(s.title)}">{_escape(s.title)}</h2>\n'
                      + "\n".join(_block(b) for b in s.blocks) + "</section>"
                      for s in sections)
-    intro_html = f"<p>{html.escape(intro)}</p>" if intro else ""
+    intro_html = f"<p>{_escape(intro)}</p>" if intro else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>\n<body>"
-            f"<h1>{html.escape(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
+            f"<title>{_escape(title)}</title><style>{_CSS}</style></head>\n<body>"
+            f"<h1>{_escape(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
             f"</body></html>\n")
 
 
@@ -119,5 +130,6 @@ def write_report(directory: str | os.PathLike, title: str, sections: Sequence[Se
             if isinstance(b, Image):
                 (out / f"{b.name}.png").write_bytes(b.png)
     page = out / "index.html"
-    page.write_text(render_page(title, sections, intro), encoding="utf-8")
+    with page.open("w", encoding="utf-8", newline="") as fh:  # no newline translation
+        fh.write(render_page(title, sections, intro))
     return page

@@ -101,9 +101,12 @@ def _scores_table(runs: Sequence[Run]) -> Table:
 
 
 def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
-                     chosen: str | None = None) -> list[Section]:
+                     chosen: str | None = None,
+                     metrics: Sequence[str] | None = None) -> list[Section]:
+    """Results (the table with the scores ``metrics`` asked for, and every score), the
+    chosen run and the data."""
     run = pick_run(runs, chosen)
-    return [Section("Results", [Pre(runs_table(runs)), _scores_table(runs)]),
+    return [Section("Results", [Pre(runs_table(runs, metrics)), _scores_table(runs)]),
             chosen_run_section(run, datasets[run.dataset], runs),
             Section("Data", [f"{d.name}: {d.description}" for d in datasets.values()])]
 
@@ -148,8 +151,10 @@ def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:
     adjusted = ", ".join(k for k in curves[0].mean if METRICS[k].adjusted) if curves else ""
     return [
         Section("Chance level of every score", [
-            "Mean score of random uniform labelings against k (seed 002's two "
-            f"experiments). Scores declared adjusted for chance: {adjusted or 'none'}.",
+            "Mean score of random uniform labelings against k (the two experiments "
+            "of scikit-learn's clustering-evaluation guide, 'Adjustment for chance in "
+            "clustering performance evaluation'). Scores declared adjusted for chance: "
+            f"{adjusted or 'none'}.",
             Image("chance", plots.chance_plot(curves),
                   "One line per score: adjusted scores thick and named, the others thin "
                   "and coloured by family; unbounded scores below, symmetric-log axis")]),

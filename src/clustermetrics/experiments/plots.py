@@ -1,17 +1,23 @@
 """The experiments' plots, as PNG bytes (matplotlib, imported lazily; no pyplot state).
 
 Figures are built on ``matplotlib.figure.Figure`` and rendered by the Agg canvas, so they
-never open a window nor touch the global backend.
+never open a window nor touch the global backend. Text is drawn as written: every plot is
+built and rendered with mathtext and TeX off (``text.parse_math`` and ``text.usetex``
+False), so a label such as ``cost $a^$`` is text, not a formula to parse; control
+characters in labels show as escapes, as in the text tables
+(:func:`clustermetrics._text.visible`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
+from .._text import visible
 from ..contingency import Contingency
 from ..metrics.recovery import recovery
 from ..registry import METRICS
@@ -22,6 +28,23 @@ __all__ = ["recovery_plot", "timing_plot", "chance_plot", "heatmap_plot", "proje
 PLOT_HINT = "pip install 'clustermetrics[plot]'"
 _FAMILY_COLOURS = {"pair counting": "#9ecae1", "information": "#fdae6b",
                    "set matching": "#a1d99b"}
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _plain_text(plot: _F) -> _F:
+    """Build and render ``plot`` with mathtext and usetex off, whatever the user's
+    matplotlibrc says (a missing matplotlib is the ImportError of :func:`_figure`)."""
+    @functools.wraps(plot)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            import matplotlib
+        except ImportError:
+            return plot(*args, **kwargs)
+        with matplotlib.rc_context({"text.usetex": False, "text.parse_math": False}):
+            return plot(*args, **kwargs)
+    return run  # type: ignore[return-value]
 
 
 def _figure(width: float, height: float) -> Any:
@@ -41,6 +64,7 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+@_plain_text
 def recovery_plot(rates: Mapping[str, Mapping[int, Sequence[float]]],
                   pseudo: Mapping[str, Mapping[int, Sequence[float]]]) -> bytes:
     """Exact recovery rate against n per algorithm (mean over runs, bars: min..max), and
@@ -63,6 +87,7 @@ def recovery_plot(rates: Mapping[str, Mapping[int, Sequence[float]]],
     return _png(fig)
 
 
+@_plain_text
 def timing_plot(small: Sequence[Any], large: Sequence[Any],
                 paper: Mapping[int, float]) -> bytes:
     """Seconds against n on a log scale: Algorithm 1 (bruteforce), exact and greedy for
@@ -90,6 +115,7 @@ def timing_plot(small: Sequence[Any], large: Sequence[Any],
     return _png(fig)
 
 
+@_plain_text
 def chance_plot(curves: Sequence[Any]) -> bytes:
     """Mean score against k, one line per score, one column per experiment; adjusted
     scores thick and named, the others thin and coloured by family; unbounded scores
@@ -151,6 +177,7 @@ def matching_order(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     return np.array(r_order, dtype=np.int64), np.array(c_order, dtype=np.int64)
 
 
+@_plain_text
 def heatmap_plot(table: Contingency, title: str, max_lines: int = HEATMAP_MAX_LINES) -> bytes:
     """The contingency table as a heatmap of each class's share per cluster, rows and
     columns ordered by the optimal matching (its cells on the diagonal). Beyond
@@ -171,7 +198,7 @@ def heatmap_plot(table: Contingency, title: str, max_lines: int = HEATMAP_MAX_LI
     ax.set_xticks(range(len(col_names)), col_names, fontsize=8,
                   rotation=90 if len(col_names) > 12 else 0)
     ax.set_yticks(range(len(row_names)), row_names, fontsize=8)
-    ax.set(xlabel="predicted cluster", ylabel="true class", title=title)
+    ax.set(xlabel="predicted cluster", ylabel="true class", title=visible(title))
     fig.colorbar(image, ax=ax, label="share of the class (W)")
     return _png(fig)
 
@@ -182,7 +209,7 @@ def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
     def positions(order, labels):
         pos = np.empty(order.shape[0], dtype=np.int64)
         pos[order] = np.minimum(np.arange(order.shape[0]), max_lines - 1)
-        names = [str(x) for x in labels[order[:max_lines]]]
+        names = [visible(x) for x in labels[order[:max_lines]]]
         if order.shape[0] > max_lines:
             names[-1] = f"+{order.shape[0] - max_lines + 1} others"
         return pos, names
@@ -194,6 +221,7 @@ def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
     return dense, row_names, col_names
 
 
+@_plain_text
 def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.ndarray], *,
                     tables: Mapping[str, Contingency] | None = None, max_points: int = 4000,
                     seed: int = 0) -> bytes:
@@ -219,7 +247,7 @@ def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.nda
     for ax, (name, (labels, matching)) in zip(axes, panels.items(), strict=False):
         colours = _colours(np.asarray(labels), y, matching)
         ax.scatter(xy[show, 0], xy[show, 1], c=colours[show], s=3, linewidths=0)
-        ax.set_title(name, fontsize=10)
+        ax.set_title(visible(name), fontsize=10)
         ax.set_xticks([])
         ax.set_yticks([])
     for ax in axes[len(panels):]:

@@ -22,20 +22,26 @@ method. Here:
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from .._json import dumps
+from .._text import csv_text, visible
+from ..bootstrap import check_seed
 from ..contingency import Contingency
 from ..datasets import Dataset, overlapping_clusters
 from ..metrics.recovery import pseudo_recovery_rate, recovery
 from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, resolve_algorithms
-from .compare import Run, compare
+from .compare import Run, compare, runs_csv
 
 __all__ = ["Study", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
-           "shortfalls", "shortfalls_text"]
+           "shortfalls", "shortfalls_text", "demo_json", "demo_csv"]
 
 # Example 3 of the paper: M[k, i] = |G_k ∩ C_i|, clusters in rows (our table transposed).
 EXAMPLE_3 = np.array([[1612, 0, 24, 2009, 0],
@@ -56,6 +62,14 @@ class Study:
     runs: list[list[Run]]
     n_per_cluster: int
     overlap: float
+    data_seed: int = 0
+    max_pairwise: int = MAX_PAIRWISE
+
+    def settings(self) -> dict:
+        """What the data and the algorithms were run with (for every output)."""
+        return {"ns": list(self.ns), "seeds": list(self.seeds),
+                "n_per_cluster": self.n_per_cluster, "overlap": self.overlap,
+                "data_seed": self.data_seed, "max_pairwise": self.max_pairwise}
 
     def algorithms(self) -> list[str]:
         return list(dict.fromkeys(r.algorithm for t in self.runs for r in t))
@@ -77,13 +91,17 @@ def recovery_study(ns: Iterable[int] = range(5, 11), *, n_per_cluster: int = 200
     if not ns or ns[0] < 2:
         raise ValueError(f"the numbers of clusters must be at least 2, got {ns}")
     names = resolve_algorithms(algorithms)
+    check_seed(data_seed, "data_seed")
+    for seed in seeds:
+        check_seed(seed, "seeds")
     X, y = overlapping_clusters(ns[-1], n_per_cluster, overlap=overlap, seed=data_seed)
     datasets = {n: _first(X, y, n, n_per_cluster, overlap, data_seed) for n in ns}
     cache: dict = {}
     runs = [compare(list(datasets.values()), names, seed=seed, max_pairwise=max_pairwise,
                     progress=progress, cache=cache, desc=f"table {i + 1}")
             for i, seed in enumerate(seeds)]
-    return Study(ns, list(seeds), datasets, runs, n_per_cluster, overlap)
+    return Study(ns, list(seeds), datasets, runs, n_per_cluster, overlap, data_seed,
+                 max_pairwise)
 
 
 def _first(X: np.ndarray, y: np.ndarray, n: int, n_per_cluster: int, overlap: float,
@@ -102,11 +120,51 @@ def paper_tables(study: Study) -> str:
         rows = [[str(r.n_classes), r.algorithm, str(r.n_clusters), _paper_cell(r)]
                 for r in runs]
         parts += [f"Table {i + 1}. Iteration {i + 1} (algorithm seed {seed}; "
-                  f"{study.n_per_cluster:,} points per cluster)", text_table(header, rows), ""]
+                  f"{study.n_per_cluster:,} points per cluster, overlap {study.overlap:g}, "
+                  f"data seed {study.data_seed})", text_table(header, rows)]
+        notes = run_notes(runs)
+        parts += (["notes:", *notes] if notes else []) + [""]
     parts.append("m: clusters found. exact = optimal one-to-one matching (the paper's "
                  "Algorithm 1, solved in polynomial time); greedy = Algorithm 2; "
                  "pseudo = Definition 3.")
     return "\n".join(parts)
+
+
+def run_notes(runs: Sequence[Run]) -> list[str]:
+    """One line per run with a note (subsample, noise) or warnings, as the compare table
+    prints them."""
+    out = []
+    for r in runs:
+        where = f"  n = {r.n_classes}, {r.algorithm}"
+        if r.note:
+            out.append(f"{where}: {visible(r.note)}")
+        if r.warnings:
+            out.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
+    return out
+
+
+def demo_json(study: Study, timing: Sequence[Any]) -> str:
+    """Strict JSON: the settings, the runs of each table and the timings."""
+    return dumps({"settings": study.settings(),
+                  "tables": [[r.to_dict() for r in t] for t in study.runs],
+                  "timing": [t._asdict() for t in timing]})
+
+
+def demo_csv(study: Study, timing: Sequence[Any]) -> str:
+    """One CSV table of every run (``kind`` = run, with its ``table``) and every timing
+    (``kind`` = timing: ``n``, ``method``, ``seconds``, ``rate``); the settings repeat on
+    each row. Cells that do not apply to a kind are empty."""
+    settings = {k: v for k, v in study.settings().items() if k not in ("ns", "seeds")}
+    runs = runs_csv([r for t in study.runs for r in t])
+    run_rows = list(csv.DictReader(io.StringIO(runs)))
+    table_of = [i + 1 for i, t in enumerate(study.runs) for _ in t]
+    fields = ["kind", "table", *settings, "n", "method", "seconds", "rate",
+              *(run_rows[0].keys() if run_rows else [])]
+    rows = [{"kind": "run", "table": table, **settings, **row}
+            for table, row in zip(table_of, run_rows, strict=True)]
+    rows += [{"kind": "timing", **settings, "n": t.n, "method": t.method,
+              "seconds": repr(t.seconds), "rate": repr(t.rate)} for t in timing]
+    return csv_text([fields, *([row.get(f, "") for f in fields] for row in rows)])
 
 
 def _paper_cell(run: Run) -> str:
