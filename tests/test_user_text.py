@@ -285,7 +285,7 @@ def test_compare_report_with_hostile_labels_and_column(tmp_path, capsys, label):
 
 
 @pytest.mark.parametrize("value, expected", [
-    (float("inf"), "inf"), (float("-inf"), "-inf"), (decimal.Decimal("1.50"), "1.50"),
+    (decimal.Decimal("1.50"), "1.50"),
     (datetime.date(2024, 2, 29), "2024-02-29"), (b"\x00a", "b'\\x00a'"),
     (2**80, 2**80), (0.1, 0.1), (np.int64(-3), -3), (np.float32(0.5), 0.5),
 ])
