@@ -5,6 +5,7 @@ Every entry point (labels, counts, files) validates through here, once.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -97,6 +98,9 @@ def _homogeneous(kinds: set, kind: str, values: list | tuple) -> bool:
 def _check_missing(arr: np.ndarray, name: str) -> None:
     kind = arr.dtype.kind
     if kind == "f":
+        if np.isfinite(arr).all():
+            return
+        _refuse_infinity(int(np.isinf(arr).sum()), name)
         n_bad = int(np.isnan(arr).sum())
     elif kind in "mM":
         n_bad = int(np.isnat(arr).sum())
@@ -113,9 +117,13 @@ def _check_missing(arr: np.ndarray, name: str) -> None:
 
 
 def _count_missing_objects(arr: np.ndarray, name: str) -> int:
-    n_bad = 0
+    n_bad = n_inf = 0
     for v in arr.tolist():
-        if v is None or (isinstance(v, float) and v != v) or type(v).__name__ in _NA_TYPES:
+        special = _non_finite(v)
+        if special == "inf":
+            n_inf += 1
+            continue
+        if special == "nan" or v is None or type(v).__name__ in _NA_TYPES:
             n_bad += 1
             continue
         try:
@@ -125,7 +133,24 @@ def _count_missing_objects(arr: np.ndarray, name: str) -> int:
                 f"{name} contains an unhashable label of type {type(v).__name__}; "
                 "labels must be scalars (is the input 2-D?)"
             ) from None
+    _refuse_infinity(n_inf, name)
     return n_bad
+
+
+def _non_finite(v: Any) -> str | None:
+    """"nan" or "inf" for a non-finite float of any type (numpy's, Decimal), else None."""
+    if isinstance(v, Decimal):
+        return "nan" if v.is_nan() else "inf" if v.is_infinite() else None
+    if isinstance(v, (float, np.floating)) and not np.isfinite(v):
+        return "nan" if v != v else "inf"
+    return None
+
+
+def _refuse_infinity(n_inf: int, name: str) -> None:
+    # as scikit-learn's check_array: an infinite label is a numeric bug upstream, not a class
+    if n_inf:
+        raise ValueError(f"{name} contains infinity: {n_inf} of its labels are +inf or -inf; "
+                         "labels must be finite")
 
 
 _NA_TYPES = {"NAType", "NaTType"}  # pandas.NA and pandas.NaT, recognised without importing pandas
