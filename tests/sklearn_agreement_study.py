@@ -115,8 +115,8 @@ def scaled(fam, n, value, diff, err_ours, divisor):
         return diff * float(divisor) / (EPS * n * n), err_ours * float(divisor) / EPS
     if fam == "ami (0/0)":
         return 0.0, err_ours / EPS
-    unit = EPS * math.log(max(n, 3)) / (float(divisor) if divisor else 1.0)
-    return diff / unit, err_ours / unit
+    unit = EPS * math.log(n) / (float(divisor) if divisor else 1.0)
+    return tuple(x / unit if x else 0.0 for x in (diff, err_ours))
 
 
 def main():

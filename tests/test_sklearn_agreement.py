@@ -62,7 +62,7 @@ def zero_over_zero(t, p, average):
 
 
 def information_bound(n, divisor):
-    return 8 * EPS * math.log(max(n, 3)) / (divisor if divisor > 0 else 1.0)
+    return 8 * EPS * math.log(n) / (divisor if divisor > 0 else 1.0)
 
 
 def information_divisors(t, p):
