@@ -207,9 +207,9 @@ def _check_labels(arr: np.ndarray, name: str) -> None:
 def _report(name: str, n_missing: int, n_infinite: int) -> None:
     if n_missing:
         raise ValueError(f"{name} contains {n_missing} missing labels (None/NaN/NaT/NA)")
-    if n_infinite:
-        raise ValueError(f"{name} contains {n_infinite} infinite labels; labels must be "
-                         "finite")
+    if n_infinite:  # as scikit-learn's check_array: an infinite label is a bug upstream
+        raise ValueError(f"{name} contains infinity: {n_infinite} of its labels are +inf or "
+                         "-inf; labels must be finite")
 
 
 def _object_problems(arr: np.ndarray, name: str) -> tuple[int, int]:
