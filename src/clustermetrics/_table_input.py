@@ -49,7 +49,7 @@ def union_labels(arrays, what):
 
     Labels equal under Python equality but of different types (1, 1.0, True) are one
     label; it keeps the value of the simplest type (int, bool, float, complex, then the
-    others, ties by type name), so a merge does not depend on the order of its tables."""
+    others; Python's types before numpy's), so a merge does not depend on the order of its tables."""
     combined = np.concatenate(_compatible(arrays))
     codes, uniques = factorize(combined)
     if combined.dtype.kind == "O" and uniques.shape[0] < combined.shape[0]:
@@ -74,13 +74,13 @@ def _compatible(arrays):
 _TYPE_RANK = {int: 0, bool: 1, np.bool_: 1, float: 2, complex: 3}
 
 
-def _type_key(value) -> tuple[int, str]:
+def _type_key(value) -> tuple[int, str, str]:
     kind = type(value)
     rank = _TYPE_RANK.get(kind)
     if rank is None:
         rank = 0 if isinstance(value, np.integer) else 2 if isinstance(value, np.floating) \
             else 3 if isinstance(value, np.complexfloating) else 4
-    return rank, kind.__name__
+    return rank, kind.__module__, kind.__name__  # numpy 2 names np.bool_ "bool" too
 
 
 def _simplest_members(combined, codes, uniques):
