@@ -20,13 +20,11 @@ from .._validation import as_label_array
 from ..contingency import Contingency, as_contingency
 from ._cells import (
     _CHUNK,
+    accurate_sum,
     cell_chunks,
-    counts_float,
-    log_class_size_cells,
-    log_cluster_size_cells,
-    log_counts,
-    log_of_ints,
-    log_sizes,
+    class_size_cells,
+    cluster_size_cells,
+    exact_ints,
 )
 from ._emi import expected_mutual_information
 
@@ -47,11 +45,17 @@ _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 
 def _entropy_of_sizes(sizes: np.ndarray) -> float:
+    """H = sum_i (a_i / N) log(N / a_i), each log of a correctly rounded ratio (log1p of
+    the exact (a - N) / N for the sizes above N/2, where log a - log N would cancel: a
+    class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
     if sizes.shape[0] == 1:
         return 0.0
-    p = sizes.astype(np.float64)
-    total = p.sum()
-    return float(-np.sum((p / total) * (np.log(p) - math.log(total))))
+    n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
+    sizes_f = sizes.astype(np.float64)
+    logs = np.log(float(n) / sizes_f)
+    big = sizes_f >= n / 2
+    logs[big] = -np.log1p((sizes[big] - n).astype(np.float64) / n)
+    return accurate_sum(sizes_f / n * logs)
 
 
 def _mutual_info(table: Contingency) -> float:
@@ -71,28 +75,38 @@ def _mutual_info(table: Contingency) -> float:
 
 
 def _mi_sum(table: Contingency, cells: slice) -> float:
-    """sum of p_ij log(N n_ij / (a_i b_j)) over some cells (pairwise float sum).
+    """sum of p_ij log(N n_ij / (a_i b_j)) over some cells, accurate to a few ulps of
+    sum |p_ij log(...)|, whatever N.
 
-    The logs of a_i and b_j are taken once per class and cluster (never of a product,
-    which could overflow); on a table of one chunk the per-cell arrays are the ones shared
-    with other scores (metrics._cells).
+    Each log is of the ratio r = N n / (a b) of exact integer products (int64 while N^2
+    fits, Python ints beyond), not a sum of four logs of size log N, which would lose
+    ~4 eps log N per cell: r is a correctly rounded quotient, so an exactly independent
+    cell gives log 1 = 0 exactly. Near r = 1, log1p of the exact difference (N n - a b) /
+    (a b) keeps the relative accuracy of small terms; below r = 1/2, log r itself does
+    (1 + x would cancel there).
     """
-    n = float(table.n_samples)
-    if cells == slice(None):
-        terms = log_counts(table) - log_class_size_cells(table)
-        terms -= log_cluster_size_cells(table)
-        counts = counts_float(table)
+    n = table.n_samples
+    if cells == slice(None):  # one chunk: the per-cell sizes shared with other scores
+        a, b = class_size_cells(table), cluster_size_cells(table)
     else:
-        logs_a, logs_b = log_sizes(table)
-        counts = table.counts[cells]
-        terms = log_of_ints(counts)
-        terms -= logs_a[table.rows[cells]]
-        terms -= logs_b[table.cols[cells]]
-    terms += math.log(n)
+        a, b = table.class_sizes[table.rows[cells]], table.cluster_sizes[table.cols[cells]]
+    counts = table.counts[cells]
+    ab = exact_ints(table, a) * b
+    d = exact_ints(table, counts) * n
+    d -= ab  # N n - a b, exact
+    ab_f = ab.astype(np.float64)
+    x = d.astype(np.float64)
+    x /= ab_f
+    far = x < -0.5
+    if far.any():  # noise cells far below their expectation: the log of the ratio itself
+        ratio = counts * float(n)
+        ratio /= ab_f
+        terms = np.log(ratio, out=ratio, where=far)
+        np.log1p(x, out=terms, where=~far)
+    else:
+        terms = np.log1p(x, out=x)
     terms *= counts
-    terms /= n
-    terms[np.abs(terms) < _EPS] = 0.0  # as scikit-learn
-    return float(terms.sum())
+    return accurate_sum(terms) / n
 
 
 def _info(table: Contingency) -> tuple[float, float, float]:
@@ -215,8 +229,11 @@ def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
     E[MI] is the expected MI of random labellings with the same class and cluster sizes
     (see :func:`expected_mutual_info_score`). At most 1.0; about 0 for independent
     labellings, negative when worse than chance. Conventions as scikit-learn: 1.0 when both
-    labellings have a single label, 0.0 when exactly one does; numerator and denominator are
-    kept at least machine epsilon away from 0.
+    labellings have a single label, 0.0 when exactly one does. When one side is all
+    singletons MI = E[MI] exactly, so AMI is 0.0, or 1.0 when the denominator vanishes too
+    (scikit-learn's clamps give eps/eps there); otherwise the numerator is not clamped
+    (scikit-learn keeps it at least machine epsilon away from 0, which makes the AMI of an
+    exactly independent table +-2e-16 / denominator instead of its true tiny value).
 
     Examples
     --------
@@ -236,12 +253,16 @@ def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
         return 0.0
     mi, h_true, h_pred = _info(table)
     emi = _emi(table)
-    denominator = _away_from_zero(_average(h_true, h_pred, average_method) - emi)
-    return float(_away_from_zero(mi - emi) / denominator)
-
-
-def _away_from_zero(x: float) -> float:
-    return min(x, -_EPS) if x < 0 else max(x, _EPS)
+    denominator = _average(h_true, h_pred, average_method) - emi
+    if table.n_samples in (table.n_classes, table.n_clusters):
+        # a side of singletons: every permutation gives the same table, so MI = E[MI] =
+        # the other side's entropy exactly. The denominator vanishes too when that is the
+        # average (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
+        both = table.n_classes == table.n_clusters
+        return 1.0 if average_method == "min" or both else 0.0
+    # the denominator is then positive: E[MI] < min(H(U), H(V)); as scikit-learn, it is
+    # kept at least machine epsilon away from 0
+    return float((mi - emi) / max(denominator, _EPS))
 
 
 def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None, *,
