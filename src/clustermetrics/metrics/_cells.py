@@ -180,8 +180,9 @@ def log_cluster_size_cells(table: Contingency) -> np.ndarray:
 
 def f1_cells(table: Contingency) -> np.ndarray:
     """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures)."""
-    return shared(table, "cells:f1", lambda t: 2.0 * t.counts / (class_size_cells(t)
-                                                                  + cluster_size_cells(t)))
+    # a_i + b_j in float: the int64 sum wraps once it passes 2^63 (N itself may not)
+    return shared(table, "cells:f1", lambda t: 2.0 * t.counts / np.add(
+        class_size_cells(t), cluster_size_cells(t), dtype=np.float64))
 
 
 def accurate_sum(x: np.ndarray) -> float:

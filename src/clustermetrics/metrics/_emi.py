@@ -173,7 +173,7 @@ def _log_table(m: int) -> np.ndarray:
 
 def _pair_emi(a, b, n, tail_tol, logs):
     """sum_k P(k) f(k) for each (a, b) pair: the mode, then the right and the left side."""
-    lo = np.maximum(0, a + b - n)
+    lo = np.maximum(0, (a - n) + b)  # a + b may pass 2^63; a - n + b never does
     hi = np.minimum(a, b)
     af, bf = a.astype(np.float64), b.astype(np.float64)
     # a mode of the hypergeometric (float rounding may move it by one: any cell near the

@@ -15,6 +15,7 @@ overflows at any N (scikit-learn's int64 products do, from N ~ 3e9).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -250,9 +251,11 @@ def pair_f_score(labels_true: Any, labels_pred: Any = None, *, beta: float = 1.0
     if not beta >= 0 or math.isinf(beta):
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
     tp, fn, fp, _ = pair_counts(labels_true, labels_pred)
-    b2 = beta * beta
-    den = (1 + b2) * tp + b2 * fn + fp
-    return _ratio((1 + b2) * tp, den, force_finite, finite_value, "pair F-score")
+    b2 = Fraction(beta) ** 2  # exact: the quotient below is rounded once
+    num, den = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+    if den == 0:
+        return _ratio(0, 0, force_finite, finite_value, "pair F-score")
+    return float(num / den)
 
 
 def pair_jaccard_score(labels_true: Any, labels_pred: Any = None, *, force_finite: bool = True,
