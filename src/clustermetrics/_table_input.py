@@ -20,7 +20,10 @@ def matrix_cells(matrix):
             raise ValueError(f"matrix must be 2-D, got {coo.ndim}-D")
         rows, cols, data, shape = coo.row, coo.col, coo.data, coo.shape
     else:
-        dense = np.asarray(matrix)
+        if np.ma.isMaskedArray(matrix) and np.ma.count_masked(matrix):
+            raise ValueError(f"matrix contains {int(np.ma.count_masked(matrix))} masked "
+                             "(missing) counts")
+        dense = np.ma.getdata(matrix) if np.ma.isMaskedArray(matrix) else np.asarray(matrix)
         if dense.ndim != 2:
             raise ValueError(f"matrix must be 2-D, got an array of shape {dense.shape}")
         rows, cols = np.nonzero(dense)
@@ -49,7 +52,8 @@ def union_labels(arrays, what):
 
     Labels equal under Python equality but of different types (1, 1.0, True) are one
     label; it keeps the value of the simplest type (int, bool, float, complex, then the
-    others; Python's types before numpy's), so a merge does not depend on the order of its tables."""
+    others; Python's types before numpy's), so a merge does not depend on the order of
+    its tables."""
     combined = np.concatenate(_compatible(arrays))
     codes, uniques = factorize(combined)
     if combined.dtype.kind == "O" and uniques.shape[0] < combined.shape[0]:

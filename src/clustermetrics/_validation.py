@@ -21,7 +21,6 @@ import numpy as np
 __all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "check_same_length",
            "check_total"]
 
-_EXACT_FLOAT_INT = 2**53
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
 # numbers that can be NaN or infinite, and are checked for it one by one in object arrays
 _INEXACT = (float, complex, np.inexact, Decimal)
@@ -49,6 +48,9 @@ def as_label_array(values: Any, name: str) -> np.ndarray:
 def as_count_array(values: Any, name: str) -> np.ndarray:
     """``values`` as a non-empty 1-D int64 array of non-negative counts summing to at most
     ``MAX_ITEMS``; a ValueError naming ``name`` otherwise."""
+    if np.ma.isMaskedArray(values) and np.ma.count_masked(values):
+        raise ValueError(f"{name} contains {int(np.ma.count_masked(values))} masked "
+                         "(missing) counts")
     arr = _to_numpy(values, name)
     _check_shape(arr, name)
     return as_counts(arr, name)
@@ -107,21 +109,15 @@ def _to_numpy(values: Any, name: str) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
     if isinstance(values, np.ma.MaskedArray):
-        masked = int(np.ma.count_masked(values))
-        if masked:
-            raise ValueError(f"{name} contains {masked} missing (masked) labels")
+        if np.ma.count_masked(values):  # masked entries are missing, like None
+            filled = np.ma.getdata(values).astype(object)
+            filled[np.ma.getmaskarray(values)] = None
+            return filled
         return np.ma.getdata(values)
     if isinstance(values, np.ndarray):
         return values
-    null_count = _arrow_or_polars_nulls(values)
-    if null_count:
-        raise ValueError(f"{name} contains {null_count} missing (null) labels")
     if hasattr(values, "to_numpy") and not isinstance(values, (list, tuple)):
-        try:
-            arr = values.to_numpy(zero_copy_only=False)  # pyarrow
-        except TypeError:
-            arr = values.to_numpy()  # pandas, polars
-        return np.ma.getdata(np.asarray(arr))
+        return _frame_column_to_numpy(values, name)
     if isinstance(values, (list, tuple)):
         return _sequence_to_numpy(values)
     _refuse_unordered(values, name)
@@ -156,11 +152,23 @@ def _check_shape(arr: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} is empty: at least one label is needed")
 
 
-def _arrow_or_polars_nulls(values: Any) -> int:
-    count = getattr(values, "null_count", None)
-    if count is None:
-        return 0
-    return int(count() if callable(count) else count)
+def _frame_column_to_numpy(values: Any, name: str) -> np.ndarray:
+    """A pandas, polars or pyarrow column as numpy; nulls become None or NaN (counted as
+    missing with the NaNs), and types numpy cannot hold (128-bit integers) Python objects."""
+    try:
+        try:
+            arr = values.to_numpy(zero_copy_only=False)  # pyarrow
+        except TypeError:
+            arr = values.to_numpy()  # pandas, polars
+    except Exception:  # e.g. polars Int128: numpy has no such integer type
+        items = values.to_pylist() if hasattr(values, "to_pylist") else \
+            values.to_list() if hasattr(values, "to_list") else None
+        if items is None:
+            raise ValueError(f"{name} of type {type(values).__name__} could not be read as "
+                             "labels") from None
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+    return np.ma.getdata(np.asarray(arr))
 
 
 def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
@@ -170,15 +178,17 @@ def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
         arr = None
     if arr is not None and arr.ndim > 1:
         return arr  # reported as 2-D by the caller
-    if arr is None or arr.dtype.kind in "USf" and not _same_as_python(arr.dtype.kind, values):
+    if arr is None or arr.dtype.kind in "USfiubc" and not _same_as_python(arr.dtype.kind,
+                                                                          values):
         arr = np.empty(len(values), dtype=object)
         arr[:] = values
     return arr
 
 
 def _same_as_python(kind: str, values: list | tuple) -> bool:
-    """Whether numpy's array of ``values`` holds the same values: numpy would turn
-    [1, "1"] into two equal strings, 2**53 + 1 into a float, and drop trailing NULs."""
+    """Whether numpy's array of ``values`` holds the same values, of the same types:
+    numpy would turn [1, "1"] into two equal strings, 2**53 + 1 into a float, [1, 2.5]
+    into floats and True into 1, and drop trailing NULs. Mixed sequences stay objects."""
     kinds = {type(v) for v in values}
     if kind == "U":  # one C-level scan for a NUL; the precise check only if there is one
         return kinds <= {str, np.str_} and ("\x00" not in "".join(values)
@@ -186,8 +196,7 @@ def _same_as_python(kind: str, values: list | tuple) -> bool:
     if kind == "S":
         return kinds <= {bytes, np.bytes_} and (b"\x00" not in b"".join(values)
                                                 or not any(v.endswith(b"\x00") for v in values))
-    return not any(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                   and abs(int(v)) > _EXACT_FLOAT_INT for v in values)
+    return len(kinds) == 1
 
 
 # ----------------------------------------------------------------- label checks
@@ -206,7 +215,8 @@ def _check_labels(arr: np.ndarray, name: str) -> None:
 
 def _report(name: str, n_missing: int, n_infinite: int) -> None:
     if n_missing:
-        raise ValueError(f"{name} contains {n_missing} missing labels (None/NaN/NaT/NA)")
+        raise ValueError(f"{name} contains {n_missing} missing labels (None/NaN/NaT/NA/"
+                         "null/masked)")
     if n_infinite:  # as scikit-learn's check_array: an infinite label is a bug upstream
         raise ValueError(f"{name} contains infinity: {n_infinite} of its labels are +inf or "
                          "-inf; labels must be finite")

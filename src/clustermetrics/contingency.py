@@ -286,9 +286,15 @@ class Contingency:
             and np.array_equal(self._counts, other._counts)
         )
 
-    __hash__ = None  # type: ignore[assignment]
-    # numpy would otherwise broadcast ``array == table`` over the array's elements
+    # numpy and pandas would otherwise broadcast ``array == table`` over the elements
     __array_ufunc__ = None
+    __pandas_priority__ = 10_000
+
+    def __hash__(self) -> int:
+        """Consistent with ``==``: equal labels (Python equality) and equal cells."""
+        return self.cached("hash", lambda t: hash((
+            tuple(t._class_labels.tolist()), tuple(t._cluster_labels.tolist()),
+            t._rows.tobytes(), t._cols.tobytes(), t._counts.tobytes())))
 
     def __repr__(self) -> str:
         return (f"Contingency(n_samples={self.n_samples}, n_classes={self.n_classes}, "
