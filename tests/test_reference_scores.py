@@ -347,8 +347,9 @@ def test_every_shape_is_tested():
     assert tested == set(SHAPE_CASES)
 
 
-# Tables on which scores have been wrong: the N = 8e9 diagonal of the B-cubed report, a
-# single cell past int64 pair products, N at the int64 limit, huge and tiny together.
+# Tables on which scores have been wrong: an 8e9 diagonal (B-cubed went negative), one
+# cell past int64 pair products, N at the int64 limit, a size sum past int64, a dominant
+# class (entropies cancel), a 1.6e9 margin (AMI raised), four 1e17 margins (AMI hung).
 LANDMARKS = [
     ((4_000_000_000, 0), (0, 4_000_000_000)),
     ((5_000_000_000,),),
@@ -375,7 +376,6 @@ def test_landmark_tables(key):
 def test_every_score_has_a_reference():
     assert set(METRICS) - set(REFERENCES) == set()
     assert set(REFERENCES) - set(METRICS) == set(), "reference for a score not registered"
-    assert len(METRICS) == len(clustermetrics.METRICS)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True, database=None)
@@ -414,23 +414,26 @@ def test_n_beyond_int64_raises(cells):
     builders = {
         "from_counts": lambda: Contingency.from_counts([c[0] for c in cells],
                                                        [c[1] for c in cells], counts),
-        "from_matrix": lambda: Contingency.from_matrix(np.array(_dense(cells), dtype=np.int64)),
+        # Python ints: a cell that adds up past int64 is the library's to refuse
+        "from_matrix": lambda: Contingency.from_matrix(_dense(cells)),
         "merge": lambda: Contingency.merge(
             [Contingency.from_counts([i], [j], [v]) for i, j, v in cells]),
         "add": lambda: sum((Contingency.from_counts([i], [j], [v]) for i, j, v in cells[1:]),
                            Contingency.from_counts([cells[0][0]], [cells[0][1]], [cells[0][2]])),
     }
+    dense_rows = _canonical(_dense(cells))
     for name, build in builders.items():
-        if total > INT64_MAX:
-            with pytest.raises(ValueError):
-                build()
-        else:
+        try:
             table = build()
-            dense_rows = _canonical(_dense(cells))
-            assert table.n_samples == total, name
-            assert [int(x) for x in table.class_sizes] == [sum(r) for r in dense_rows], name
-            assert [int(x) for x in table.cluster_sizes] == [sum(c) for c in
-                                                             zip(*dense_rows, strict=True)], name
+        except ValueError:
+            assert total > INT64_MAX, f"{name} refused N = {total} <= 2^63 - 1"
+            continue
+        assert total <= INT64_MAX, (
+            f"{name} accepted N = {total} > 2^63 - 1 (n_samples = {table.n_samples})")
+        assert table.n_samples == total, name
+        assert [int(x) for x in table.class_sizes] == [sum(r) for r in dense_rows], name
+        assert [int(x) for x in table.cluster_sizes] == [
+            sum(c) for c in zip(*dense_rows, strict=True)], name
 
 
 # ===================================================== sanity of the reference itself
