@@ -31,12 +31,11 @@ documented choices; the differential test then checks the library follows them):
   at their perfect value, other undefined ratios 0 (docs/metric-notes.md).
 - NMI (every mean), AMI: 1.0 when both labellings are a single cluster; NMI is 0.0 when
   MI = 0; AMI is 0.0 when exactly one labelling is a single cluster.
-- AMI keeps numerator and denominator at least machine epsilon away from 0 (scikit-learn's
-  convention). Read in exact arithmetic: a numerator or denominator that is *exactly* 0
-  becomes +eps. This decides the 0/0 cases: when one labelling is all singletons, MI
-  is the same for every table with these margins, so MI - E[MI] = 0 exactly, and with
+- AMI is the exact ratio (MI - E[MI]) / (mean(H) - E[MI]), without scikit-learn's clamps
+  of each at machine epsilon. When one labelling is all singletons, MI is the same for
+  every table with these margins, so MI - E[MI] = 0 exactly (AMI 0), and with
   ``average_method="min"`` (or both labellings all singletons) the denominator is exactly
-  0 too: the value is eps / eps = 1.0.
+  0 too: 0/0, where scikit-learn's clamps give eps / eps = 1.0.
 - NCA pads the K x L table to K' x K', K' = max(K, L): NCA = (S - K/K') / (K' - 1), S
   the best one-to-one sum of recalls n_ij / a_i (docs/metric-notes.md, genieclust).
 """
@@ -54,7 +53,6 @@ import mpmath
 __all__ = ["reference", "REFERENCES", "pair_counts", "emi", "emi_pair", "Table"]
 
 _DPS = 80  # significant digits of every mpmath evaluation
-_EPS = Fraction(2) ** -52  # float64 machine epsilon (scikit-learn's AMI clamp)
 _MAX_MAPS = 10**6  # brute-force matchings refuse bigger tables
 
 
@@ -416,15 +414,12 @@ def _ami(average: str) -> Callable[[Table], mpmath.mpf]:
                 den = mpmath.mpf(0)
             else:
                 den = _mean(h_u, h_v, average) - exact_emi
-        else:
+        else:  # the definition itself: the denominator is positive here
             num, den = mi - t.emi, _mean(h_u, h_v, average) - t.emi
-        return _away_from_zero(num) / _away_from_zero(den)
+        if den == 0:  # 0/0: scikit-learn's clamps make it eps/eps
+            return mpmath.mpf(1)
+        return num / den
     return score
-
-
-def _away_from_zero(x: mpmath.mpf) -> mpmath.mpf:
-    eps = _mp(_EPS)
-    return min(x, -eps) if x < 0 else max(x, eps)
 
 
 def _homogeneity(t: Table) -> mpmath.mpf:

@@ -231,9 +231,10 @@ def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
     labellings, negative when worse than chance. Conventions as scikit-learn: 1.0 when both
     labellings have a single label, 0.0 when exactly one does. When one side is all
     singletons MI = E[MI] exactly, so AMI is 0.0, or 1.0 when the denominator vanishes too
-    (scikit-learn's clamps give eps/eps there); otherwise the numerator is not clamped
-    (scikit-learn keeps it at least machine epsilon away from 0, which makes the AMI of an
-    exactly independent table +-2e-16 / denominator instead of its true tiny value).
+    (scikit-learn's clamps give eps/eps there). Otherwise the exact ratio: scikit-learn
+    keeps numerator and denominator at least machine epsilon away from 0, which changes
+    the value when either is below 2.2e-16 (an exactly independent table, a labelling
+    with one class of nearly all items).
 
     Examples
     --------
@@ -260,9 +261,10 @@ def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
         # average (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
         both = table.n_classes == table.n_clusters
         return 1.0 if average_method == "min" or both else 0.0
-    # the denominator is then positive: E[MI] < min(H(U), H(V)); as scikit-learn, it is
-    # kept at least machine epsilon away from 0
-    return float((mi - emi) / max(denominator, _EPS))
+    # the denominator is then positive, E[MI] < min(H(U), H(V)), and both it and the
+    # numerator are accurate to a few ulps of the entropies: no clamp (scikit-learn keeps
+    # each at least machine epsilon from 0, which changes AMI when an entropy is tiny)
+    return float((mi - emi) / (denominator if denominator > 0 else _EPS))
 
 
 def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None, *,

@@ -23,6 +23,7 @@ from ._cells import (
     class_size_cells,
     cluster_size_cells,
     counts_float,
+    exact_ints,
     log_cluster_size_cells,
     log_counts,
 )
@@ -250,9 +251,30 @@ def chi2_score(labels_true: Any, labels_pred: Any = None) -> float:
     Pearson (1900); aricode ``Chi2``.
     """
     table = as_contingency(labels_true, labels_pred)
-    n = counts_float(table)
-    ab = class_size_cells(table).astype(np.float64)
-    ab *= cluster_size_cells(table)
-    np.divide(n, ab, out=ab)
-    ab *= n
-    return max(table.n_samples * (accurate_sum(ab) - 1.0), 0.0)
+    return table.cached("chi2", _chi2)
+
+
+def _chi2(table) -> float:
+    """N (sum n^2 / (a b) - 1) = sum_ij n_ij d_ij / (a_i b_j), d = N n - a b exact.
+
+    The second form does not cancel at large N (N times a sum near 1). Its terms may still
+    cancel each other (near-independent tables of large counts); when they do, each term
+    is split exactly into an integer part and a remainder below 1, so the error no longer
+    grows with the terms' size."""
+    counts = exact_ints(table, table.counts)
+    ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
+    d = counts * table.n_samples - ab
+    terms = d.astype(np.float64) / ab.astype(np.float64)
+    terms *= table.counts
+    total = accurate_sum(terms)
+    if float(np.abs(terms).sum()) <= 16.0 * abs(total):
+        return max(total, 0.0)
+    wide = table.n_samples >= _INT64_CUBE_N  # n d may pass 2^63: Python ints
+    nd = counts.astype(object) * d if wide else counts * d
+    ab = ab.astype(object) if wide else ab
+    whole, rest = nd // ab, nd % ab
+    fractions = rest.astype(np.float64) / ab.astype(np.float64)
+    return max(float(int(whole.sum()) + accurate_sum(fractions)), 0.0)
+
+
+_INT64_CUBE_N = 2_097_151  # below this N, n d <= N^3 fits in int64
