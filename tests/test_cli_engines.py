@@ -85,7 +85,7 @@ def test_drop_null_in_memory_text_files(tmp_path, capsys):
      "--engine duckdb reads one table"),
     (["score", "{d}/d.parquet", "--engine", "duckdb"], "--engine duckdb needs --true-col"),
     (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "q"],
-     "has no column 'q' (pred_col); columns are: t, p"),
+     "has no column 'q' (--pred-col); columns are: t, p"),
     (["score", "{d}/missing.parquet", "--true-col", "t", "--pred-col", "p"], "no such file"),
     (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--engine", "gpu"],
      "invalid choice: 'gpu'"),

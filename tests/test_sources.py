@@ -144,7 +144,7 @@ def test_duckdb_errors(tmp_path):
     with pytest.raises(ValueError, match="column 't' has type .*cannot hold labels"):
         from_duckdb(tmp_path / "l.parquet", "t", "p")
     (tmp_path / "e.csv").write_text("t,p\n")
-    with pytest.raises(ValueError, match="has no rows"):
+    with pytest.raises(ValueError, match="has a header but no rows"):
         from_duckdb(tmp_path / "e.csv", "t", "p")
     with pytest.raises(ValueError, match="is a directory"):
         from_duckdb(tmp_path, "t", "p")

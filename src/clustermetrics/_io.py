@@ -1,44 +1,63 @@
-"""Reading label files for the CLI: one label per line, or two columns of a CSV/TSV table.
+"""Reading label files in memory: one label per line, or two columns of a CSV/TSV table.
 
-Labels are kept as the exact strings in the file ("01" and "1" are different labels).
-Every problem is a ``ValueError`` naming the file and, where there is one, the line.
+Every file is read by the one reading of ``_delimited`` (the rules are in README.md, "How
+files are read"), so this reader gives the same table as DuckDB and Spark. Labels are the
+exact strings in the file ("01" and "1" differ); an empty or whitespace-only cell is a
+missing label. Every problem is a ``ValueError`` naming the file and, where there is one,
+the line.
 """
 
 from __future__ import annotations
 
 import csv
+import glob
 import io
-from pathlib import Path
+import os
+from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["is_parquet", "read_label_file", "read_label_columns", "read_labels", "read_table_rows"]
+from ._delimited import is_blank, read_bytes, resolve_sep, scan
+
+__all__ = ["expand_paths", "is_glob", "is_parquet", "read_label_columns", "read_label_file",
+           "read_labels", "read_table_rows"]
+
+# how errors spell the parameters; the command line passes its flags instead
+PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
+              "drop_null": "drop_null"}
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
                 pred_col: str | None = None, sep: str | None = None, header: bool = False,
-                drop_null: bool = False,
-                stats: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+                drop_null: bool = False, stats: dict | None = None,
+                names: Mapping[str, str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The two label arrays the ``score`` command compares.
 
     Either two files with one label per row (``truth``, ``pred``), or one table ``truth``
-    with a header row and the columns ``true_col`` and ``pred_col``. A blank label is an
-    error naming the file and line, unless ``drop_null``: then its row is skipped (in both
-    files) and counted in ``stats``.
+    (a file, or a glob whose parts are combined by column name) with a header row and the
+    columns ``true_col`` and ``pred_col``. A missing label is an error naming the file and
+    line, unless ``drop_null``: then its row is skipped (in both files) and counted in
+    ``stats``. ``names`` respells the parameters in messages (e.g. as command-line flags).
     """
+    spell = {**PARAMETERS, **(names or {})}
     if pred is not None:
         if true_col or pred_col:
-            raise ValueError("give either two label files, or one table with --true-col and "
-                             "--pred-col, not both")
-        t = read_label_file(truth, sep=sep, header=header, allow_blank=drop_null)
-        p = read_label_file(pred, sep=sep, header=header, allow_blank=drop_null)
+            raise ValueError(f"give either two label files, or one table with "
+                             f"{spell['true_col']} and {spell['pred_col']}, not both")
+        t = read_label_file(truth, sep=sep, header=header, allow_blank=drop_null, names=spell)
+        p = read_label_file(pred, sep=sep, header=header, allow_blank=drop_null, names=spell)
         if t.shape[0] != p.shape[0]:
             raise ValueError(f"{truth} has {t.shape[0]} labels but {pred} has {p.shape[0]}")
     else:
         if not (true_col and pred_col):
-            raise ValueError("a single file needs --true-col and --pred-col (or give two "
-                             "files: TRUTH PRED)")
-        t, p = read_label_columns(truth, true_col, pred_col, sep=sep, allow_blank=drop_null)
+            raise ValueError(f"a single file needs {spell['true_col']} and {spell['pred_col']} "
+                             "(or give two files: TRUTH PRED)")
+        # every part is checked (rules, columns) before any is read, as the engines do
+        parts = [_TablePart(path, true_col, pred_col, sep, drop_null, spell)
+                 for path in expand_paths(truth)]
+        columns = [part.columns() for part in parts]
+        t = np.concatenate([c[0] for c in columns])
+        p = np.concatenate([c[1] for c in columns])
     keep = (t != "") & (p != "")
     if stats is not None:
         stats.update(rows=int(t.shape[0]), skipped=int((~keep).sum()))
@@ -53,104 +72,130 @@ def is_parquet(path: str) -> bool:
     return str(path).lower().endswith((".parquet", ".pq"))
 
 
-def _delimiter(path: str, sep: str | None) -> str:
-    if sep is not None:
-        return "\t" if sep in ("\\t", "tab") else sep
-    return "\t" if Path(path).suffix.lower() in (".tsv", ".tab") else ","
+def is_glob(path: str) -> bool:
+    """True when ``path`` is a pattern: it holds a wildcard and names no existing file (a
+    path that exists is always read as itself, ``run[1].csv`` included)."""
+    return any(ch in str(path) for ch in "*?[") and not os.path.exists(path)
 
 
-def _rows(path: str, sep: str | None):
-    """(line number, fields) of each non-blank row; trailing blank lines are allowed."""
-    file = Path(path)
-    if not file.exists():
+def expand_paths(path: str) -> list[str]:
+    """The files ``path`` stands for: itself when it exists, else the sorted matches of the
+    pattern (Python's ``glob``, ``**`` crossing folders); none is an error."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
+    if os.path.exists(path):
+        return [path]
+    if not is_glob(path):
         raise ValueError(f"{path}: no such file")
-    if file.is_dir():
-        raise ValueError(f"{path} is a directory, not a file")
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not UTF-8 text (is it a binary file?)") from None
-    if "\x00" in text:
-        raise ValueError(f"{path} contains NUL bytes (is it a binary file?)")
-    # newline="" lets csv see the real line ends: quoted fields may span lines, and only
-    # \n / \r end a row (str.splitlines would also split labels at \x0c, \x85, \u2028...).
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, sep))
-    rows = []
-    try:
-        # the physical line where each row starts, so messages point at the right line
-        for fields in reader:
-            start = reader.line_num - sum(f.count("\n") for f in fields)
-            rows.append((start, fields))
-    except csv.Error as exc:
-        raise ValueError(f"{path} line {reader.line_num}: cannot parse as CSV: {exc}") from None
-    while rows and len(rows[-1][1]) <= 1 and not "".join(rows[-1][1]).strip():
-        rows.pop()  # trailing blank lines are allowed
-    if not rows:
-        raise ValueError(f"{path} is empty")
-    yield from rows
+    files = sorted(f for f in glob.glob(path, recursive=True) if os.path.isfile(f))
+    if not files:
+        raise ValueError(f"{path}: no such file (no file matches the pattern)")
+    kinds = {is_parquet(f) for f in files}
+    if len(kinds) > 1:
+        raise ValueError(f"{path} matches both Parquet and text files; a glob must match "
+                         "files of one kind")
+    return files
+
+
+def _reader(data: bytes, sep: str, longest: int):
+    # csv refuses fields above its limit (128 KiB by default): the scan knows the longest
+    if longest > csv.field_size_limit():
+        csv.field_size_limit(longest + 1)
+    # only \n ends a line for csv, so its line numbers count line feeds, as the scan does
+    text = io.StringIO(data.decode("utf-8-sig"), newline="\n")
+    return csv.reader(text, delimiter=sep, quotechar='"', doublequote=True, strict=True)
+
+
+def _start_line(reader, fields: list[str]) -> int:
+    """The line where the row just read starts (quoted fields may span lines)."""
+    return reader.line_num - sum(f.count("\n") for f in fields)
 
 
 def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
-                    allow_blank: bool = False) -> np.ndarray:
+                    allow_blank: bool = False,
+                    names: Mapping[str, str] | None = None) -> np.ndarray:
     """Labels of a file with one label per row (optionally under one header line).
 
-    Blank labels are an error naming the line, or kept as "" with ``allow_blank``.
+    Missing labels are an error naming the line, or kept as "" with ``allow_blank``.
     """
+    spell = {**PARAMETERS, **(names or {})}
+    sep = resolve_sep(path, sep, spell["sep"])
+    data = read_bytes(path)
+    layout = scan(path, sep, header=header, one_label=True, data=data)
+    reader = _reader(data, sep, layout.longest)
+    if header:
+        next(reader)
     labels = []
-    for number, fields in _rows(path, sep):
-        if header and number == 1:
-            continue
-        if not fields and allow_blank:
-            labels.append("")
-            continue
-        if len(fields) != 1:
-            if not fields:
-                raise ValueError(f"{path} line {number} is empty: every row needs a label "
-                                 "(--drop-null skips such rows)")
-            raise ValueError(f"{path} line {number} has {len(fields)} fields; expected one "
-                             "label per row (for a table use --true-col/--pred-col)")
-        if not fields[0].strip() and not allow_blank:
-            raise ValueError(f"{path} line {number} is empty: every row needs a label "
-                             "(--drop-null skips such rows)")
-        labels.append(fields[0] if fields[0].strip() else "")
-    if not labels:
-        raise ValueError(f"{path} has a header but no labels")
+    for fields in reader:
+        if len(labels) == layout.rows:
+            break  # blank lines after the last row
+        label = fields[0] if fields else ""
+        if is_blank(label):
+            if not allow_blank:
+                raise ValueError(f"{path} line {_start_line(reader, fields)} is empty: every "
+                                 f"row needs a label ({spell['drop_null']} skips such rows)")
+            label = ""
+        labels.append(label)
     return np.array(labels, dtype=str)
 
 
 def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
-                       allow_blank: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Two columns of a CSV/TSV table with a header row (blank cells kept as "" with
+                       allow_blank: bool = False, names: Mapping[str, str] | None = None,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Two columns of a CSV/TSV table with a header row (missing labels kept as "" with
     ``allow_blank``, else an error naming the line)."""
-    head, rows = read_table_rows(path, sep)
-    where = {name: i for i, name in reversed(list(enumerate(head)))}
-    for option, col in (("--true-col", true_col), ("--pred-col", pred_col)):
-        if col not in where:
-            raise ValueError(f"{path} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(head)}")
-    ti, pi = where[true_col], where[pred_col]
-    t, p = [], []
-    for number, fields in rows:
-        for col, i in ((true_col, ti), (pred_col, pi)):
-            if not fields[i].strip() and not allow_blank:
-                raise ValueError(f"{path} line {number}: column {col!r} is empty (missing "
-                                 "label; --drop-null skips such rows)")
-        t.append(fields[ti] if fields[ti].strip() else "")
-        p.append(fields[pi] if fields[pi].strip() else "")
-    return np.array(t, dtype=str), np.array(p, dtype=str)
+    spell = {**PARAMETERS, **(names or {})}
+    return _TablePart(path, true_col, pred_col, sep, allow_blank, spell).columns()
+
+
+class _TablePart:
+    """A table file checked against the rules, its two columns found by name."""
+
+    def __init__(self, path, true_col, pred_col, sep, allow_blank, spell):
+        self.path, self.true_col, self.pred_col = path, true_col, pred_col
+        self.allow_blank, self.spell = allow_blank, spell
+        self.sep = resolve_sep(path, sep, spell["sep"])
+        self.data = read_bytes(path)
+        self.layout = scan(path, self.sep, data=self.data)
+        self.ti = self.layout.column(true_col, spell["true_col"])
+        self.pi = self.layout.column(pred_col, spell["pred_col"])
+        self.layout.check_blank(allow_blank)
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        reader = _reader(self.data, self.sep, self.layout.longest)
+        next(reader)
+        t, p = [], []
+        for fields in reader:
+            if len(t) == self.layout.rows:
+                break
+            if not fields:  # a blank line: every label missing
+                t.append("")
+                p.append("")
+                continue
+            for col, i, out in ((self.true_col, self.ti, t), (self.pred_col, self.pi, p)):
+                label = fields[i]
+                if is_blank(label):
+                    if not self.allow_blank:
+                        raise ValueError(f"{self.path} line {_start_line(reader, fields)}: "
+                                         f"column {col!r} is empty (missing label; "
+                                         f"{self.spell['drop_null']} skips such rows)")
+                    label = ""
+                out.append(label)
+        return np.array(t, dtype=str), np.array(p, dtype=str)
 
 
 def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
-    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a row
-    whose number of fields differs from the header's, or no row at all, is an error."""
-    rows = _rows(path, sep)
-    _, head = next(rows)
+    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a blank
+    line among the rows is a row of empty fields."""
+    sep = resolve_sep(path, sep)
+    data = read_bytes(path)
+    layout = scan(path, sep, data=data)
+    reader = _reader(data, sep, layout.longest)
+    head = next(reader)
     body = []
-    for number, fields in rows:
-        if len(fields) != len(head):
-            raise ValueError(f"{path} line {number} has {len(fields)} fields but the header "
-                             f"has {len(head)}")
-        body.append((number, fields))
-    if not body:
-        raise ValueError(f"{path} has a header but no rows")
+    for fields in reader:
+        if len(body) == layout.rows:
+            break
+        body.append((_start_line(reader, fields), fields or [""] * layout.ncols))
     return head, body

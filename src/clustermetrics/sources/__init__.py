@@ -4,13 +4,17 @@
   pyarrow record batches; memory bounded by the table.
 * :func:`from_duckdb` — Parquet/CSV/TSV files and globs bigger than memory (extra
   ``duckdb``).
-* :func:`from_spark` — Spark DataFrames; groupBy/count runs in Spark (extra ``spark``).
+* :func:`from_spark` — Spark DataFrames; groupBy/count runs in Spark (extra ``spark``);
+  :func:`from_spark_files` — files and globs counted by Spark.
+
+Every file source reads delimited text by the one set of rules of README.md ("How files
+are read"), so they all give the same table as the in-memory reader.
 
 Engines are imported only when their source is used.
 """
 
 from .chunks import ContingencyBuilder, from_chunks
 from .duckdb_source import from_duckdb
-from .spark import from_spark
+from .spark import from_spark, from_spark_files
 
-__all__ = ["ContingencyBuilder", "from_chunks", "from_duckdb", "from_spark"]
+__all__ = ["ContingencyBuilder", "from_chunks", "from_duckdb", "from_spark", "from_spark_files"]

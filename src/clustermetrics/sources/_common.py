@@ -1,43 +1,120 @@
-"""What every engine-backed source shares: NULL policy and the table of grouped counts."""
+"""What every engine-backed source shares: the files a path stands for, the checked layout
+of text files, the NULL policy and the table of grouped counts."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._delimited import Layout, is_blank, resolve_sep, scan
+from .._io import PARAMETERS, is_parquet
 from ..contingency import Contingency
 
-__all__ = ["check_nulls", "source_name", "table_from_groups"]
+__all__ = ["TextPart", "check_nulls", "source_name", "stage", "table_from_groups",
+           "text_parts"]
 
 
 def source_name(source: Any) -> str:
     return str(source) if isinstance(source, (str, Path)) else type(source).__name__
 
 
+class TextPart:
+    """One text file of a source: its checked layout and where the two columns are."""
+
+    __slots__ = ("layout", "t", "p")
+
+    def __init__(self, layout: Layout, t: int, p: int):
+        self.layout, self.t, self.p = layout, t, p
+
+
+def text_parts(files: list[str], sep: str | None, true_col: str, pred_col: str,
+               drop_null: bool, names: Mapping[str, str] | None = None) -> list[TextPart]:
+    """Check every text file against the rules (see ``_delimited``) before an engine reads
+    it, and find the two columns in each by name; errors name the file (the part)."""
+    spell = {**PARAMETERS, **(names or {})}
+    parts = []
+    for path in files:
+        layout = scan(path, resolve_sep(path, sep, spell["sep"]))
+        part = TextPart(layout, layout.column(true_col, spell["true_col"]),
+                        layout.column(pred_col, spell["pred_col"]))
+        layout.check_blank(drop_null)
+        parts.append(part)
+    return parts
+
+
+def stage(files: list[str], folder: str) -> dict[str, str]:
+    """{name an engine can read literally: original path}: engines read every path as a
+    glob (``run[1].csv``), and Spark also skips names starting with ``_`` or ``.``, so each
+    file is linked from ``folder`` under a plain name that keeps what its suffix says."""
+    staged = {}
+    for i, path in enumerate(files):
+        suffix = ".parquet" if is_parquet(path) else ".csv"
+        if Path(path).suffix.lower() == ".gz":
+            suffix += ".gz"
+        link = os.path.join(folder, f"part-{i:06d}{suffix}")
+        try:
+            os.symlink(os.path.abspath(path), link)
+        except OSError:  # no symbolic links here: the path itself, read as it is
+            link = os.path.abspath(path)
+        staged[link] = path
+    return staged
+
+
 def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, true_col: str,
-                      pred_col: str, drop_null: bool, stats: dict | None) -> Contingency:
+                      pred_col: str, drop_null: bool, stats: dict | None, *,
+                      text: bool = False, blank_rows: int = 0,
+                      expected_rows: int | None = None) -> Contingency:
     """Table from GROUP BY (t, p) rows with counts n; t and p may be masked (NULL) arrays.
 
-    NULL labels are an error naming the column and how many rows hold one, unless
-    ``drop_null`` is set; then those rows are skipped and counted in ``stats["skipped"]``.
+    Missing labels are NULLs and NaNs (and, for ``text`` files, empty or whitespace-only
+    strings); ``blank_rows`` more rows were blank lines that the engine skipped. Missing
+    labels are an error naming the column and how many rows hold one, unless ``drop_null``;
+    then those rows are skipped and counted in ``stats["skipped"]``. Infinite labels are an
+    error. ``expected_rows``: how many rows the file holds; an engine that read another
+    number misread it, which is an error rather than a different table.
     """
     n = np.asarray(n, dtype=np.int64)
-    rows = int(n.sum())
-    if not (np.ma.is_masked(t) or np.ma.is_masked(p)):  # no NULLs: no copies of the cells
-        check_nulls(name, true_col, pred_col, 0, 0, 0, rows, drop_null, stats)
-        # the engine's arrays are ours alone: they become the sort's work space
-        return Contingency._from_group_counts(np.ma.getdata(t), np.ma.getdata(p), n,
-                                              overwrite=True)
-    t_null, p_null = np.ma.getmaskarray(t), np.ma.getmaskarray(p)
-    bad = t_null | p_null
-    check_nulls(name, true_col, pred_col, int(n[t_null].sum()), int(n[p_null].sum()),
-                int(n[bad].sum()), rows, drop_null, stats)
-    keep = ~bad
-    # engines hand back masked arrays; the kept cells are plain values
-    return Contingency._from_group_counts(np.ma.getdata(t)[keep], np.ma.getdata(p)[keep],
-                                          n[keep], overwrite=True)
+    t, t_missing = _labels(t, name, true_col, text)
+    p, p_missing = _labels(p, name, pred_col, text)
+    rows = int(n.sum()) + blank_rows
+    if expected_rows is not None and rows != expected_rows:
+        raise ValueError(f"{name}: the engine read {rows} rows but the file holds "
+                         f"{expected_rows}; read it with engine 'memory'")
+    bad = t_missing | p_missing
+    check_nulls(name, true_col, pred_col, int(n[t_missing].sum()) + blank_rows,
+                int(n[p_missing].sum()) + blank_rows, int(n[bad].sum()) + blank_rows, rows,
+                drop_null, stats)
+    if bad.any():
+        keep = ~bad
+        t, p, n = t[keep], p[keep], n[keep]
+    # the engine's arrays are ours alone: they become the sort's work space
+    return Contingency._from_group_counts(t, p, n, overwrite=True)
+
+
+def _labels(values: np.ndarray, name: str, col: str, text: bool):
+    """(plain label array, missing mask) of an engine's column: integers widened (numpy
+    arithmetic on int8 codes would wrap), NaN missing, infinity refused."""
+    missing = np.ma.getmaskarray(values)
+    data = np.ma.getdata(values)
+    kind = data.dtype.kind
+    if kind == "f":
+        missing = missing | np.isnan(data)
+        if np.isinf(data[~missing]).any():
+            raise ValueError(f"{name}: column {col!r} holds an infinite label; labels must be "
+                             "finite (scikit-learn refuses them too)")
+    elif kind == "i":
+        data = data.astype(np.int64, copy=False)
+    elif kind == "u":
+        data = data.astype(np.uint64, copy=False)
+    elif text and kind in "OU":
+        blank = np.fromiter((isinstance(v, str) and is_blank(v) for v in data.tolist()),
+                            dtype=bool, count=data.shape[0])
+        missing = missing | blank
+    return data, missing
 
 
 def check_nulls(name: str, true_col: str, pred_col: str, t_null: int, p_null: int,

@@ -6,25 +6,23 @@ within ``memory_limit``; only the non-zero cells of the table come back to Pytho
 
 from __future__ import annotations
 
-import glob
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._io import is_parquet
+from .._delimited import is_blank
+from .._io import PARAMETERS, expand_paths, is_parquet
 from ..contingency import Contingency
-from ._common import check_nulls, table_from_groups
+from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 
 __all__ = ["from_duckdb"]
 
 # DuckDB column types that are not labels (nested values, raw bytes, floating noise is fine)
 _NOT_LABELS = ("BLOB", "LIST", "STRUCT", "MAP", "UNION", "ARRAY", "[]", "JSON")
-# label columns of these types are fetched as numbers and numbered in numpy
-_INTEGER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT",
-                  "UINTEGER", "UBIGINT")
 
 
 def _duckdb():
@@ -36,74 +34,214 @@ def _duckdb():
     return duckdb
 
 
-def from_duckdb(source: Any, true_col: str, pred_col: str, *, memory_limit: str | None = None,
-                drop_null: bool = False, temp_directory: str | None = None,
-                stats: dict | None = None, progress: bool = False) -> Contingency:
+def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = None,
+                memory_limit: str | None = None, drop_null: bool = False,
+                temp_directory: str | None = None, stats: dict | None = None,
+                progress: bool = False) -> Contingency:
     """The table of two columns of a Parquet/CSV/TSV file, a glob of files, or a relation.
 
     Parameters
     ----------
-    source : path or glob (``data/*.parquet``; ``.csv``, ``.tsv``, ``.txt`` and their
-        ``.gz`` forms are read as CSV with a header row, tab-separated for ``.tsv``, every
-        value as its exact text), or a ``duckdb.DuckDBPyRelation``.
+    source : path or glob (``data/*.parquet``), or a ``duckdb.DuckDBPyRelation``. A path
+        that exists is read as itself even if it holds ``*?[``; the parts of a glob are
+        combined by column name. Files other than ``.parquet``/``.pq`` are delimited text
+        (also gzip, ``.gz``), read by the rules of README.md's "How files are read", exactly
+        as the in-memory reader and Spark read them.
     true_col, pred_col : column names.
+    sep : field separator of text files (one character; default: tab for ``.tsv``/``.tab``,
+        else comma).
     memory_limit : DuckDB memory limit such as ``"4GB"``; beyond it the GROUP BY spills to
         ``temp_directory`` (default: a fresh temporary directory).
-    drop_null : rows with a NULL in either column are an error (naming the column and the
-        count) unless this is True; then they are skipped.
-    stats : optional dict, filled with ``rows`` (rows scanned) and ``skipped`` (NULL rows
-        dropped).
+    drop_null : rows with a missing label in either column (NULL, NaN, or in text files an
+        empty or whitespace-only cell or a blank line) are an error naming the column and
+        the count unless this is True; then they are skipped.
+    stats : optional dict, filled with ``rows`` (rows scanned) and ``skipped`` (rows with a
+        missing label dropped).
     progress : show DuckDB's progress bar while it scans (on stderr).
 
     Integer labels come back as numbers and the grouped cells are sorted in numpy (packed
-    int64 keys); for text labels of files DuckDB numbers the distinct labels in sorted order
-    first, so no Python string is hashed.
+    int64 keys); for text labels DuckDB numbers the distinct labels in sorted order first,
+    so no Python string is hashed.
 
-    Label types survive exactly: BIGINT stays int64 (2**53 + 1 is kept), VARCHAR stays str.
+    Label types survive exactly: integers of every width stay exact (2**53 + 1 is kept),
+    DECIMAL labels become ``decimal.Decimal``, dates and timestamps stay dates and
+    timestamps, VARCHAR stays str. Infinite float labels are an error.
     """
+    return _from_duckdb(source, true_col, pred_col, sep=sep, memory_limit=memory_limit,
+                        drop_null=drop_null, temp_directory=temp_directory, stats=stats,
+                        progress=progress)
+
+
+def _from_duckdb(source, true_col, pred_col, *, sep=None, memory_limit=None, drop_null=False,
+                 temp_directory=None, stats=None, progress=False, names=None) -> Contingency:
+    """:func:`from_duckdb`, with ``names`` respelling the parameters in messages."""
     duckdb = _duckdb()
-    with tempfile.TemporaryDirectory(prefix="clustermetrics-") as spill:
+    with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
         con = duckdb.connect()
         try:
             con.execute(f"SET enable_progress_bar = {'true' if progress else 'false'}")
-            return _scan(duckdb, con, source, true_col, pred_col, memory_limit, drop_null,
-                         temp_directory or spill, stats)
+            if memory_limit is not None:
+                con.execute(f"SET memory_limit = '{_safe(memory_limit, 'memory_limit')}'")
+            con.execute(f"SET temp_directory = '{_safe(temp_directory or work)}'")
+            read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names)
+            if not isinstance(source, (str, Path)):
+                return read.relation(_relation(source))
+            files = expand_paths(source)
+            staged = stage(files, work)
+            if is_parquet(files[0]):
+                return read.parquet(staged)
+            return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
+                                                names))
         finally:
             con.close()
 
 
-def _scan(duckdb, con, source, true_col, pred_col, memory_limit, drop_null, spill, stats):
-    try:
-        if memory_limit is not None:
-            con.execute(f"SET memory_limit = '{_safe(memory_limit, 'memory_limit')}'")
-        con.execute(f"SET temp_directory = '{_safe(spill)}'")
-        relation = _relation(con, source)
-        _check_columns(relation, source, true_col, pred_col)
-        grouped = relation.query(
-            "src", f'SELECT {_ident(true_col)} AS t, {_ident(pred_col)} AS p, count(*) AS n '
-                   "FROM src GROUP BY ALL")
-        if isinstance(source, (str, Path)) and not _integer_columns(relation, true_col,
-                                                                    pred_col):
+class _Read:
+    """One source read on one connection; DuckDB's errors become ValueErrors."""
+
+    def __init__(self, duckdb, con, source, true_col, pred_col, drop_null, stats, names):
+        self.duckdb, self.con, self.source = duckdb, con, source
+        self.spell = {**PARAMETERS, **(names or {})}
+        self.name = _name(source)
+        self.true_col, self.pred_col = true_col, pred_col
+        self.drop_null, self.stats = drop_null, stats
+        self.staged: dict[str, str] = {}
+
+    def _error(self, exc) -> ValueError:
+        message = str(exc).splitlines()[0]
+        for link, path in self.staged.items():  # name the user's files, not our links
+            message = message.replace(link, path)
+        return ValueError(f"{self.name}: {message}")
+
+    def relation(self, relation) -> Contingency:
+        try:
+            _check_columns(relation, self.name, self.true_col, self.pred_col)
+            return self._typed(relation)
+        except self.duckdb.Error as exc:
+            raise self._error(exc) from None
+
+    def parquet(self, staged: dict[str, str]) -> Contingency:
+        """Parquet parts: each must hold both columns, with the same type in every part."""
+        self.staged = staged
+        try:
+            types = {}
+            for link, path in staged.items():
+                described = self.con.execute(
+                    f"DESCRIBE SELECT * FROM read_parquet('{_safe(link, 'path')}')").fetchall()
+                columns = {row[0]: row[1] for row in described}
+                for option, col in ((self.spell["true_col"], self.true_col),
+                                    (self.spell["pred_col"], self.pred_col)):
+                    if col not in columns:
+                        raise ValueError(f"{path} has no column {col!r} ({option}); columns "
+                                         f"are: {', '.join(columns)}")
+                    first = types.setdefault(col, (columns[col], path))
+                    if first[0] != columns[col]:
+                        raise ValueError(f"{self.name}: column {col!r} is {first[0]} in "
+                                         f"{first[1]} but {columns[col]} in {path}")
+            relation = self.con.read_parquet(list(staged), union_by_name=len(staged) > 1)
+            _check_columns(relation, self.name, self.true_col, self.pred_col)
+            return self._typed(relation, files=True)
+        except self.duckdb.Error as exc:
+            raise self._error(exc) from None
+
+    def _typed(self, relation, files: bool = False) -> Contingency:
+        types = dict(zip(relation.columns, map(str, relation.types), strict=True))
+        (t_expr, t_conv), (p_expr, p_conv) = (_exact(col, types[col])
+                                              for col in (self.true_col, self.pred_col))
+        grouped = relation.query("src", f"SELECT {t_expr} AS t, {p_expr} AS p, count(*) AS n "
+                                        "FROM src GROUP BY ALL")
+        if files and types[self.true_col] == types[self.pred_col] == "VARCHAR":
             # text labels: our own connection numbers them in DuckDB (hashing millions of
             # Python strings would cost more than the GROUP BY)
             grouped.create("g")
-            return _canonical_table(con, _name(source), true_col, pred_col, drop_null, stats)
-        # integer labels (and relations): fetch the grouped cells as they come, numpy
-        # numbers the labels and sorts the cells as packed int64 keys (DuckDB's ORDER BY
-        # on the cells cost ~5 s of 2e8 rows' 22 s)
+            return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
+                                    self.drop_null, self.stats)
+        # numbers and the rest: fetch the grouped cells as they come, numpy numbers the
+        # labels and sorts the cells as packed int64 keys (DuckDB's ORDER BY on the cells
+        # cost ~5 s of 2e8 rows' 22 s)
         t, p, n = _fetch(grouped)
-    except duckdb.Error as exc:
-        raise ValueError(f"{_name(source)}: {str(exc).splitlines()[0]}") from None
-    return table_from_groups(t, p, n, _name(source), true_col, pred_col, drop_null, stats)
+        return table_from_groups(t_conv(t), p_conv(p), n, self.name, self.true_col,
+                                 self.pred_col, self.drop_null, self.stats)
+
+    def text(self, staged: dict[str, str], parts: list) -> Contingency:
+        """Delimited text, checked by the rules first: DuckDB is told every choice (no
+        sniffing), each part's columns are picked by the part's own header."""
+        self.staged = staged
+        groups: dict[tuple, list[str]] = {}
+        for link, part in zip(staged, parts, strict=True):
+            key = (part.layout.ncols, part.t, part.p, part.layout.gzip, part.layout.sep,
+                   part.layout.crlf)
+            groups.setdefault(key, []).append(link)
+        longest = max(part.layout.longest for part in parts)
+        selects = [_read_csv(links, ncols, t, p, gz, sep, crlf, longest)
+                   for (ncols, t, p, gz, sep, crlf), links in groups.items()]
+        # DuckDB skips blank lines of tables of two or more columns, and reads those of a
+        # one-column file as NULL rows (the blank lines after the last row too)
+        blank = sum(part.layout.blank for part in parts if part.layout.ncols > 1)
+        trailing = sum(part.layout.trailing_blank for part in parts if part.layout.ncols == 1)
+        # DuckDB reads the header lines as rows (its header=true loses every row of a file
+        # that starts with a BOM and a quoted name holding the separator): take them out
+        headers: dict[tuple, int] = {}
+        for part in parts:
+            pair = tuple(None if is_blank(part.layout.header[i]) else part.layout.header[i]
+                         for i in (part.t, part.p))
+            headers[pair] = headers.get(pair, 0) + 1
+        try:
+            self.con.execute("CREATE TEMP TABLE r AS SELECT t, p, count(*) AS n FROM ("
+                             + " UNION ALL ".join(selects) + ") GROUP BY ALL")
+            for side in ("t", "p"):  # a whitespace-only cell is a missing label
+                self.con.execute(f"UPDATE r SET {side} = NULL "
+                                 f"WHERE regexp_full_match({side}, '{_BLANK_RE}')")
+            adjust = [(None, None, blank - trailing)] + [(t, p, -count) for (t, p), count
+                                                         in headers.items()]
+            self.con.executemany("INSERT INTO r VALUES (?, ?, ?)", adjust)
+            self.con.execute("CREATE TEMP TABLE g AS SELECT t, p, CAST(sum(n) AS BIGINT) AS n "
+                             "FROM r GROUP BY ALL HAVING sum(n) <> 0")
+            return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
+                                    self.drop_null, self.stats,
+                                    expected_rows=sum(part.layout.rows for part in parts))
+        except self.duckdb.Error as exc:
+            raise self._error(exc) from None
 
 
-def _canonical_table(con, name, true_col, pred_col, drop_null, stats) -> Contingency:
-    """Table from the grouped cells in table g: codes and ordering done by DuckDB."""
+# ASCII whitespace (README: "How files are read"); RE2 reads the escapes
+_BLANK_RE = "[ \\t\\n\\r\\v\\f]*"
+_DEFAULT_LINE = 2_097_152  # DuckDB's max_line_size
+
+
+def _read_csv(links, ncols, t, p, gz, sep, crlf, longest) -> str:
+    """SELECT of two columns by position from read_csv, every option spelled out."""
+    columns = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(ncols))
+    files = ", ".join(f"'{_safe(link, 'path')}'" for link in links)
+    size = ""
+    if longest >= _DEFAULT_LINE:  # DuckDB refuses longer rows unless told
+        size = f", max_line_size = {longest + 1}, buffer_size = {max(4 * longest, 1 << 25)}"
+    delim = sep.replace("'", "''")
+    # the line end is told, or DuckDB may take a line break inside a quoted label for it;
+    # its strict mode reads a CRLF file with a LF in a quoted label as an error, so CRLF
+    # files are read in the lenient one (the scan has already checked the structure)
+    line = "new_line = '\\r\\n', strict_mode = false" if crlf else \
+        "new_line = '\\n', strict_mode = true"
+    return (f"SELECT c{t} AS t, c{p} AS p FROM read_csv([{files}], delim = '{delim}', "
+            "quote = '\"', escape = '\"', comment = '', header = false, auto_detect = false, "
+            f"columns = {{{columns}}}, {line}, null_padding = false, "
+            "ignore_errors = false, encoding = 'utf-8', "
+            f"compression = '{'gzip' if gz else 'none'}'{size})")
+
+
+def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
+                     expected_rows: int | None = None) -> Contingency:
+    """Table from the grouped cells in table g: codes and ordering done by DuckDB.
+    ``expected_rows``: the rows the files hold; DuckDB reading another number is an error."""
     t_null, p_null, skipped, rows = con.execute(
         "SELECT coalesce(sum(n) FILTER (WHERE t IS NULL), 0), "
         "coalesce(sum(n) FILTER (WHERE p IS NULL), 0), "
         "coalesce(sum(n) FILTER (WHERE t IS NULL OR p IS NULL), 0), coalesce(sum(n), 0) "
         "FROM g").fetchone()
+    if expected_rows is not None and (rows != expected_rows or con.execute(
+            "SELECT count(*) FROM g WHERE n < 0").fetchone()[0]):
+        raise ValueError(f"{name}: DuckDB read {rows} rows but the file holds "
+                         f"{expected_rows}; read it with engine 'memory'")
     check_nulls(name, true_col, pred_col, int(t_null), int(p_null), int(skipped), int(rows),
                 drop_null, stats)
     for side in ("t", "p"):
@@ -126,11 +264,6 @@ def _canonical_table(con, name, true_col, pred_col, drop_null, stats) -> Conting
     return Contingency.from_counts(t_labels[rows_], p_labels[cols], counts)
 
 
-def _integer_columns(relation, true_col: str, pred_col: str) -> bool:
-    types = dict(zip(relation.columns, map(str, relation.types), strict=True))
-    return all(types[c].upper() in _INTEGER_TYPES for c in (true_col, pred_col))
-
-
 def _strictly_increasing(values: np.ndarray) -> bool:
     if values.dtype.kind in "iufbUSmM":
         return bool(np.all(values[1:] > values[:-1]))
@@ -141,35 +274,46 @@ def _strictly_increasing(values: np.ndarray) -> bool:
         return False
 
 
-def _relation(con, source):
-    if not isinstance(source, (str, Path)):
-        if hasattr(source, "query") and hasattr(source, "columns"):
-            return source
-        raise ValueError(f"source must be a file path, a glob or a DuckDB relation, got "
-                         f"{type(source).__name__}")
-    path = str(source)
-    if not glob.glob(path):
-        raise ValueError(f"{path}: no such file")
-    if Path(path).is_dir():
-        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
-    lower = path.lower().removesuffix(".gz")
-    if is_parquet(lower):
-        return con.read_parquet(path)
-    sep = "\t" if lower.endswith((".tsv", ".tab")) else ","
-    # every column as text: labels stay the exact strings of the file ("01" is not "1"),
-    # as on the in-memory path
-    return con.read_csv(path, header=True, sep=sep, all_varchar=True)
+def _relation(source):
+    if hasattr(source, "query") and hasattr(source, "columns"):
+        return source
+    raise ValueError(f"source must be a file path, a glob or a DuckDB relation, got "
+                     f"{type(source).__name__}")
 
 
-def _check_columns(relation, source, true_col, pred_col):
+def _check_columns(relation, name, true_col, pred_col):
     columns = dict(zip(relation.columns, map(str, relation.types), strict=True))
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
         if col not in columns:
-            raise ValueError(f"{_name(source)} has no column {col!r} ({option}); columns are: "
+            raise ValueError(f"{name} has no column {col!r} ({option}); columns are: "
                              f"{', '.join(columns)}")
         if any(bad in columns[col].upper() for bad in _NOT_LABELS):
-            raise ValueError(f"{_name(source)}: column {col!r} has type {columns[col]}, which "
-                             "cannot hold labels")
+            raise ValueError(f"{name}: column {col!r} has type {columns[col]}, which cannot "
+                             "hold labels")
+
+
+def _exact(col: str, kind: str):
+    """(SQL expression, converter) fetching column ``col`` of DuckDB type ``kind`` with its
+    values exact: numpy would turn DECIMAL and 128-bit integers into float64 (2**60 and
+    2**60 + 1 would merge) and DATE into a timestamp."""
+    kind = kind.upper()
+    if kind.startswith("DECIMAL"):
+        return f"CAST({_ident(col)} AS VARCHAR)", _converter(Decimal)
+    if kind in ("HUGEINT", "UHUGEINT"):
+        return f"CAST({_ident(col)} AS VARCHAR)", _converter(int)
+    if kind == "DATE":
+        return _ident(col), lambda values: values.astype("datetime64[D]")
+    return _ident(col), lambda values: values
+
+
+def _converter(make):
+    def convert(values):
+        mask = np.ma.getmaskarray(values)
+        out = np.empty(values.shape[0], dtype=object)
+        out[:] = [None if m else make(v) for v, m in zip(np.ma.getdata(values).tolist(),
+                                                         mask.tolist(), strict=True)]
+        return np.ma.masked_array(out, mask=mask)
+    return convert
 
 
 def _fetch(grouped):

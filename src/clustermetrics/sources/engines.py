@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import os
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from .._io import is_parquet
+from .._io import is_glob, is_parquet
 from ..contingency import Contingency
 
-__all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "choose_engine", "table_from_files"]
+__all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files"]
 
 ENGINES = ("memory", "duckdb", "spark")
 AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
-def _is_glob(path: str) -> bool:
-    return any(ch in path for ch in "*?[")
+# the command line's spelling of the parameters that messages name
+FLAGS = {"true_col": "--true-col", "pred_col": "--pred-col", "sep": "--sep",
+         "drop_null": "--drop-null"}
 
 
 def choose_engine(engine: str, truth: str, pred: str | None) -> str:
     """The engine for ``score``: the one asked for, or for ``auto`` the one that fits."""
     if engine != "auto":
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; choose from auto, "
+                             f"{', '.join(ENGINES)}")
         if engine != "memory" and pred is not None:
             raise ValueError(f"--engine {engine} reads one table: give FILE with --true-col "
                              "and --pred-col instead of TRUTH PRED")
@@ -32,9 +35,9 @@ def choose_engine(engine: str, truth: str, pred: str | None) -> str:
         return "memory"
     path = str(truth)
     big = os.path.isfile(path) and os.path.getsize(path) > AUTO_DUCKDB_BYTES
-    if is_parquet(path) or _is_glob(path) or big:
-        if importlib.util.find_spec("duckdb") is None:
-            if big and not is_parquet(path) and not _is_glob(path):
+    if is_parquet(path) or is_glob(path) or big:
+        if not _installed("duckdb"):
+            if not is_parquet(path):  # text: the in-memory reader reads it the same way
                 return "memory"
             raise ValueError(f"reading {path} needs DuckDB: pip install "
                              "'clustermetrics[duckdb]' (or --engine spark)")
@@ -42,28 +45,49 @@ def choose_engine(engine: str, truth: str, pred: str | None) -> str:
     return "memory"
 
 
+def _installed(module: str) -> bool:
+    if module in sys.modules:  # None there: its import is blocked
+        return sys.modules[module] is not None
+    return importlib.util.find_spec(module) is not None
+
+
 def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str | None,
                      pred_col: str | None, sep: str | None = None, header: bool = False,
                      memory_limit: str | None = None, drop_null: bool = False,
-                     log: Callable[..., None] = lambda *a, **k: None) -> Contingency:
-    """Count the pairs of the labels in the file(s) with ``engine``; report NULLs skipped."""
+                     log: Callable[..., None] = lambda *a, **k: None, spark: Any = None,
+                     names: Mapping[str, str] = FLAGS) -> Contingency:
+    """Count the pairs of the labels in the file(s) with ``engine``; report NULLs skipped.
+
+    Every engine reads a file the same way (README.md, "How files are read"). A missing
+    extra is a ValueError naming it. ``spark``: a SparkSession to use instead of a fresh
+    local one; ``names``: how messages spell the parameters (the command line's flags).
+    """
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"--engine {engine} needs --true-col and --pred-col")
     stats: dict = {}
     start = time.perf_counter()
-    if engine == "memory":
-        table = _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats)
-    elif engine == "duckdb":
-        from .duckdb_source import from_duckdb
+    try:
+        if engine == "memory":
+            table = _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
+                            names)
+        elif engine == "duckdb":
+            from .duckdb_source import _from_duckdb
 
-        log(f"counting (true, predicted) pairs in {truth} with DuckDB...", progress=True)
-        table = from_duckdb(truth, true_col, pred_col, memory_limit=memory_limit,
-                            drop_null=drop_null, stats=stats, progress=sys.stderr.isatty())
-    elif engine == "spark":
-        log(f"counting (true, predicted) pairs in {truth} with Spark (local)...", progress=True)
-        table = _spark(truth, true_col, pred_col, sep, drop_null, stats)
-    else:
-        raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+            log(f"counting (true, predicted) pairs in {truth} with DuckDB...", progress=True)
+            table = _from_duckdb(truth, true_col, pred_col, sep=sep, memory_limit=memory_limit,
+                                 drop_null=drop_null, stats=stats,
+                                 progress=sys.stderr.isatty(), names=names)
+        elif engine == "spark":
+            from .spark import from_spark_files
+
+            log(f"counting (true, predicted) pairs in {truth} with Spark (local)...",
+                progress=True)
+            table = from_spark_files(truth, true_col, pred_col, sep=sep, drop_null=drop_null,
+                                     stats=stats, spark=spark, names=names)
+        else:
+            raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    except ImportError as exc:  # an extra that is not installed: its message names it
+        raise ValueError(str(exc)) from None
     if engine != "memory":
         log(f"counted {table.n_samples} rows into {table.nnz} cells in "
             f"{time.perf_counter() - start:.1f} s", progress=True)
@@ -72,38 +96,12 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
     return table
 
 
-def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats) -> Contingency:
-    from .._io import read_labels
+def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
+            names) -> Contingency:
+    from .._io import expand_paths, read_labels
 
-    if pred is None and (is_parquet(str(truth)) or _is_glob(str(truth))):
+    if pred is None and is_parquet(expand_paths(truth)[0]):
         raise ValueError(f"--engine memory reads text tables; use --engine duckdb for {truth}")
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,
-                       header=header, drop_null=drop_null, stats=stats)
+                       header=header, drop_null=drop_null, stats=stats, names=names)
     return Contingency.from_labels(t, p)
-
-
-def _spark(path, true_col, pred_col, sep, drop_null, stats) -> Contingency:
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        raise ImportError("--engine spark needs the spark extra: pip install "
-                          "'clustermetrics[spark]'") from None
-    from .spark import from_spark
-
-    files = glob.glob(str(path))
-    if not files:
-        raise ValueError(f"{path}: no such file")
-    spark = (SparkSession.builder.master("local[2]").appName("clustermetrics")
-             .config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", "8").getOrCreate())
-    try:
-        if is_parquet(str(path)):
-            frame = spark.read.parquet(*files)
-        else:
-            delimiter = sep or ("\t" if Path(str(path)).suffix.lower() in (".tsv", ".tab")
-                                else ",")
-            # every column as text, like the other engines read CSV
-            frame = spark.read.option("header", True).option("sep", delimiter).csv(files)
-        return from_spark(frame, true_col, pred_col, drop_null=drop_null, stats=stats)
-    finally:
-        spark.stop()
