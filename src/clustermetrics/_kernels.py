@@ -15,12 +15,16 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel"]
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
 # numpy needs ~25 ns per cell, loading numba and the cached kernels ~0.6 s.
 _EMI_LOAD_CELLS = 3e7
+# Cells of a sparse assignment above which loading numba pays: scipy's LAPJVsp needs
+# ~0.5 s for 5e4 cells of a noise table and grows superlinearly; the compiled phases
+# solve 1e6 such cells in ~0.5 s (benchmarks/bench_shapes.py).
+_MATCH_LOAD_CELLS = 5e4
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 _loaded: ModuleType | bool | None = None  # None: not tried; False: numba unavailable
 
@@ -66,3 +70,10 @@ def emi_kernel(cells: float):
     mod = _wanted(cells, _EMI_LOAD_CELLS)
     return None if mod is None else mod.expected_mutual_information
 
+
+
+def matching_kernel(cells: float):
+    """The compiled sparse maximum-weight matching, or None to use scipy (``cells``: the
+    number of cells of the assignment problem)."""
+    mod = _wanted(cells, _MATCH_LOAD_CELLS)
+    return None if mod is None else mod.max_weight_matching
