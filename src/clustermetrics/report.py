@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from ._progress import slow_step_note
 from ._text import text_table
 from .bootstrap import Interval, bootstrap_intervals, check_bootstrap_options
 from .contingency import Contingency, as_contingency
@@ -88,7 +89,8 @@ def _compute(table: Contingency, keys: list[str]):
     values, details, timings = {}, {}, {}
     for key in keys:
         start = time.perf_counter()
-        values[key], detail = METRICS[key].compute(table)
+        with slow_step_note(f"{key} ({METRICS[key].name})"):
+            values[key], detail = METRICS[key].compute(table)
         timings[key] = time.perf_counter() - start
         if detail is not None:
             details[key] = detail
