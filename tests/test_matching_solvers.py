@@ -180,3 +180,24 @@ def test_integer_weights_are_exact_multiples(pairs):
 def test_integer_weights_refuse_a_huge_common_denominator():
     primes = np.array([1000003, 1000033, 1000037, 1000039], dtype=np.int64)
     assert integer_weights(np.ones(4, dtype=np.int64), primes) is None
+
+
+def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
+    """The kernel returns None if float rounding ever stalled it; the same optimum then
+    comes from scipy's LAPJVsp."""
+    from clustermetrics.metrics import _assignment
+
+    calls = []
+
+    def gives_up(indptr, cols, weights, n_cols):
+        calls.append(n_cols)
+        return None
+
+    monkeypatch.setattr(_assignment._kernels, "matching_kernel", lambda cells: gives_up)
+    m = shaped_matrix("noise", 3, 30)
+    m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
+    r, c = np.nonzero(m)
+    w = m[r, c].astype(float)
+    cells = max_weight_matching(r, c, w, m.shape, dense_max_cells=0)
+    rr, cc = linear_sum_assignment(m.astype(float), maximize=True)
+    assert calls and w[cells].sum() == m[rr, cc].sum()
