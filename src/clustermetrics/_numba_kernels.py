@@ -402,8 +402,10 @@ def max_weight_matching(indptr, cols, weights, n_cols):
     ``weights``; None if float rounding stalled the search (the caller then uses scipy).
     """
     n_rows = indptr.shape[0] - 1
-    match, ok = _matching_phases(np.asarray(indptr, dtype=np.int64),
-                                 np.asarray(cols, dtype=np.int64),
+    # writable C arrays only: numba compiles a separate version (seconds) for read-only
+    # inputs, and a table's cached cells are read-only
+    match, ok = _matching_phases(np.require(indptr, np.int64, ["C", "W"]),
+                                 np.require(cols, np.int64, ["C", "W"]),
                                  -np.asarray(weights, dtype=np.float64), n_rows, int(n_cols))
     if not ok:
         return None
