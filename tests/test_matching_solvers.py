@@ -201,3 +201,32 @@ def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
     cells = max_weight_matching(r, c, w, m.shape, dense_max_cells=0)
     rr, cc = linear_sum_assignment(m.astype(float), maximize=True)
     assert calls and w[cells].sum() == m[rr, cc].sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 40),
+       st.sampled_from(["ties", "distinct"]))
+def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
+    """The phase solver itself, without its work budget (so it never hands over to
+    scipy), on tables with many ties and with none."""
+    from clustermetrics import _numba_kernels
+
+    rng = np.random.default_rng(seed)
+    present = rng.random((n_rows, n_cols)) < rng.uniform(0.05, 0.9)
+    values = rng.integers(1, 4, (n_rows, n_cols)) if kind == "ties" else \
+        rng.random((n_rows, n_cols)) + 0.01
+    dense = np.where(present, values, 0.0).astype(float)
+    r, c = np.nonzero(dense)
+    if r.shape[0] == 0:
+        return
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
+    match, ok = _numba_kernels._matching_phases(indptr, c.astype(np.int64), -dense[r, c],
+                                                n_rows, n_cols, 1 << 62)
+    assert ok
+    rows = np.flatnonzero(match < n_cols)
+    cols = match[rows]
+    assert np.unique(cols).shape[0] == cols.shape[0] and np.all(dense[rows, cols] > 0)
+    lr, lc = linear_sum_assignment(dense, maximize=True)
+    assert math.fsum(dense[rows, cols].tolist()) == pytest.approx(
+        math.fsum(dense[lr, lc].tolist()), rel=1e-12)
