@@ -1,6 +1,7 @@
 """Cost of a bootstrap replicate (evaluate(..., ci=...)) against building the table.
 
     python benchmarks/bench_bootstrap.py --n 1e6 --k 100 --metrics ami --n-boot 200
+    python benchmarks/bench_bootstrap.py --shape uniform --metrics ari,nmi,ami,recovery_rate
 
 A replicate is a multinomial redraw of the table's cells plus the scores of that table, so
 its cost follows nnz and the scores, not N. Prints the table build, one evaluate of the
@@ -11,6 +12,7 @@ import argparse
 import time
 
 import numpy as np
+from bench_shapes import SHAPES, shape_labels
 
 import clustermetrics as cm
 
@@ -21,14 +23,20 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=100, help="classes = clusters (default 100)")
     ap.add_argument("--metrics", default="ami", help="score keys (default ami; 'all')")
     ap.add_argument("--n-boot", type=int, default=200, help="replicates (default 200)")
+    ap.add_argument("--shape", choices=SHAPES,
+                    help="labels of this bench_shapes.py shape instead of K classes + 30 %% "
+                         "noise; 'one evaluation' then includes building the table")
     args = ap.parse_args()
     n = int(args.n)
     metrics = None if args.metrics == "all" else args.metrics
-    rng = np.random.default_rng(0)
-    t = rng.integers(0, args.k, n)
-    p = t.copy()
-    redrawn = rng.random(n) < 0.3
-    p[redrawn] = rng.integers(0, args.k, int(redrawn.sum()))
+    if args.shape:
+        t, p = shape_labels(args.shape, n)
+    else:
+        rng = np.random.default_rng(0)
+        t = rng.integers(0, args.k, n)
+        p = t.copy()
+        redrawn = rng.random(n) < 0.3
+        p[redrawn] = rng.integers(0, args.k, int(redrawn.sum()))
     start = time.perf_counter()
     table = cm.Contingency.from_labels(t, p)
     build = time.perf_counter() - start
@@ -36,13 +44,19 @@ def main() -> None:
     fresh = cm.Contingency.from_labels(t, p)  # nothing cached on it yet
     start = time.perf_counter()
     report = cm.evaluate(fresh, metrics=metrics)
+    scores = time.perf_counter() - start
+    start = time.perf_counter()
+    cm.evaluate(t, p, metrics=metrics)  # labels in, scores out: one evaluation
     once = time.perf_counter() - start
     start = time.perf_counter()
     cm.evaluate(table, metrics=metrics, ci=0.95, n_boot=args.n_boot, seed=0)
     per = (time.perf_counter() - start) / args.n_boot
-    print(f"N = {n:.0e}, K = {args.k}, nnz = {table.nnz}, {len(report)} score(s)")
-    print(f"table build {build:.4f} s; scores once {once:.4f} s; "
-          f"per bootstrap replicate {per:.4f} s ({args.n_boot} replicates)")
+    what = f"shape {args.shape}" if args.shape else f"K = {args.k}"
+    print(f"N = {n:.0e}, {what}, nnz = {table.nnz}, {len(report)} score(s)")
+    print(f"table build {build:.4f} s; scores once {scores:.4f} s; evaluate from labels "
+          f"{once:.4f} s; per bootstrap replicate {per:.4f} s ({args.n_boot} replicates)")
+    print(f"{args.n_boot} replicates = {args.n_boot * per / once:.1f}x one evaluation; "
+          f"200 replicates = {200 * per / once:.1f}x")
 
 
 if __name__ == "__main__":

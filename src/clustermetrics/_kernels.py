@@ -15,12 +15,17 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel"]
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
 # numpy needs ~25 ns per cell, loading numba and the cached kernels ~0.6 s.
 _EMI_LOAD_CELLS = 3e7
+# Cells of a sparse assignment above which loading numba pays (~0.7 s with the cached
+# machine code): on noise tables scipy's LAPJVsp needs 0.04-0.18 s for 5e4 cells,
+# 0.16-0.31 s for 1e5, 2.7-6.4 s for 3e5 and grows superlinearly; the compiled phases
+# 0.01, 0.02-0.05 and 0.4-0.6 s (load 5, benchmarks/bench_shapes.py for 1e6 cells).
+_MATCH_LOAD_CELLS = 1e5
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 _loaded: ModuleType | bool | None = None  # None: not tried; False: numba unavailable
 
@@ -66,3 +71,10 @@ def emi_kernel(cells: float):
     mod = _wanted(cells, _EMI_LOAD_CELLS)
     return None if mod is None else mod.expected_mutual_information
 
+
+
+def matching_kernel(cells: float):
+    """The compiled sparse maximum-weight matching, or None to use scipy (``cells``: the
+    number of cells of the assignment problem)."""
+    mod = _wanted(cells, _MATCH_LOAD_CELLS)
+    return None if mod is None else mod.max_weight_matching

@@ -7,10 +7,14 @@ logs, pipes and tests stay clean.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["progress_bar"]
+__all__ = ["progress_bar", "slow_step_note"]
 
 
 class _Silent:
@@ -54,3 +58,33 @@ def progress_bar(total: int, desc: str, enabled: bool | None = None) -> Any:
     except ImportError:
         return _Counter(total, desc)
     return tqdm(total=total, desc=desc, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+@contextlib.contextmanager
+def slow_step_note(what: str, after: float = 2.0, enabled: bool | None = None) -> Iterator[None]:
+    """Say on stderr that ``what`` is still running once it has taken ``after`` seconds,
+    and how long it took when it ends (only then); ``enabled=None`` means "stderr is a
+    terminal". Scores are silent while fast, so logs, pipes and tests stay clean."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        yield
+        return
+    start = time.perf_counter()
+    shown = threading.Event()
+
+    def note() -> None:
+        shown.set()
+        print(f"clustermetrics: {what} still running ({after:.0f} s so far) ...",
+              file=sys.stderr, flush=True)
+
+    timer = threading.Timer(after, note)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if shown.is_set():
+            print(f"clustermetrics: {what} done in {time.perf_counter() - start:.1f} s",
+                  file=sys.stderr, flush=True)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ._json import dumps, json_data, json_label
+from ._progress import slow_step_note
 from ._text import csv_text, text_table, visible
 from .bootstrap import (
     MAX_SKIPPED_SHARE,
@@ -147,7 +148,8 @@ def _compute(table: Contingency, keys: list[str]):
     values, details, timings = {}, {}, {}
     for key in keys:
         start = time.perf_counter()
-        values[key], detail = METRICS[key].compute(table)
+        with slow_step_note(f"{key} ({METRICS[key].name})"):
+            values[key], detail = METRICS[key].compute(table)
         timings[key] = time.perf_counter() - start
         if detail is not None:
             details[key] = detail

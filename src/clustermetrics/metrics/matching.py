@@ -48,7 +48,7 @@ def recall_matching(table: Contingency) -> np.ndarray:
     rate and the normalised clustering accuracy solve this same problem."""
     return table.cached("matching:recall", lambda t: max_weight_matching(
         t.rows, t.cols, recall_weights(t), (t.n_classes, t.n_clusters),
-        first_round=recall_leaders(t)))
+        first_round=recall_leaders(t), fraction=(t.counts, class_size_cells(t))))
 
 
 def _count_matching(table: Contingency) -> np.ndarray:

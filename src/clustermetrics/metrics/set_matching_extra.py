@@ -45,11 +45,13 @@ __all__ = [
 ]
 
 
-def _matched_sum(table: Contingency, weights: np.ndarray, key: str) -> float:
-    """Largest total weight of a one-to-one class-cluster mapping (cached per weighting)."""
+def _matched_sum(table: Contingency, weights: np.ndarray, key: str,
+                 denominators: np.ndarray) -> float:
+    """Largest total weight of a one-to-one class-cluster mapping (cached per weighting);
+    ``weights == counts / denominators``."""
     def compute(t: Contingency) -> float:
         cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
-                                    keys=cell_keys(t))
+                                    keys=cell_keys(t), fraction=(t.counts, denominators))
         return math.fsum(weights[cells].tolist())
     return table.cached(key, compute)
 
@@ -141,7 +143,7 @@ def pair_sets_index(labels_true: Any, labels_pred: Any = None, *,
     if k_pad == 1:
         return 1.0
     sim = shared(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
-    s = _matched_sum(table, sim, "set_matching:psi")
+    s = _matched_sum(table, sim, "set_matching:psi", larger_size_cells(table))
     if simplified:
         expected = 1.0
     else:

@@ -1,0 +1,192 @@
+"""Every registered score on a zoo of table shapes, against scikit-learn's ARI, one process.
+
+A score that is fast on the benchmark's own model (truth plus 30 % noise, K = 1000) can
+fall off a cliff on other shapes; this runs every score of ``clustermetrics.METRICS`` on
+each shape below (each on a fresh copy of the built table, so shared matchings are paid
+by the score that needs them) and prints its time and its ratio to scikit-learn's
+``adjusted_rand_score`` on the same labels. ``evaluate`` of all scores (table build
+included) is timed too. With ``--ortools``, OR-Tools' ``LinearSumAssignment`` solves the
+clustering-error assignment of the uniform-noise shape side by side (same graph, values
+compared).
+
+    python benchmarks/bench_shapes.py                      # all shapes, N = 1e6
+    python benchmarks/bench_shapes.py --shapes uniform --ortools
+    python benchmarks/bench_shapes.py --n 1e5 --json out.json
+
+Shapes (N items):
+  uniform       truth and prediction independently uniform over N/10 labels (noise)
+  entity        Zipf(2) entity sizes (mostly singletons), 10 % of items moved to a
+                random entity (entity resolution)
+  noise30       N/100 classes, 30 % of labels redrawn uniformly
+  cells         30 classes vs 2,000 clusters (each cluster inside one class), 10 %
+                redrawn (single-cell-like); ``cells_t`` is its transpose
+  nearperfect   N/10 classes, 1 % of labels redrawn
+  one_vs_singletons   one class, every item its own cluster; ``singletons_vs_one``
+                the transpose
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import clustermetrics as cm
+from clustermetrics import _kernels
+
+SHAPES = ["uniform", "entity", "noise30", "cells", "cells_t", "nearperfect",
+          "one_vs_singletons", "singletons_vs_one"]
+
+
+def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    if name == "uniform":
+        k = max(1, n // 10)
+        return rng.integers(0, k, n), rng.integers(0, k, n)
+    if name == "entity":
+        sizes = []
+        total = 0
+        while total < n:
+            s = rng.zipf(2.0, n)
+            sizes.append(s)
+            total += int(s.sum())
+        sizes = np.concatenate(sizes)
+        sizes = sizes[:np.searchsorted(np.cumsum(sizes), n) + 1]
+        t = np.repeat(np.arange(sizes.shape[0]), sizes)[:n]
+        p = t.copy()
+        moved = rng.random(n) < 0.1
+        p[moved] = rng.integers(0, sizes.shape[0], int(moved.sum()))
+        return t, p
+    if name in ("noise30", "nearperfect"):
+        k, share = (max(1, n // 100), 0.3) if name == "noise30" else (max(1, n // 10), 0.01)
+        t = rng.integers(0, k, n)
+        p = np.where(rng.random(n) < share, rng.integers(0, k, n), t)
+        return t, p
+    if name in ("cells", "cells_t"):
+        n_types, n_clusters = 30, 2000
+        t = rng.choice(n_types, n, p=rng.dirichlet(np.ones(n_types)))
+        home = np.arange(n_clusters) % n_types  # each cluster inside one cell type
+        per_type = [np.flatnonzero(home == c) for c in range(n_types)]
+        offsets = rng.integers(0, 1 << 30, n)
+        p = np.zeros(n, dtype=np.int64)
+        for c in range(n_types):
+            at = np.flatnonzero(t == c)
+            p[at] = per_type[c][offsets[at] % per_type[c].shape[0]]
+        p = np.where(rng.random(n) < 0.1, rng.integers(0, n_clusters, n), p)
+        return (t, p) if name == "cells" else (p, t)
+    if name in ("one_vs_singletons", "singletons_vs_one"):
+        one, each = np.zeros(n, dtype=np.int64), np.arange(n)
+        return (one, each) if name == "one_vs_singletons" else (each, one)
+    raise ValueError(f"unknown shape {name!r}; choose from {', '.join(SHAPES)}")
+
+
+def timeit(func, repeats: int):
+    times, value = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        value = func()
+        times.append(time.perf_counter() - start)
+        if times[-1] > 2.0:
+            break
+    return statistics.median(times), value
+
+
+def fresh(table: cm.Contingency) -> cm.Contingency:
+    """A copy without cached results: each score pays for the matchings it needs."""
+    return cm.Contingency(table.rows, table.cols, table.counts, table.class_labels,
+                          table.cluster_labels, table.class_sizes, table.cluster_sizes)
+
+
+def ortools_count_matching(table: cm.Contingency) -> tuple[float, int]:
+    """OR-Tools' LinearSumAssignment on the clustering-error assignment of ``table``
+    (max total count, any shape): left = classes + one dummy per cluster, right =
+    clusters + one dummy per class, so a perfect assignment always exists. Returns
+    (seconds including building the graph from numpy, matched count)."""
+    from ortools.graph.python import linear_sum_assignment
+
+    start = time.perf_counter()
+    rows, cols = table.rows, table.cols
+    nr, nc = table.n_classes, table.n_clusters
+    left = np.concatenate([rows, np.arange(nr), nr + np.arange(nc), nr + cols])
+    right = np.concatenate([cols, nc + np.arange(nr), np.arange(nc), nc + rows])
+    cost = np.zeros(left.shape[0], dtype=np.int64)
+    cost[:rows.shape[0]] = -table.counts
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(left, right, cost)
+    if solver.solve() != solver.OPTIMAL:
+        raise RuntimeError("OR-Tools found no optimal assignment")
+    return time.perf_counter() - start, -solver.optimal_cost()
+
+
+def run_shape(name: str, n: int, repeats: int, metrics: list[str], do_evaluate: bool,
+              ortools: bool) -> dict:
+    from sklearn.metrics import adjusted_rand_score
+
+    t, p = shape_labels(name, n)
+    ari, ari_value = timeit(lambda: adjusted_rand_score(t, p), repeats)
+    build, table = timeit(lambda: cm.Contingency.from_labels(t, p), repeats)
+    print(f"\n== {name}: N = {n:.0e}, {table.n_classes} classes x {table.n_clusters} "
+          f"clusters, nnz = {table.nnz}; scikit-learn ARI {ari:.3f} s; table build "
+          f"{build:.3f} s ({build / ari:.2f}x)", flush=True)
+    out = {"shape": name, "n": n, "nnz": table.nnz, "n_classes": table.n_classes,
+           "n_clusters": table.n_clusters, "sklearn_ari": ari, "build": build, "scores": {}}
+    cm.adjusted_rand_score(table)  # imports out of the way
+    for key in metrics:
+        seconds, value = timeit(lambda key=key: cm.METRICS[key].compute(fresh(table))[0],
+                                repeats)
+        out["scores"][key] = seconds
+        if key == "ari" and abs(value - ari_value) > 1e-10:
+            print(f"   ARI DIFFERS from scikit-learn: {value!r} vs {ari_value!r}")
+        flag = "  <-- above 10x" if seconds > 10 * ari else ""
+        if seconds > 0.1 * ari or flag:
+            print(f"   {key:<28} {seconds:9.3f} s {seconds / ari:8.2f}x{flag}", flush=True)
+    worst = max(out["scores"], key=out["scores"].get)
+    print(f"   worst score: {worst} {out['scores'][worst] / ari:.2f}x ARI "
+          f"(scores under 0.1x not listed)")
+    if do_evaluate:
+        seconds, _ = timeit(lambda: cm.evaluate(t, p, metrics=metrics), 1)
+        out["evaluate"] = seconds
+        flag = "  <-- above 30x" if seconds > 30 * ari else ""
+        print(f"   evaluate({len(metrics)} scores, with build) {seconds:9.3f} s "
+              f"{seconds / ari:8.2f}x{flag}", flush=True)
+    if ortools:
+        ours, matched = timeit(lambda: cm.clustering_accuracy(fresh(table)), 1)
+        theirs, value = ortools_count_matching(table)
+        agree = "same value" if value == round(matched * table.n_samples) else \
+            f"DIFFERENT: {value} vs {matched * table.n_samples}"
+        out["ortools"] = theirs
+        out["ours_count_matching"] = ours
+        print(f"   clustering accuracy {ours:.3f} s vs OR-Tools LinearSumAssignment "
+              f"{theirs:.3f} s: {theirs / ours:.1f}x faster, {agree}", flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=float, default=1e6, help="items per shape (default 1e6)")
+    ap.add_argument("--shapes", default=",".join(SHAPES), help="comma-separated shapes")
+    ap.add_argument("--metrics", default="all", help="comma-separated score keys or 'all'")
+    ap.add_argument("--repeats", type=int, default=3, help="median of this many runs")
+    ap.add_argument("--no-evaluate", action="store_true", help="skip evaluate(all)")
+    ap.add_argument("--ortools", action="store_true",
+                    help="OR-Tools on the uniform shape's count assignment ('bench' extra)")
+    ap.add_argument("--json", help="write the timings here")
+    args = ap.parse_args()
+    metrics = list(cm.METRICS) if args.metrics == "all" else args.metrics.split(",")
+    print(f"load {os.getloadavg()}; kernels {_kernels.kernels_mode()}; "
+          f"python {sys.version.split()[0]}, numpy {np.__version__}")
+    results = [run_shape(s, int(args.n), args.repeats, metrics, not args.no_evaluate,
+                         args.ortools and s == "uniform") for s in args.shapes.split(",")]
+    print(f"load {os.getloadavg()}")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

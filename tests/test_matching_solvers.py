@@ -1,0 +1,232 @@
+"""Exact maximum-weight matching on every table shape, by every solver path.
+
+Generated tables of the shapes the benchmarks use (noise, near-diagonal, entity-like,
+few-vs-many, one line), with the three weightings the scores use (counts; recall
+n_ij / a_i; PSI's n_ij / max(a_i, b_j)), solved by the compiled phase solver, scipy's
+LAPJVsp and the dense solver, and checked against an exact rational brute force and
+scipy's dense ``linear_sum_assignment``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
+
+import clustermetrics as cm
+from clustermetrics import _kernels
+from clustermetrics.metrics._assignment import integer_weights, max_weight_matching
+
+SHAPES = ["noise", "diagonal", "entity", "few_vs_many", "many_vs_few", "one_row", "one_col",
+          "ties"]
+
+
+def shaped_matrix(shape: str, seed: int, size: int) -> np.ndarray:
+    """A small count matrix of the given shape (rows and columns may be empty; callers
+    drop them)."""
+    rng = np.random.default_rng(seed)
+    n_r, n_c = rng.integers(1, size + 1, 2)
+    if shape == "noise":
+        return rng.poisson(rng.uniform(0.2, 1.5), (n_r, n_c))
+    if shape == "diagonal":
+        m = rng.poisson(0.3, (n_r, n_c))
+        k = min(n_r, n_c)
+        m[np.arange(k), rng.permutation(n_c)[:k]] += rng.integers(1, 20, k)
+        return m
+    if shape == "entity":
+        m = np.zeros((n_r, n_c), dtype=np.int64)
+        sizes = np.minimum(rng.zipf(2.0, n_r), 6)
+        for i, s in enumerate(sizes):
+            for _ in range(int(s)):
+                j = i % n_c if rng.random() > 0.2 else rng.integers(0, n_c)
+                m[i, j] += 1
+        return m
+    if shape == "few_vs_many":
+        m = np.zeros((min(n_r, 3), n_c + 3), dtype=np.int64)
+        m[rng.integers(0, m.shape[0], 4 * m.shape[1]), rng.integers(0, m.shape[1],
+                                                                    4 * m.shape[1])] += 1
+        return m
+    if shape == "many_vs_few":
+        return shaped_matrix("few_vs_many", seed, size).T
+    if shape == "one_row":
+        return rng.integers(0, 4, (1, n_c))
+    if shape == "one_col":
+        return rng.integers(0, 4, (n_r, 1))
+    # "ties": every cell of a row the same count, many equal weights
+    return (rng.random((n_r, n_c)) < 0.5) * rng.integers(1, 3, (n_r, 1))
+
+
+def weightings(m: np.ndarray):
+    """(name, Fraction matrix) for counts, recall and PSI weights of a count matrix."""
+    a = m.sum(axis=1)
+    b = m.sum(axis=0)
+    counts = [[Fraction(int(x)) for x in row] for row in m]
+    recall = [[Fraction(int(x), int(a[i])) if x else Fraction(0) for x in row]
+              for i, row in enumerate(m)]
+    psi = [[Fraction(int(x), int(max(a[i], b[j]))) if x else Fraction(0)
+            for j, x in enumerate(row)] for i, row in enumerate(m)]
+    return [("counts", counts), ("recall", recall), ("psi", psi)]
+
+
+def brute_force(frac) -> Fraction:
+    """Exact best total over all matchings (dynamic programme over column subsets)."""
+    n_c = len(frac[0])
+    best = {0: Fraction(0)}
+    for row in frac:
+        new = dict(best)
+        for mask, value in best.items():
+            for j in range(n_c):
+                if row[j] and not mask >> j & 1:
+                    key, total = mask | 1 << j, value + row[j]
+                    if total > new.get(key, Fraction(-1)):
+                        new[key] = total
+        best = new
+    return max(best.values())
+
+
+def solve_with(mode: str, m: np.ndarray, frac, exact: bool):
+    """Cells chosen by ``max_weight_matching`` forced onto its sparse path."""
+    r, c = np.nonzero(m)
+    den = np.array([frac[i][j].denominator for i, j in zip(r, c, strict=True)], dtype=np.int64)
+    num_exact = np.array([frac[i][j].numerator for i, j in zip(r, c, strict=True)],
+                         dtype=np.int64)
+    weights = num_exact / den
+    old = _kernels.set_kernels(mode)
+    try:
+        cells = max_weight_matching(r, c, weights, m.shape, dense_max_cells=0,
+                                    fraction=(num_exact, den) if exact else None)
+    finally:
+        _kernels.set_kernels(old)
+    assert np.unique(r[cells]).shape[0] == cells.shape[0]  # one cell per row
+    assert np.unique(c[cells]).shape[0] == cells.shape[0]  # and per column
+    return sum((frac[i][j] for i, j in zip(r[cells], c[cells], strict=True)), Fraction(0))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1), st.sampled_from(["numba", "numpy"]))
+def test_every_solver_path_is_exact_on_every_shape(shape, seed, mode):
+    m = shaped_matrix(shape, seed, 8)
+    m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
+    if m.size == 0:
+        return
+    for name, frac in weightings(m):
+        expected = brute_force(frac)
+        # with exact integer weights the optimum itself is found, to the last bit
+        assert solve_with(mode, m, frac, exact=True) == expected, (shape, name, m)
+        # from float weights: up to rounding, as scipy's solvers
+        got = solve_with(mode, m, frac, exact=False)
+        assert float(got) == pytest.approx(float(expected), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1))
+def test_compiled_and_scipy_paths_agree_with_dense_lsa_on_larger_tables(shape, seed):
+    """Tables beyond brute force (up to 60 x 60): the compiled phases, LAPJVsp and the
+    dense solver reach the same optimum as scipy's dense linear_sum_assignment."""
+    m = shaped_matrix(shape, seed, 60)
+    m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
+    if m.size == 0:
+        return
+    for _, frac in weightings(m):
+        dense = np.array([[float(x) for x in row] for row in frac])
+        r, c = linear_sum_assignment(dense, maximize=True)
+        expected = math.fsum(dense[r, c].tolist())
+        for mode in ("numba", "numpy"):
+            got = float(solve_with(mode, m, frac, exact=True))
+            assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("score", ["recovery_rate", "clustering_error", "nca", "npa", "psi",
+                                   "psi_simplified", "pseudo_recovery_rate"])
+def test_scores_identical_with_and_without_compiled_kernels(score, monkeypatch):
+    """A noise table big enough for the sparse path (130 x 140 over 3000 items): every
+    matching score gives the same value whichever solver runs, and the dense optimum."""
+    rng = np.random.default_rng(7)
+    t, p = rng.integers(0, 3000 // 23, 3000), rng.integers(0, 3000 // 21, 3000)
+    values = {}
+    for mode, dense_max in (("numba", 0), ("numpy", 0), ("numpy", 10**9)):
+        monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+        old = _kernels.set_kernels(mode)
+        try:
+            values[(mode, dense_max)] = cm.METRICS[score].compute(
+                cm.Contingency.from_labels(t, p))[0]
+        finally:
+            _kernels.set_kernels(old)
+    reference = values[("numpy", 10**9)]
+    for got in values.values():
+        assert got == pytest.approx(reference, rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40)), min_size=1, max_size=30))
+def test_integer_weights_are_exact_multiples(pairs):
+    num = np.array([min(a, b) for a, b in pairs], dtype=np.int64)
+    den = np.array([max(a, b) for a, b in pairs], dtype=np.int64)
+    scaled = integer_weights(num, den)
+    lcm = math.lcm(*den.tolist())
+    if lcm >= 2**50:
+        assert scaled is None
+        return
+    assert scaled is not None
+    for x, n, d in zip(scaled.tolist(), num.tolist(), den.tolist(), strict=True):
+        assert Fraction(int(x)) == Fraction(n, d) * lcm and x == int(x)
+
+
+def test_integer_weights_refuse_a_huge_common_denominator():
+    primes = np.array([1000003, 1000033, 1000037, 1000039], dtype=np.int64)
+    assert integer_weights(np.ones(4, dtype=np.int64), primes) is None
+
+
+def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
+    """The kernel returns None if float rounding ever stalled it; the same optimum then
+    comes from scipy's LAPJVsp."""
+    from clustermetrics.metrics import _assignment
+
+    calls = []
+
+    def gives_up(indptr, cols, weights, n_cols):
+        calls.append(n_cols)
+        return None
+
+    monkeypatch.setattr(_assignment._kernels, "matching_kernel", lambda cells: gives_up)
+    m = shaped_matrix("noise", 3, 30)
+    m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
+    r, c = np.nonzero(m)
+    w = m[r, c].astype(float)
+    cells = max_weight_matching(r, c, w, m.shape, dense_max_cells=0)
+    rr, cc = linear_sum_assignment(m.astype(float), maximize=True)
+    assert calls and w[cells].sum() == m[rr, cc].sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 40),
+       st.sampled_from(["ties", "distinct"]))
+def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
+    """The phase solver itself, without its work budget (so it never hands over to
+    scipy), on tables with many ties and with none."""
+    from clustermetrics import _numba_kernels
+
+    rng = np.random.default_rng(seed)
+    present = rng.random((n_rows, n_cols)) < rng.uniform(0.05, 0.9)
+    values = rng.integers(1, 4, (n_rows, n_cols)) if kind == "ties" else \
+        rng.random((n_rows, n_cols)) + 0.01
+    dense = np.where(present, values, 0.0).astype(float)
+    r, c = np.nonzero(dense)
+    if r.shape[0] == 0:
+        return
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
+    match, ok = _numba_kernels._matching_phases(indptr, c.astype(np.int64), -dense[r, c],
+                                                n_rows, n_cols, 1 << 62)
+    assert ok
+    rows = np.flatnonzero(match < n_cols)
+    cols = match[rows]
+    assert np.unique(cols).shape[0] == cols.shape[0] and np.all(dense[rows, cols] > 0)
+    lr, lc = linear_sum_assignment(dense, maximize=True)
+    assert math.fsum(dense[rows, cols].tolist()) == pytest.approx(
+        math.fsum(dense[lr, lc].tolist()), rel=1e-12)
