@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test lint bench clean readme
+.PHONY: demo test lint bench clean readme java
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,14 @@ demo: $(DEMO_STAMP)
 	$(BIN)/clustermetrics score examples/truth.txt examples/pred.txt
 	$(BIN)/clustermetrics demo --report reports/demo
 
-test: $(STAMP)
+# The Spark tests need a Java runtime; a fresh Debian machine has none.
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "java not found: installing openjdk-17-jre-headless for the Spark tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
+
+test: $(STAMP) java
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 

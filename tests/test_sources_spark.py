@@ -1,7 +1,7 @@
 """Spark local mode gives the identical table to the in-memory path.
 
-Spark needs Java; CI installs it (.ci/run). These tests are skipped, with the reason shown,
-only when no java executable exists at all.
+Spark needs Java: `make test` installs it where it is missing (see the Makefile), and
+without it these tests fail with that reason rather than being skipped.
 """
 
 import shutil
@@ -14,13 +14,12 @@ import pytest
 from clustermetrics import Contingency
 from clustermetrics.sources import from_spark
 
-pytestmark = pytest.mark.skipif(shutil.which("java") is None,
-                                reason="Spark needs Java and no java executable was found")
 BIG = 2**53
 
 
 @pytest.fixture(scope="module")
 def spark():
+    assert shutil.which("java"), "Spark needs Java: run `make java` (or install a JRE 17)"
     from pyspark.sql import SparkSession
 
     session = (SparkSession.builder.master("local[2]").appName("clustermetrics-tests")
