@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._text import quoted_list
+
 __all__ = ["is_parquet", "read_label_file", "read_label_columns", "read_labels", "read_table_rows"]
 
 
@@ -127,7 +129,7 @@ def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | No
     for option, col in (("--true-col", true_col), ("--pred-col", pred_col)):
         if col not in where:
             raise ValueError(f"{path} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(head)}")
+                             f"{quoted_list(head)}")
     ti, pi = where[true_col], where[pred_col]
     t, p = [], []
     for number, fields in rows:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._text import quoted_list
 from ..contingency import Contingency
 
 __all__ = ["ContingencyBuilder", "from_chunks"]
@@ -117,5 +118,5 @@ def _column(chunk: Any, name: str, index: int) -> Any:
     names = _column_names(chunk)
     if name not in names:
         raise ValueError(f"chunk {index} has no column {name!r}; columns are: "
-                         f"{', '.join(map(str, names))}")
+                         f"{quoted_list(names)}")
     return chunk[name]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._io import is_parquet
+from .._text import quoted_list
 from ..contingency import Contingency
 from ._common import check_nulls, table_from_groups
 from ._common import source_name as _name
@@ -166,7 +167,7 @@ def _check_columns(relation, source, true_col, pred_col):
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
         if col not in columns:
             raise ValueError(f"{_name(source)} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(columns)}")
+                             f"{quoted_list(columns)}")
         if any(bad in columns[col].upper() for bad in _NOT_LABELS):
             raise ValueError(f"{_name(source)}: column {col!r} has type {columns[col]}, which "
                              "cannot hold labels")

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._text import quoted_list
 from ..contingency import Contingency
 from ._common import table_from_groups
 
@@ -32,7 +33,7 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
         if col not in fields:
             raise ValueError(f"DataFrame has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(fields)}")
+                             f"{quoted_list(fields)}")
         if fields[col] in _NOT_LABELS:
             raise ValueError(f"DataFrame column {col!r} has type {fields[col]}, which cannot "
                              "hold labels")
