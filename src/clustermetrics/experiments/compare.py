@@ -254,9 +254,9 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
         where = f"  {visible(r.dataset)} / {r.algorithm}" + ("" if r.k is None
                                                              else f" (k = {r.k})")
         if r.note:
-            notes.append(f"{where}: {visible(r.note)}")
+            notes.append(f"{where}: {visible(r.note, backslash=False)}")
         if r.warnings:
-            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
+            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings), backslash=False)}")
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")

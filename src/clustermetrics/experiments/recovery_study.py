@@ -137,9 +137,9 @@ def run_notes(runs: Sequence[Run]) -> list[str]:
     for r in runs:
         where = f"  n = {r.n_classes}, {r.algorithm}"
         if r.note:
-            out.append(f"{where}: {visible(r.note)}")
+            out.append(f"{where}: {visible(r.note, backslash=False)}")
         if r.warnings:
-            out.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
+            out.append(f"{where}: warnings: {visible('; '.join(r.warnings), backslash=False)}")
     return out
 
 
