@@ -26,7 +26,7 @@ def test_score_two_files_json_agrees_with_library_and_sklearn(capsys):
     data = json.loads(out)
     t, p = _labels(EXAMPLES / "truth.txt"), _labels(EXAMPLES / "pred.txt")
     expected = cm.evaluate(t, p)
-    assert data["scores"] == pytest.approx(expected.to_dict(), abs=0)
+    assert data["scores"] == pytest.approx(dict(expected), abs=0)
     assert data["scores"]["ari"] == pytest.approx(sk_ari(t, p), abs=1e-12)
     assert data["n_samples"] == len(t)
     assert data["details"]["recovery_rate"]["matching"]
@@ -135,7 +135,7 @@ def _write(tmp_path, name, text, mode="w"):
      ["score", "{d}/t.txt", "{d}/p.txt"], "t.txt has 3 labels but {d}/p.txt has 2"),
     (lambda d: _write(d, "c.csv", "a,b\n1,2\n"),
      ["score", "{d}/c.csv", "--true-col", "a", "--pred-col", "z"],
-     "has no column 'z' (--pred-col); columns are: a, b"),
+     "has no column 'z' (--pred-col); columns are: 'a', 'b'"),
     (lambda d: _write(d, "c.csv", "a,b\n1,2\n3\n"),
      ["score", "{d}/c.csv", "--true-col", "a", "--pred-col", "b"],
      "line 3 has 1 fields but the header has 2"),

@@ -31,7 +31,7 @@ def test_parquet_auto_uses_duckdb_and_matches_memory(files, capsys):
     via_duckdb = json.loads(out)["scores"]
     code, out, _ = _run(capsys, "score", d / "d.csv", "--true-col", "t", "--pred-col", "p",
                         "--format", "json", "--engine", "memory")
-    assert json.loads(out)["scores"] == via_duckdb == cm.evaluate(t, p).to_dict()
+    assert json.loads(out)["scores"] == via_duckdb == dict(cm.evaluate(t, p))
     code, out, _ = _run(capsys, "score", d / "d.csv", "--true-col", "t", "--pred-col", "p",
                         "--format", "json", "--engine", "duckdb", "--memory-limit", "256MB")
     assert code == 0 and json.loads(out)["scores"] == via_duckdb
@@ -85,7 +85,7 @@ def test_drop_null_in_memory_text_files(tmp_path, capsys):
      "--engine duckdb reads one table"),
     (["score", "{d}/d.parquet", "--engine", "duckdb"], "--engine duckdb needs --true-col"),
     (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "q"],
-     "has no column 'q' (--pred-col); columns are: t, p"),
+     "has no column 'q' (--pred-col); columns are: 't', 'p'"),
     (["score", "{d}/missing.parquet", "--true-col", "t", "--pred-col", "p"], "no such file"),
     (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--engine", "gpu"],
      "invalid choice: 'gpu'"),

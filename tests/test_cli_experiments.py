@@ -11,7 +11,7 @@ import pytest
 
 import clustermetrics as cm
 from cli_helpers import run as _run
-from clustermetrics.cli import main
+from clustermetrics.cli import CliError, main
 from clustermetrics.cli_experiments import parse_k
 from clustermetrics.datasets import load_dataset
 from clustermetrics.experiments.algorithms import run_algorithm
@@ -44,7 +44,7 @@ def test_compare_json_scores_are_the_librarys(capsys):
     iris = load_dataset("iris")
     for row in data:
         labels = run_algorithm(row["algorithm"], iris.X, 3, seed=3).labels
-        assert row["scores"] == pytest.approx(cm.evaluate(iris.y, labels).to_dict(), abs=1e-12)
+        assert row["scores"] == pytest.approx(dict(cm.evaluate(iris.y, labels)), abs=1e-12)
         assert row["n_samples"] == 150 and row["k"] == 3
 
 
@@ -120,7 +120,10 @@ def test_compare_noise_modes_match_the_library(capsys):
 
 
 def test_parse_k():
-    assert parse_k("4,2,2-3") == [2, 3, 4]
+    assert parse_k("4,2-3") == [2, 3, 4]
+    for repeated in ("3,3", "4,2,2-3", "2-5,4", "1-9,3-4", "7,2-8"):  # a k would run twice
+        with pytest.raises(CliError, match="names k = .* twice"):
+            parse_k(repeated)
 
 
 # --------------------------------------------------------------------- errors
@@ -131,7 +134,7 @@ def test_unknown_algorithm(capsys):
 
 def test_missing_label_column(features_csv, capsys):
     line = _error(capsys, "compare", "--data", features_csv, "--label-col", "class")
-    assert "no column 'class'" in line and "columns are: x, y, name, species" in line
+    assert "no column 'class'" in line and "columns are: 'x', 'y', 'name', 'species'" in line
 
 
 def test_non_numeric_features(features_csv, capsys):

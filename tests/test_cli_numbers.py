@@ -15,6 +15,7 @@ from clustermetrics.cli import main
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCORE = ["score", str(EXAMPLES / "truth.txt"), str(EXAMPLES / "pred.txt"), "--metrics", "ari"]
 MAX_POINTS = 10_000_000
+SKLEARN_SEED = 2**32 - 1  # scikit-learn's random_state range; numpy's generators take any
 
 
 class Started(Exception):
@@ -58,8 +59,10 @@ SPEC = [
      ints(1, MAX_POINTS, lambda v: 5 * v <= MAX_POINTS), "datasets.load_dataset"),
     (["compare", "--algorithms", "kmeans"], "--overlap",
      lambda t: _float(t) is not None and 0 < _float(t) < math.inf, "datasets.load_dataset"),
-    (["compare", "--dataset", "iris", "--algorithms", "kmeans"], "--seed", ints(0),
-     "experiments.compare.compare"),
+    (["compare", "--dataset", "iris", "--algorithms", "kmeans"], "--seed",
+     ints(0, SKLEARN_SEED), "experiments.compare.compare"),
+    (["compare", "--dataset", "blobs", "--algorithms", "birch"], "--seed",
+     ints(0, SKLEARN_SEED), "datasets.load_dataset"),  # make_blobs' random_state
     (["compare", "--dataset", "iris", "--algorithms", "kmeans"], "--k", k_values,
      "experiments.compare.compare"),
     (["compare", "--dataset", "iris", "--algorithms", "ward"], "--max-pairwise",
@@ -69,6 +72,7 @@ SPEC = [
     (["demo"], "--n-per-cluster", ints(1, MAX_POINTS // 10),
      "experiments.recovery_study.recovery_study"),
     (["demo"], "--data-seed", ints(0), "experiments.recovery_study.recovery_study"),
+    (["demo"], "--seeds", ints(0, SKLEARN_SEED), "experiments.recovery_study.recovery_study"),
     (["demo"], "--bruteforce-max", ints(2, 11), "experiments.recovery_study.recovery_study"),
     (["demo"], "--timing-max", ints(1, 10**6), "experiments.recovery_study.recovery_study"),
     (["demo", "--algorithms", "ward"], "--max-pairwise", ints(10, 10**6),
@@ -90,7 +94,8 @@ values = st.one_of(
 
 EDGES = ["0", "1", "2", "3", "4", "5", "9", "10", "11", "12", "99", "100", "150", "151",
          "5000", "5001", "10000", "10001", "100000", "100001", "1000000", "1000001",
-         "2000000", "2000001", "10000000", "10000001", "0.0", "1.0", "0.5", "1e-300"]
+         "2000000", "2000001", "10000000", "10000001", "0.0", "1.0", "0.5", "1e-300",
+         "4294967295", "4294967296", "99999999999999999999999999"]
 
 
 @pytest.mark.parametrize("spec", SPEC, ids=[f"{s[0][0]} {s[1]}" for s in SPEC])

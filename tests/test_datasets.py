@@ -119,7 +119,7 @@ def test_read_parquet_keeps_label_types(tmp_path):
 def test_missing_label_column_lists_columns(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,b,species\n1,2,x\n")
-    with pytest.raises(ValueError, match=r"no column 'label'.*columns are: a, b, species"):
+    with pytest.raises(ValueError, match=r"no column 'label'.*columns are: 'a', 'b', 'species'"):
         read_table(f, "label")
 
 

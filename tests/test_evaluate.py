@@ -54,7 +54,9 @@ def test_metric_selection_by_key_name_and_function_name():
 
 def test_renderings():
     report = evaluate(T, P, metrics=["ari", "nmi"])
-    assert json.loads(report.to_json()) == report.to_dict() == dict(report)
+    # every format carries the table size (and intervals, noise when asked for)
+    assert json.loads(report.to_json()) == report.to_dict()
+    assert report.to_dict()["scores"] == dict(report)
     full = json.loads(report.to_json(details=True))
     assert full["n_samples"] == 8 and full["n_classes"] == 3 and full["n_clusters"] == 3
     assert full["scores"]["nmi"] == report["nmi"]

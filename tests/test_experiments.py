@@ -59,7 +59,7 @@ def test_every_algorithm_runs_and_every_score_is_in_range(tiny, tiny_runs):
 def test_scores_are_those_of_evaluate_on_the_labels(tiny, tiny_runs):
     for r in tiny_runs:
         expected = cm.evaluate(tiny.y, r.labels)
-        assert r.scores == pytest.approx(expected.to_dict(), abs=1e-12)
+        assert r.scores == pytest.approx(dict(expected), abs=1e-12)
 
 
 def test_seeded_and_reproducible(tiny, tiny_runs):

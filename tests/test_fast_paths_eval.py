@@ -213,8 +213,8 @@ def test_evaluate_twice_and_one_by_one_agree():
     t = rng.integers(0, 60, 30_000)
     p = np.where(rng.random(t.shape[0]) < 0.3, rng.integers(0, 60, t.shape[0]), t)
     table = Contingency.from_labels(t, p)
-    first = cm.evaluate(table).to_dict()
-    second = cm.evaluate(table).to_dict()
+    first = dict(cm.evaluate(table))
+    second = dict(cm.evaluate(table))
     single = {k: cm.evaluate(Contingency.from_labels(t, p), metrics=[k])[k] for k in first}
     assert first == second
     for key, value in first.items():

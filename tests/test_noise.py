@@ -7,20 +7,21 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import METRICS, Contingency, evaluate
-from clustermetrics.noise import with_noise
+from clustermetrics.noise import NoiseSingleton, with_noise
 
 NOISE = -1
 
 
 def _relabelled(t, p):
-    """Each noise point gets its own label (NOISE, k), k increasing in class order."""
+    """Each noise point gets its own label NoiseSingleton(NOISE, k), k increasing in class
+    order."""
     order = np.argsort(t, kind="stable")
     p2 = np.empty(len(p), dtype=object)
     p2[:] = list(p)
     k = 0
     for i in order.tolist():
         if p[i] == NOISE:
-            p2[i] = (NOISE, k)
+            p2[i] = NoiseSingleton(NOISE, k)
             k += 1
     return p2
 
@@ -33,8 +34,7 @@ labels = st.lists(st.tuples(st.integers(0, 4), st.integers(-1, 4)), min_size=2, 
 def test_singletons_equal_table_of_relabelled_items(pairs):
     t = np.array([a for a, _ in pairs])
     p = np.array([b for _, b in pairs])
-    if (p == NOISE).all():
-        return
+    # every point noise included: the table of N one-item clusters
     table, info = with_noise(Contingency.from_labels(t, p), NOISE)
     assert info.n_noise == int((p == NOISE).sum())
     assert table == Contingency.from_labels(t, _relabelled(t, p))
@@ -46,7 +46,9 @@ def test_exclude_equals_table_of_clustered_items(pairs):
     t = np.array([a for a, _ in pairs])
     p = np.array([b for _, b in pairs])
     keep = p != NOISE
-    if not keep.any():
+    if not keep.any():  # nothing left to score: an error, never an empty table
+        with pytest.raises(ValueError, match="excluding the noise points .* leaves nothing"):
+            with_noise(Contingency.from_labels(t, p), NOISE, "exclude")
         return
     table, info = with_noise(Contingency.from_labels(t, p), NOISE, "exclude")
     assert table == Contingency.from_labels(t[keep], p[keep])
@@ -84,7 +86,7 @@ def test_absent_noise_label_changes_nothing_but_a_wrong_type_is_an_error():
     with pytest.raises(ValueError, match=r"noise_label '-1' \(str\) matches no predicted label"):
         with_noise(table, "-1")
     with pytest.raises(ValueError, match="every predicted label is the noise label"):
-        with_noise(Contingency.from_labels([0, 1], [-1, -1]), -1)
+        with_noise(Contingency.from_labels([0, 1], [-1, -1]), -1, "exclude")
     with pytest.raises(ValueError, match="noise must be one of 'singletons', 'exclude'"):
         evaluate(t, p, noise_label=5, noise="drop")
 

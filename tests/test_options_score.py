@@ -72,7 +72,7 @@ def _expected(row, tmp_path):
     ci = float(row["--ci"]) if "--ci" in row else None
     return cm.evaluate(
         refs, pred, row.get("--metrics", BASE_METRICS),
-        noise_label=row.get("--noise-label"), noise=row.get("--noise", "singletons"),
+        noise_label=row.get("--noise-label"), noise=row.get("--noise"),
         ci=ci, n_boot=int(row["--n-boot"]) if "--n-boot" in row else None,
         seed=int(row["--seed"]) if "--seed" in row else None)
 
@@ -226,8 +226,7 @@ API_OPTIONS = {
 API_RULES = [
     lambda r: ("n_boot", "ci") if "n_boot" in r and "ci" not in r else None,
     lambda r: ("seed", "ci") if "seed" in r and "ci" not in r else None,
-    lambda r: ("noise", "noise_label") if r.get("noise") == "exclude" and
-    "noise_label" not in r else None,
+    lambda r: ("noise", "noise_label") if "noise" in r and "noise_label" not in r else None,
 ]
 API_ROWS, API_REFUSED = covering_rows(API_OPTIONS, API_RULES)
 T = [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]

@@ -59,7 +59,7 @@ def test_dataframe_chunks(make):
 def test_chunk_errors():
     with pytest.raises(ValueError, match="chunk 1 is not a"):
         from_chunks([([1], [1]), 5])
-    with pytest.raises(ValueError, match="chunk 0 has no column 'x'; columns are: t, p"):
+    with pytest.raises(ValueError, match="chunk 0 has no column 'x' \\(true_col\\); columns are: 't', 'p'"):
         from_chunks([pd.DataFrame({"t": [1], "p": [1]})], true_col="x", pred_col="p")
     with pytest.raises(ValueError, match="give both true_col and pred_col"):
         from_chunks([], true_col="t")
@@ -137,7 +137,7 @@ def test_duckdb_errors(tmp_path):
         from_duckdb(tmp_path / "missing.parquet", "t", "p")
     _parquet(tmp_path / "x.parquet", *_data(10))
     with pytest.raises(ValueError, match="has no column 'nope' \\(pred_col\\); columns are: "
-                                         "truth, pred"):
+                                         "'truth', 'pred'"):
         from_duckdb(tmp_path / "x.parquet", "truth", "nope")
     pq.write_table(pa.table({"t": pa.array([[1], [2]]), "p": pa.array([1, 2])}),
                    tmp_path / "l.parquet")

@@ -54,7 +54,7 @@ def test_nulls_error_or_dropped(spark):
 
 def test_errors(spark):
     frame = spark.createDataFrame([(1, [1])], "t long, p array<long>")
-    with pytest.raises(ValueError, match="no column 'q' \\(pred_col\\); columns are: t, p"):
+    with pytest.raises(ValueError, match="no column 'q' \\(pred_col\\); columns are: 't', 'p'"):
         from_spark(frame, "t", "q")
     with pytest.raises(ValueError, match="column 'p' has type array"):
         from_spark(frame, "t", "p")

@@ -35,7 +35,8 @@ text = st.text(chars, max_size=8)
 label_kinds = [
     text,
     st.integers(-2**70, 2**70),
-    st.floats(allow_nan=False).filter(lambda x: x != 0.0 or math.copysign(1, x) > 0),
+    st.floats(allow_nan=False, allow_infinity=False)  # both refused as labels
+    .filter(lambda x: x != 0.0 or math.copysign(1, x) > 0),
     st.decimals(allow_nan=False, allow_infinity=False, places=3),
     st.dates(),
     st.binary(max_size=4),
@@ -151,9 +152,14 @@ def test_html_report_keeps_labels_and_dataset_name(tmp_path_factory, classes, na
     parser = _Cells()
     with page.open(encoding="utf-8", newline="") as fh:  # no newline translation
         parser.feed(fh.read())
-    assert f"Chosen run: kmeans on {name}" in parser.cells
-    assert f"{name} kmeans k={len(classes)}" in parser.cells  # the scores table's header
-    assert set(classes) <= set(parser.cells)  # the split-error table's class column
+    # user text reads back as the text tables and the heatmap show it (control and bidi
+    # characters escaped, backslashes doubled), in every table, heading and paragraph
+    from clustermetrics._text import visible
+
+    assert f"Chosen run: kmeans on {visible(name)}" in parser.cells
+    assert f"{visible(name)} kmeans k={len(classes)}" in parser.cells  # scores' header
+    assert {visible(c) for c in classes} <= set(parser.cells)  # split table's classes
+    assert not any(ch in cell for cell in parser.cells for ch in "\x1b\u202e\u2028\n")
 
 
 @settings(max_examples=8, deadline=None)
@@ -278,9 +284,12 @@ def test_compare_report_with_hostile_labels_and_column(tmp_path, capsys, label):
                                 "--algorithms", "kmeans", "--metrics", "ari", "--report", out)
     assert code == 0, err
     assert err == f"clustermetrics: report written to {out / 'index.html'}\n"
+    from clustermetrics._text import visible
+
     parser = _Cells()
     parser.feed((out / "index.html").read_text(encoding="utf-8"))
-    assert label in parser.cells and f"Chosen run: kmeans on {data.name}" in parser.cells
+    assert visible(label) in parser.cells  # as the text tables and the heatmap show it
+    assert f"Chosen run: kmeans on {data.name}" in parser.cells
     assert (out / "contingency_heatmap.png").read_bytes().startswith(b"\x89PNG")
 
 

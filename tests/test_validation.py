@@ -117,7 +117,11 @@ def test_scalars_and_strings():
 
 
 def test_list_of_tuples_reads_as_two_dimensional():
-    _error("labels_true must be 1-D", [(1, 2), (3, 4)], [0, 1])
+    with pytest.raises(ValueError, match="labels_true must be 1-D"):
+        Contingency.from_labels([(1, 2), (3, 4)], [0, 1])
+    # evaluate() reads the rows as references, as it reads the rows of a 2-D array
+    multi = evaluate([(1, 2), (3, 4)], [0, 1], "ari")
+    assert list(multi.reports) == ["reference 1", "reference 2"]
 
 
 def test_unhashable_labels():

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._text import no_such_column
+
 __all__ = ["WHITESPACE", "Layout", "is_blank", "open_text", "read_bytes", "resolve_sep",
            "scan", "text_suffix"]
 
@@ -90,8 +92,7 @@ class Layout:
             raise ValueError(f"{option} must be a column name, got {col!r}")
         hits = [i for i, name in enumerate(self.header) if name == col]
         if not hits:
-            raise ValueError(f"{self.path} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(self.header)}")
+            raise no_such_column(self.path, col, option, self.header)
         if len(hits) > 1:
             raise ValueError(f"{self.path} has {len(hits)} columns named {col!r} ({option}); "
                              "the column to read must be named once")

@@ -8,7 +8,7 @@ or ``Infinity``. Two rules, one for each kind of value:
 * **labels** (classes, clusters, noise labels): ``str`` and ``bool`` as themselves, integers
   (numpy's included) as JSON integers, written exactly at any size, finite floats as
   numbers (Python's shortest round-trip form, so they read back to the same double), and
-  every other value -- a non-finite float, a tuple such as a noise singleton ``(-1, 3)``,
+  every other value -- a non-finite float, a tuple, a noise singleton (``noise(-1)#3``),
   a date, a ``Decimal``, ``bytes`` -- as its ``str()``, the text the table shows.
 
 Objects the encoder does not know (neither number, label, mapping nor sequence) are

@@ -5,7 +5,14 @@ exception so that one row stays one line and a terminal cannot be reprogrammed b
 label: control characters are shown as Python-style escapes (``\\n``, ``\\t``, ``\\x1b``),
 and so are the line and paragraph separators and the bidirectional-text controls
 (U+200E, U+202E, U+2066, ...), which would reorder the rest of the line. A backslash is
-shown as is.
+shown doubled (``\\\\``), as in a Python string literal, so the display is lossless: the
+label ``a`` + newline + ``b`` shows as ``a\\nb`` and the four characters ``a\\nb`` as
+``a\\\\nb``.
+
+Messages (errors and notes) are different: the code writes the user strings in them as
+Python literals (``repr``), already escaped, so :func:`visible` is applied with
+``backslash=False`` and only escapes what a raw string left; whitespace is never
+collapsed or dropped.
 """
 
 from __future__ import annotations
@@ -16,9 +23,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["text_table", "visible", "display_width", "csv_text"]
+__all__ = ["text_table", "visible", "display_width", "csv_text", "plural", "quoted_list"]
 
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 # Format characters that reorder text (Unicode bidi controls): shown escaped.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                   "\u2066\u2067\u2068\u2069")
@@ -36,16 +43,49 @@ def _shown_escaped(ch: str) -> bool:
     return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
 
 
-def visible(text: Any) -> str:
-    """``str(text)`` with control characters, line separators and bidi controls escaped.
+def visible(text: Any, *, backslash: bool = True) -> str:
+    """``str(text)`` with control characters, line separators and bidi controls escaped,
+    and (unless ``backslash=False``, for messages whose user strings are already
+    ``repr``-escaped) every backslash doubled, so that two different texts never look
+    the same.
 
     >>> print(visible("a\\nb\\tc\\x1bd\\u202ee é"))
     a\\nb\\tc\\x1bd\\u202ee é
+    >>> print(visible("a\\\\nb"), visible("a\\\\nb", backslash=False))
+    a\\\\nb a\\nb
     """
     text = str(text)
-    if text.isprintable():  # the common case: nothing to escape
+    if text.isprintable() and (not backslash or "\\" not in text):  # the common case
         return text
-    return "".join(_escape(ch) if _shown_escaped(ch) else ch for ch in text)
+    return "".join(_escape(ch) if _shown_escaped(ch) or (backslash and ch == "\\") else ch
+                   for ch in text)
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``count`` and the noun, singular for exactly one.
+
+    >>> plural(1, "class", "classes"), plural(2, "cluster"), plural(0, "reference")
+    ('1 class', '2 clusters', '0 references')
+    """
+    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
+
+
+def quoted_list(names: Iterable[Any]) -> str:
+    """Names (columns, files) for a message, each as a Python literal (``repr`` of its
+    text), as messages write one name: spaces at either end, empty names, commas and
+    control characters stay visible, and a message line stays lossless.
+
+    >>> print(quoted_list(["item", " lead", "tru\\nth", "a\\\\nb"]))
+    'item', ' lead', 'tru\\nth', 'a\\\\nb'
+    """
+    return ", ".join(repr(str(name)) for name in names)
+
+
+def no_such_column(source: Any, column: Any, option: str, columns: Iterable[Any]) -> ValueError:
+    """The one error for a column a file or frame does not have, naming the option and
+    listing the columns there are."""
+    return ValueError(f"{source} has no column {column!r} ({option}); columns are: "
+                      f"{quoted_list(columns)}")
 
 
 def display_width(text: str) -> int:

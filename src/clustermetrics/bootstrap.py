@@ -58,15 +58,22 @@ class Bootstrap(NamedTuple):
     seed: Any
 
 
-def check_seed(seed: Any, name: str = "seed") -> None:
+def check_seed(seed: Any, name: str = "seed", maximum: int | None = None,
+               why: str = "") -> None:
     """ValueError naming the option unless ``seed`` is None, a non-negative integer or a
-    numpy ``SeedSequence`` / ``BitGenerator`` / ``Generator``."""
-    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator,
-                                         np.random.Generator)):
+    numpy ``SeedSequence`` / ``BitGenerator`` / ``Generator`` (numpy's generators take
+    integers of any size). With ``maximum`` (a seed passed on to code with a narrower
+    range, e.g. scikit-learn's ``random_state``: 2**32 - 1) it must be an integer in
+    [0, maximum]; ``why`` says whose range that is."""
+    generator = isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator,
+                                  np.random.Generator))
+    if seed is None or (generator and maximum is None):
         return
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"{name} must be a non-negative integer (or None, or a numpy "
-                         f"Generator / SeedSequence), got {seed!r}")
+    if generator or isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
+            or seed < 0 or (maximum is not None and seed > maximum):
+        what = ("a non-negative integer (or None, or a numpy Generator / SeedSequence)"
+                if maximum is None else f"an integer from 0 to {maximum:,}{why}")
+        raise ValueError(f"{name} must be {what}, got {seed!r}")
 
 
 def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci", "n_boot"),

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from ._json import dumps
 from ._progress import progress_bar
 from ._text import text_table, visible
 from .noise import NOISE_MODES
@@ -107,10 +109,7 @@ def _score(args: argparse.Namespace) -> str:
     if args.details is not None and args.format == "csv":
         raise CliError("--details with --format csv: the split and merge tables have no "
                        "CSV form (CSV is the score table); use --format table or json")
-    if args.noise is not None and args.noise_label is None:
-        raise CliError(f"--noise {args.noise} needs --noise-label (the predicted label that "
-                       "marks noise points)")
-    check_options(noise_label=args.noise_label, noise=args.noise or "singletons", ci=args.ci,
+    check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
                   n_boot=args.n_boot, seed=args.seed, names=_SCORE_NAMES)
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
@@ -129,7 +128,7 @@ def _score(args: argparse.Namespace) -> str:
     try:
         report = evaluate(
             first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
-            noise=(args.noise or "singletons") if noise_label is not None else "singletons",
+            noise=args.noise if noise_label is not None else None,
             ci=args.ci, n_boot=n_boot, seed=args.seed,
             progress=lambda done, total: bar.update(1))
     finally:
@@ -147,7 +146,14 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
         if args.true_col or args.pred_col:
             raise CliError("give either two label files, or one table with --true-col and "
                            "--pred-col, not both (--reference adds label files)")
-        return [(path, path, None) for path in [args.truth, *args.reference]]
+        paths = [args.truth, *args.reference]
+        for i, path in enumerate(paths[1:], 1):
+            for j, earlier in enumerate(paths[:i]):
+                if _same_file(path, earlier):
+                    what = "TRUTH" if j == 0 else f"the --reference {earlier!r}"
+                    raise CliError(f"--reference {path!r} names the same file as {what}: "
+                                   "each reference is scored once")
+        return [(path, path, None) for path in paths]
     if args.reference:
         raise CliError("--reference adds label files in the two-file form (TRUTH PRED); "
                        "repeat --true-col to compare with several columns of one table")
@@ -155,6 +161,16 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
     if len(set(cols)) != len(cols):
         raise CliError("--true-col names the same column twice")
     return [(col or "truth", args.truth, col) for col in cols]
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Do two paths name one file (links and relative spellings resolved)?"""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except OSError:  # a glob pattern or a missing file: compare the resolved spellings
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 _SCORE_NAMES = {"noise_label": "--noise-label", "noise": "--noise", "ci": "--ci",
@@ -202,8 +218,8 @@ def _metric_rows() -> list[dict]:
 
 def _metrics(args: argparse.Namespace) -> str:
     rows = _metric_rows()
-    if args.format == "json":
-        return json.dumps(rows, indent=2)
+    if args.format == "json":  # strict: an unbounded range's end is null
+        return dumps(rows)
     if args.format == "csv":
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
@@ -230,7 +246,7 @@ def _log(message: str, *, progress: bool = False) -> None:
     stderr is a terminal."""
     if progress and not sys.stderr.isatty():
         return
-    print(f"{PROG}: {visible(message)}", file=sys.stderr, flush=True)
+    print(f"{PROG}: {visible(message, backslash=False)}", file=sys.stderr, flush=True)
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
@@ -250,15 +266,21 @@ def _write(text: str, output: str | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    parser = build_parser()
+    flags: dict[str, str] = {}
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = parser.parse_args(argv)
         except SystemExit as exc:  # --help / --version: return their status, do not exit
             return exc.code if isinstance(exc.code, int) else 0
+        flags = _flags_of(parser, args.command)
         handler: Callable[[argparse.Namespace], str] = args.handler
         _write(handler(args), getattr(args, "output", None))
-    except (CliError, ValueError, OSError) as exc:
+    except CliError as exc:
         _error_line(str(exc))
+        return 2
+    except (ValueError, OSError) as exc:  # the library's words: parameters become flags
+        _error_line(as_flags(str(exc), flags))
         return 2
     except MemoryError:
         _error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
@@ -267,7 +289,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """Parameter name -> the flag of ``command`` that sets it (``true_col`` ->
+    ``--true-col``)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
+            if a.option_strings and a.dest != "help"}
+
+
+def as_flags(message: str, flags: dict[str, str]) -> str:
+    """A library message with the parameters it names spelled as the command's flags.
+
+    Library errors name a parameter in parentheses, ``(true_col)`` or ``(noise
+    'exclude')``, or start with it (``noise_label '-1' matches ...``); only those places
+    are rewritten, so a column or file that happens to be called ``true_col`` is not.
+
+    >>> as_flags("t.csv has no column 'x' (true_col); (noise 'exclude')",
+    ...          {"true_col": "--true-col", "noise": "--noise"})
+    "t.csv has no column 'x' (--true-col); (--noise 'exclude')"
+    """
+    def flag(match: re.Match) -> str:
+        return flags.get(match.group(1), match.group(1))
+
+    message = re.sub(r"(?<=\()(\w+)(?=\)| ')", flag, message)
+    return re.sub(r"^(\w+_\w+)(?= )", flag, message)
+
+
 def _error_line(message: str) -> None:
-    """``clustermetrics: error: MESSAGE`` on one line: whitespace runs become one space and
-    other control characters show as escapes (``clustermetrics._text.visible``)."""
-    print(f"{PROG}: error: {visible(' '.join(message.split()))}", file=sys.stderr)
+    """``clustermetrics: error: MESSAGE`` on one line. Nothing is collapsed or dropped:
+    control characters (a line break included) show as escapes
+    (``clustermetrics._text.visible``); user strings in messages are Python literals
+    already, so backslashes are left as they are."""
+    print(f"{PROG}: error: {visible(message, backslash=False)}", file=sys.stderr)

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from .cli import CliError, _add_output_options, _log
+from .experiments.algorithms import MAX_SEED, SEED_RANGE
 from .noise import NOISE_MODES
 
 __all__ = ["add_compare_command", "add_demo_command", "add_chance_command", "parse_k",
@@ -43,7 +44,11 @@ def _integer(lo: int, hi: int | None = None, why: str = "") -> Callable[[str], i
     return parse
 
 
-_seed = _integer(0)
+# Seeds are checked against what receives them: numpy's generators (the simulated data,
+# the chance study) take any non-negative integer, scikit-learn's random_state (the
+# algorithms, make_blobs) only [0, 2**32 - 1].
+_numpy_seed = _integer(0)
+_sklearn_seed = _integer(0, MAX_SEED, SEED_RANGE)
 
 
 def _positive_float(text: str) -> float:
@@ -76,6 +81,10 @@ def k_spans(text: str | None) -> list[tuple[int, int]] | None:
     if any(lo < 1 or hi < lo for lo, hi in spans):
         raise CliError(f"--k needs positive numbers of clusters and ranges LO-HI with "
                        f"LO <= HI, got {text!r}")
+    ordered = sorted(spans)
+    for (_, hi), (lo, _) in zip(ordered, ordered[1:], strict=False):  # a k twice
+        if lo <= hi:
+            raise CliError(f"--k names k = {lo} twice (each k is one run), got {text!r}")
     return spans
 
 
@@ -201,8 +210,9 @@ def add_compare_command(sub) -> None:
                         "points above it (O(N^2) memory; default 5000; at least k)")
     p.add_argument("--metrics", help="comma-separated score keys (default: all; the table "
                                      "shows these, or ARI, AMI, NMI and V-measure)")
-    p.add_argument("--seed", type=_seed, help="random seed of the simulated data, the "
-                                              "algorithms and the subsamples (default 0)")
+    p.add_argument("--seed", type=_sklearn_seed,
+                   help="random seed of the simulated data, the algorithms and the "
+                        f"subsamples (default 0; 0 to {MAX_SEED}, scikit-learn's range)")
     p.add_argument("--show", metavar="ALGORITHM",
                    help="the run detailed in the --report page (default: best exact "
                         "recovery rate)")
@@ -380,8 +390,10 @@ def add_demo_command(sub) -> None:
                    help="overlap of the simulated clusters (default 1)")
     p.add_argument("--algorithms", help="comma-separated algorithms (default: all)")
     p.add_argument("--seeds", default="0,1",
-                   help="algorithm seeds, one table each (default 0,1: Tables 1 and 2)")
-    p.add_argument("--data-seed", type=_seed, default=0, help="seed of the simulated data")
+                   help="algorithm seeds, one table each (default 0,1: Tables 1 and 2; "
+                        f"0 to {MAX_SEED}, scikit-learn's range)")
+    p.add_argument("--data-seed", type=_numpy_seed, default=0,
+                   help="seed of the simulated data (any non-negative integer)")
     p.add_argument("--bruteforce-max", default=10, type=_integer(
                        2, MAX_BRUTEFORCE, " (Algorithm 1 is exponential: beyond 11 it runs "
                        "for hours)"),
@@ -405,8 +417,9 @@ def _seeds(text: str) -> list[int]:
         seeds = [int(s) for s in parts]
     except ValueError:
         seeds = []
-    if not seeds or min(seeds) < 0:
-        raise CliError(f"--seeds must be comma-separated non-negative integers, got {text!r}")
+    if not seeds or min(seeds) < 0 or max(seeds) > MAX_SEED:
+        raise CliError(f"--seeds must be comma-separated integers from 0 to {MAX_SEED:,}"
+                       f"{SEED_RANGE}, got {text!r}")
     if len(set(seeds)) != len(seeds):
         raise CliError(f"--seeds names a seed twice (its table would repeat), got {text!r}")
     return seeds
@@ -490,7 +503,8 @@ def add_chance_command(sub) -> None:
     p.add_argument("--experiment", choices=("both", "equal", "fixed"), default="both",
                    help="equal: two labelings with k clusters each; fixed: against a fixed "
                         "10-class truth (default both)")
-    p.add_argument("--seed", type=_seed, default=42, help="random seed (default 42)")
+    p.add_argument("--seed", type=_numpy_seed, default=42,
+                   help="random seed (default 42; any non-negative integer)")
     _add_run_options(p)
     _add_output_options(p)
     p.set_defaults(handler=_extras(_chance))

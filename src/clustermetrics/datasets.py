@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._io import is_parquet, read_table_rows
+from ._text import no_such_column, quoted_list
 
 __all__ = ["Dataset", "overlapping_clusters", "load_dataset", "read_table", "DATASETS"]
 
@@ -169,20 +170,21 @@ def read_table(path: str | os.PathLike, label_col: str, *,
         raise ValueError(f"{path}: no such file")
     columns = _read_parquet(path) if is_parquet(path) else _read_csv(path, sep)
     if label_col not in columns:
-        raise ValueError(f"{path} has no column {label_col!r} (label column); "
-                         f"columns are: {', '.join(columns)}")
+        raise no_such_column(path, label_col, "label column", columns)
     names = list(feature_cols) if feature_cols else [c for c in columns if c != label_col]
     missing = [c for c in names if c not in columns]
     if missing:
         raise ValueError(f"{path} has no feature column {missing[0]!r}; "
-                         f"columns are: {', '.join(columns)}")
+                         f"columns are: {quoted_list(columns)}")
     if not names:
         raise ValueError(f"{path} has no feature columns besides {label_col!r}")
     X = np.column_stack([_numeric(path, c, columns[c]) for c in names])
     y = _labels(path, label_col, columns[label_col])
-    return Dataset(os.path.basename(path), X, y,
-                   f"{path}: {X.shape[0]} rows, {X.shape[1]} features, labels in column "
-                   f"{label_col}")
+    name = os.path.basename(path)
+    # the description follows the name in reports: the file only where the name is not it
+    where = "" if path == name else f" (file {path})"
+    return Dataset(name, X, y, f"{X.shape[0]} rows, {X.shape[1]} features, labels in "
+                               f"column {label_col!r}{where}")
 
 
 def _read_csv(path: str, sep: str | None) -> dict[str, list]:

@@ -4,7 +4,8 @@ Density-based algorithms leave some items unclustered under a *noise label*. Sco
 label as one big cluster would reward or punish the algorithm for an artefact of labelling,
 so clustermetrics rewrites the table once, and every score then sees the same thing:
 
-* ``noise="singletons"`` (default): each noise point is a cluster of its own. Pair
+* ``noise="singletons"`` (default): each noise point is a cluster of its own, labelled
+  by a :class:`NoiseSingleton` (a type of its own, so it never equals a real label). Pair
   counting: noise points form no predicted pairs, so they lower pair recall, never pair
   precision. Information: each is a distinct cluster of size 1 (H(pred) grows, homogeneity
   is unharmed, completeness drops). Set matching: a singleton can be matched to a class but
@@ -16,10 +17,15 @@ so clustermetrics rewrites the table once, and every score then sees the same th
 
 Singletons add one cell per noise point, so the table then grows with the number of noise
 points; ``exclude`` only shrinks it.
+
+**Every point noise.** One rule for the data, each bootstrap replicate and the experiments:
+``"singletons"`` scores the table of N one-item clusters (every score is defined on it),
+``"exclude"`` has nothing left: an error for the data, a skipped replicate in a bootstrap.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,9 +33,30 @@ import numpy as np
 from ._factorize import sort_labels
 from .contingency import Contingency
 
-__all__ = ["NOISE_MODES", "NoiseInfo", "with_noise", "check_noise_mode", "noise_in_replicate"]
+__all__ = ["NOISE_MODES", "NoiseInfo", "NoiseSingleton", "with_noise", "check_noise_mode",
+           "noise_in_replicate"]
 
 NOISE_MODES = ("singletons", "exclude")
+
+
+@dataclass(frozen=True, order=True)
+class NoiseSingleton:
+    """The label of the one-item cluster of a noise point: the ``index``-th noise point
+    (in class order) of the noise label ``noise_label``.
+
+    A type of its own: it equals no other value, so it cannot collide with a real
+    predicted label, a tuple ``(-1, 0)`` included. It prints as ``noise(-1)#0`` (tables,
+    CSV and JSON show that text) and sorts after numbers, by type name among other labels.
+
+    >>> NoiseSingleton(-1, 0) == (-1, 0), str(NoiseSingleton(-1, 0))
+    (False, 'noise(-1)#0')
+    """
+
+    noise_label: Any
+    index: int
+
+    def __str__(self) -> str:
+        return f"noise({self.noise_label})#{self.index}"
 
 
 class NoiseInfo(NamedTuple):
@@ -45,30 +72,37 @@ def with_noise(table: Contingency, noise_label: Any,
                noise: str = "singletons") -> tuple[Contingency, NoiseInfo]:
     """The table with the predicted cluster ``noise_label`` treated as noise.
 
-    Singleton clusters are labelled ``(noise_label, k)`` for k = 0, 1, ... (in class
-    order), so they never collide with a scalar cluster label. A noise label that no
-    predicted label equals leaves the table unchanged (``n_noise == 0``), unless its type
-    matches no predicted label at all, which is almost certainly a mistake ("-1" for -1).
+    Singleton clusters are labelled :class:`NoiseSingleton` ``(noise_label, k)`` for k = 0,
+    1, ... (in class order), a type that no real label equals. When every point is noise,
+    ``"singletons"`` gives N one-item clusters and ``"exclude"`` is an error (nothing is
+    left to score). A noise label that no predicted label equals leaves the table unchanged
+    (``n_noise == 0``), unless its type matches no predicted label at all, which is almost
+    certainly a mistake ("-1" for -1).
 
     Examples
     --------
     >>> t = Contingency.from_labels([0, 0, 1, 1, 1], [5, 5, -1, -1, 7])
     >>> s, info = with_noise(t, -1)
     >>> s.n_clusters, info.n_noise, [str(c) for c in s.cluster_labels]
-    (4, 2, ['5', '7', '(-1, 0)', '(-1, 1)'])
+    (4, 2, ['5', '7', 'noise(-1)#0', 'noise(-1)#1'])
     >>> with_noise(t, -1, "exclude")[0].n_samples
     3
+    >>> with_noise(Contingency.from_labels([0, 1], [-1, -1]), -1)[0].n_clusters
+    2
     """
     check_noise_mode(noise)
     column = _noise_column(table.cluster_labels, noise_label)
     if column is None:
         return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
-    is_noise = table.cols == column
-    info = NoiseInfo(noise_label, noise, int(table.counts[is_noise].sum()), table.n_samples)
-    if not (~is_noise).any():
-        raise ValueError(f"every predicted label is the noise label {noise_label!r}: "
-                         "nothing is clustered")
-    return _rewrite(table, column, noise, noise_label), info
+    info = NoiseInfo(noise_label, noise, int(table.counts[table.cols == column].sum()),
+                     table.n_samples)
+    rewritten = _rewrite(table, column, noise, noise_label)
+    if rewritten is None:
+        raise ValueError(f"every predicted label is the noise label {noise_label!r} "
+                         "(noise_label): excluding the noise points (noise 'exclude') "
+                         "leaves nothing to score; 'singletons' scores each as a cluster "
+                         "of its own")
+    return rewritten, info
 
 
 def check_noise_mode(noise: Any, name: str = "noise") -> None:
@@ -82,9 +116,8 @@ def noise_in_replicate(table: Contingency, noise_label: Any,
                        noise: str = "singletons") -> Contingency | None:
     """:func:`with_noise` for a bootstrap replicate of a table it accepted: the same
     rewrite, but a replicate may hold no noise point (then it is unchanged, whatever the
-    types of the labels left) or nothing but noise. Then ``"singletons"`` gives the table
-    of singleton clusters, which every score is defined on, and ``"exclude"`` leaves no
-    item: None, the replicate is skipped (:mod:`clustermetrics.bootstrap`).
+    types of the labels left), and where every drawn item is noise ``"exclude"`` leaves
+    none: None, the replicate is skipped (:mod:`clustermetrics.bootstrap`).
 
     >>> t = Contingency.from_labels([0, 1], [-1, -1])
     >>> noise_in_replicate(t, -1).n_clusters, noise_in_replicate(t, -1, "exclude")
@@ -94,8 +127,6 @@ def noise_in_replicate(table: Contingency, noise_label: Any,
                    if _same(v, noise_label)), None)
     if column is None:
         return table
-    if noise == "exclude" and table.n_clusters == 1:
-        return None
     return _rewrite(table, column, noise, noise_label)
 
 
@@ -106,9 +137,13 @@ def _same(value: Any, noise_label: Any) -> bool:
         return False
 
 
-def _rewrite(table: Contingency, column: int, noise: str, noise_label: Any) -> Contingency:
+def _rewrite(table: Contingency, column: int, noise: str,
+             noise_label: Any) -> Contingency | None:
+    """The rewrite of both modes; None when ``"exclude"`` leaves no item (all noise)."""
     is_noise = table.cols == column
     if noise == "exclude":
+        if table.n_clusters == 1:
+            return None
         return table._with_counts(np.where(is_noise, 0, table.counts))
     keep = ~is_noise
     cols = table.cols[keep]
@@ -136,7 +171,7 @@ def _singletons(table, is_noise, rows, cols, counts, others, noise_label):
     n_noise = noise_rows.shape[0]
     labels = np.empty(others.shape[0] + n_noise, dtype=object)
     labels[:others.shape[0]] = others.tolist()
-    labels[others.shape[0]:] = [(noise_label, k) for k in range(n_noise)]
+    labels[others.shape[0]:] = [NoiseSingleton(noise_label, k) for k in range(n_noise)]
     order = sort_labels(labels)
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])

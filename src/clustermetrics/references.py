@@ -16,15 +16,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._json import json_data
-from ._text import text_table, visible
+from ._text import plural, text_table, visible
+from .bootstrap import Interval
 from .contingency import Contingency, as_contingency
-from .diagnostics import check_top
 from .registry import METRICS
 from .report import (
     ScoreMapping,
     _csv,
     _diagnostics_rows,
     bootstrap_notes,
+    check_top_option,
     evaluate_table,
     interval_header,
     interval_text,
@@ -45,9 +46,12 @@ class Spread(NamedTuple):
 
 
 def is_several(labels_true: Any) -> bool:
-    """True for a dict of references, a list/tuple of label sequences or tables, or a 2-D
-    array (one reference per row). A single labeling is a flat sequence of scalars."""
-    if isinstance(labels_true, Mapping):
+    """True for several references: a dict, a data frame (pandas, polars or a pyarrow
+    table: one reference per column), a 2-D array (one per row), or a list/tuple whose
+    items are all label sequences (lists, tuples, arrays, Series) or tables -- so a list
+    of equal-length tuples reads as the rows of a 2-D array. A single labeling is a flat
+    sequence of scalars."""
+    if isinstance(labels_true, Mapping) or _frame_columns(labels_true) is not None:
         return True
     if isinstance(labels_true, np.ndarray):
         return labels_true.ndim == 2
@@ -57,7 +61,20 @@ def is_several(labels_true: Any) -> bool:
 
 
 def _is_sequence(x: Any) -> bool:
-    return hasattr(x, "__len__") and not isinstance(x, (str, bytes, tuple))
+    return hasattr(x, "__len__") and not isinstance(x, (str, bytes))
+
+
+def _frame_columns(frame: Any) -> list[tuple[str, Any]] | None:
+    """(column name, column) of a pandas or polars DataFrame or a pyarrow Table, or None
+    for anything else (recognised by module, so none of them is imported here)."""
+    module = type(frame).__module__.split(".")[0]
+    if module == "pandas" and getattr(frame, "ndim", 0) == 2:
+        return [(str(c), frame.iloc[:, i]) for i, c in enumerate(frame.columns)]
+    if module == "polars" and hasattr(frame, "get_columns"):
+        return [(s.name, s) for s in frame.get_columns()]
+    if module == "pyarrow" and hasattr(frame, "column_names") and hasattr(frame, "column"):
+        return [(str(n), frame.column(i)) for i, n in enumerate(frame.column_names)]
+    return None
 
 
 def evaluate_references(references: Any, labels_pred: Any, keys: list[str],
@@ -70,15 +87,20 @@ def evaluate_references(references: Any, labels_pred: Any, keys: list[str],
 
 
 def _named(references: Any) -> dict[str, Any]:
-    if isinstance(references, Mapping):
+    columns = _frame_columns(references)
+    if columns is not None:
+        items = columns
+    elif isinstance(references, Mapping):
         items = [(str(k), v) for k, v in references.items()]
     else:
         items = [(f"reference {i + 1}", v) for i, v in enumerate(references)]
     if not items:
         raise ValueError("labels_true holds no references")
     names = [name for name, _ in items]
-    if len(set(names)) != len(names):
-        raise ValueError("reference names must be distinct")
+    twice = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if twice:
+        raise ValueError(f"labels_true: reference names must be distinct, {twice[0]!r} "
+                         "names two references")
     return dict(items)
 
 
@@ -102,7 +124,9 @@ class MultiReport(ScoreMapping):
 
     ``reports`` maps each reference name to its :class:`~clustermetrics.Report`;
     ``best_reference[key]`` names the reference that gave the best value (the first on
-    ties); ``spread[key]`` is the (min, max, mean, std) over references.
+    ties); ``spread[key]`` is the (min, max, mean, std) over references. With bootstrap
+    intervals, ``intervals[key]`` is the interval of the best reference and
+    ``intervals_by_reference[name][key]`` every reference's own.
     """
 
     def __init__(self, reports: dict[str, Any]):
@@ -123,33 +147,50 @@ class MultiReport(ScoreMapping):
             self.spread[key] = Spread(float(arr.min()), float(arr.max()),
                                       math.fsum(values) / len(values), float(arr.std()))
 
-    def _best_intervals(self) -> dict[str, Any]:
-        """Per score, the interval of its best reference (when intervals were asked)."""
+    @property
+    def intervals(self) -> dict[str, Interval]:
+        """Per score, the interval of its best reference ({} without intervals)."""
         return {k: self.reports[ref].intervals[k] for k, ref in self.best_reference.items()
                 if k in self.reports[ref].intervals}
+
+    @property
+    def intervals_by_reference(self) -> dict[str, dict[str, Interval]]:
+        """Reference name -> score -> that reference's interval."""
+        return {name: dict(r.intervals) for name, r in self.reports.items()}
+
+    @property
+    def bootstrap(self) -> Any:
+        """How the intervals were drawn (the same for every reference), or None."""
+        return self._first().bootstrap
+
+    @property
+    def noise(self) -> Any:
+        """What noise handling did, against the first reference (the predicted labels,
+        so the noise points, are the same for all), or None."""
+        return self._first().noise
 
     def _first(self) -> Any:
         return next(iter(self.reports.values()))
 
     def to_dict(self, details: bool = False, diagnostics: bool = False,
-                top: int | None = None) -> dict[str, Any]:
-        """Best values; with ``details`` (or ``diagnostics``) also the best reference, the
-        spread, the interval of each score's best reference (``intervals``, with the
-        fields of :meth:`Report.to_dict`) and every per-reference report rendered the
-        same way."""
-        top = check_top(top, "top")
-        if not (details or diagnostics):
-            return json_data(self._values)
+                top: int | str | None = None) -> dict[str, Any]:
+        """``references`` (their names), the ``best`` values, ``best_reference``,
+        ``spread`` (min, max, mean, std per score), the interval of each score's best
+        reference (``intervals``, ``ci``, ``n_boot``, ``seed``, ``skipped``,
+        ``unreliable``, when asked for), the noise handling (``noise``) and ``reports``:
+        every reference's :meth:`Report.to_dict` with the same ``details``,
+        ``diagnostics`` and ``top`` (which needs ``diagnostics``)."""
+        top = check_top_option(top, diagnostics)
         out = {
             "references": list(self.reports),
             "best": dict(self._values),
             "best_reference": dict(self.best_reference),
             "spread": {k: s._asdict() for k, s in self.spread.items()},
         }
-        out.update(intervals_dict(self._best_intervals(), self._first().bootstrap))
-        if self._first().noise is not None:
-            out["noise"] = noise_dict(self._first().noise)
-        out["reports"] = {name: r.to_dict(True, diagnostics, top)
+        out.update(intervals_dict(self.intervals, self.bootstrap))
+        if self.noise is not None:
+            out["noise"] = noise_dict(self.noise)
+        out["reports"] = {name: r.to_dict(details, diagnostics, top)
                           for name, r in self.reports.items()}
         return json_data(out)
 
@@ -160,15 +201,14 @@ class MultiReport(ScoreMapping):
                  repr(self.spread[k].max), repr(self.spread[k].mean),
                  repr(self.spread[k].std)] for k, v in self._values.items()]
         return _csv(["metric", "best", "best_reference", "min", "max", "mean", "std"], rows,
-                    self._best_intervals(), self._first().bootstrap, self._first().noise,
-                    list(self._values))
+                    self.intervals, self.bootstrap, self.noise, list(self._values))
 
     def format(self, diagnostics: int | str | None = 0) -> str:
         """The table of best values and spreads (with intervals: the best reference's);
         ``diagnostics`` as in :meth:`Report.format`, for every reference."""
         top = _diagnostics_rows(diagnostics)
-        intervals = self._best_intervals()
-        head = [f"{len(self.reports)} references: "
+        intervals = self.intervals
+        head = [f"{plural(len(self.reports), 'reference')}: "
                 + "; ".join(f"{visible(name)} ({r.summary()})"
                             for name, r in self.reports.items())]
         rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
@@ -178,9 +218,9 @@ class MultiReport(ScoreMapping):
                 for k, v in self._values.items()]
         header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
         if intervals:
-            header.append(interval_header(self._first().bootstrap, " (best reference)"))
+            header.append(interval_header(self.bootstrap, " (best reference)"))
         head.append(text_table(header, rows, indent=2))
-        head += bootstrap_notes(intervals, self._first().bootstrap)
+        head += bootstrap_notes(intervals, self.bootstrap)
         if top != 0:
             for name, report in self.reports.items():
                 head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ._json import dumps, json_data, json_label
 from ._progress import slow_step_note
-from ._text import csv_text, text_table, visible
+from ._text import csv_text, plural, text_table, visible
 from .bootstrap import (
     MAX_SKIPPED_SHARE,
     Bootstrap,
@@ -32,23 +32,27 @@ _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
 
 def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
-             noise: str = "singletons", ci: float | None = None, n_boot: int | None = None,
+             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None) -> Any:
     """Compute many scores at once; the contingency table is built exactly once.
 
     Parameters
     ----------
     labels_true, labels_pred : label sequences of equal length, or a ``Contingency`` as
-        ``labels_true`` (and ``labels_pred=None``). Several references: a list (or dict
-        name -> labels) of true labelings, or of tables; then a
-        :class:`~clustermetrics.references.MultiReport` is returned.
+        ``labels_true`` (and ``labels_pred=None``). Several references (then a
+        :class:`~clustermetrics.references.MultiReport` is returned): a dict name ->
+        labels or table; a list or tuple of labelings (lists, arrays, Series, tuples) or of
+        tables; a 2-D array (one reference per row, as a list of equal-length tuples); or
+        a pandas / polars DataFrame (one reference per column, named by the column).
     metrics : registry keys (see ``clustermetrics.METRICS``), function names, or a comma
         separated string; None computes every registered score.
     noise_label : the predicted label that marks noise points (e.g. -1 for HDBSCAN), or
         None. See :mod:`clustermetrics.noise` for what each score family then sees.
-    noise : {"singletons", "exclude"}, default="singletons"
-        Noise points become clusters of one item each, or are left out of both labelings.
-        ``"exclude"`` needs ``noise_label``.
+    noise : {"singletons", "exclude"} or None
+        Noise points become clusters of one item each (None, the default, means
+        "singletons" when ``noise_label`` is given), or are left out of both labelings.
+        Given explicitly, it needs ``noise_label``. When every point is noise,
+        "singletons" scores N one-item clusters and "exclude" is an error.
     ci : float in (0, 1) or None
         Also compute percentile bootstrap intervals at this level (``Report.intervals``);
         each replicate is a multinomial redraw of the table's cells, O(nnz) (see
@@ -56,12 +60,13 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         a score is undefined).
     n_boot : int, default 1000 when ``ci`` is given
         Number of bootstrap replicates (2 to 1,000,000); only with ``ci``.
-    seed : seed for the bootstrap's random generator (a non-negative integer, or a numpy
-        Generator / SeedSequence); only with ``ci``.
+    seed : seed for the bootstrap's random generator (a non-negative integer of any size,
+        as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
+        ``ci``.
     progress : callable(done, total), called after each bootstrap replicate.
 
     Options that would have no effect are refused rather than ignored: ``n_boot`` or
-    ``seed`` without ``ci``, and ``noise="exclude"`` without ``noise_label``.
+    ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
 
     Examples
     --------
@@ -86,15 +91,16 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
 
 
-def check_options(*, noise_label: Any = None, noise: Any = "singletons", ci: Any = None,
+def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
                   n_boot: Any = None, seed: Any = None,
                   names: Mapping[str, str] | None = None) -> None:
     """Refuse unusable values and options that would have no effect, naming them as
     ``names`` spells them (the command line passes its flags). Cheap: before any work."""
     name = {"noise_label": "noise_label", "noise": "noise", "ci": "ci", "n_boot": "n_boot",
             "seed": "seed", **(names or {})}
-    check_noise_mode(noise, name["noise"])
-    if noise != "singletons" and noise_label is None:
+    if noise is not None:
+        check_noise_mode(noise, name["noise"])
+    if noise is not None and noise_label is None:
         raise ValueError(f"{name['noise']} {noise!r} needs {name['noise_label']} (the "
                          "predicted label that marks noise points)")
     if ci is None:
@@ -108,10 +114,11 @@ def check_options(*, noise_label: Any = None, noise: Any = "singletons", ci: Any
 
 
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
-                   noise: str = "singletons", ci: float | None = None, n_boot: int = 1000,
+                   noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
                    seed: Any = None, progress: Callable[[int, int], None] | None = None,
                    ) -> Report:
-    """:func:`evaluate` of one table and resolved metric keys."""
+    """:func:`evaluate` of one table and resolved metric keys (options checked)."""
+    noise = noise or "singletons"
     if noise_label is None:
         scored, noise_info = table, None
     else:
@@ -171,13 +178,14 @@ class ScoreMapping(Mapping):
         return len(self._values)
 
     def to_dict(self, details: bool = False, diagnostics: bool = False,
-                top: int | None = None) -> dict[str, Any]:
+                top: int | str | None = None) -> dict[str, Any]:
         raise NotImplementedError
 
     def to_json(self, details: bool = False, indent: int | None = 2, *,
-                diagnostics: bool = False, top: int | None = None) -> str:
+                diagnostics: bool = False, top: int | str | None = None) -> str:
         """:meth:`to_dict` as strict JSON text (no NaN / Infinity; labels and non-finite
-        numbers written as :mod:`clustermetrics._json` says)."""
+        numbers written as :mod:`clustermetrics._json` says). Intervals and the noise
+        handling are always in it when the report has them."""
         return dumps(self.to_dict(details, diagnostics, top), indent=indent)
 
 
@@ -218,15 +226,17 @@ class Report(ScoreMapping):
         return diagnose(self.table)
 
     def to_dict(self, details: bool = False, diagnostics: bool = False,
-                top: int | None = None) -> dict[str, Any]:
-        """Scores as a plain dict; with ``details=True`` also the table summary, intervals
-        (with the replicates, the seed and the replicates skipped per score), noise handling
-        and matchings; with ``diagnostics=True`` the ``top`` worst classes and clusters (all
-        when None). Labels and numbers are JSON data (:mod:`clustermetrics._json`), so
-        ``json.loads(report.to_json(...)) == report.to_dict(...)``."""
-        top = check_top(top, "top")
-        if not (details or diagnostics):
-            return json_data(self._values)
+                top: int | str | None = None) -> dict[str, Any]:
+        """The report as plain JSON data: the table size (``n_samples``, ``n_classes``,
+        ``n_clusters``), ``scores``, and, whenever they were asked for, the bootstrap
+        intervals (``intervals``, ``ci``, ``n_boot``, ``seed``, ``skipped``,
+        ``unreliable``) and the noise handling (``noise``). ``details=True`` adds each
+        score's details (the recovery matchings); ``diagnostics=True`` the ``top`` worst
+        classes and clusters (all when None; ``top`` needs ``diagnostics``). Labels and
+        numbers are JSON data (:mod:`clustermetrics._json`), so
+        ``json.loads(report.to_json(...)) == report.to_dict(...)``; ``dict(report)`` is
+        the plain mapping score -> value."""
+        top = check_top_option(top, diagnostics)
         out: dict[str, Any] = {
             "n_samples": self.table.n_samples,
             "n_classes": self.table.n_classes,
@@ -254,12 +264,13 @@ class Report(ScoreMapping):
     def summary(self) -> str:
         """The one-line description of the table (and of noise handling)."""
         t = self.table
-        line = f"N = {t.n_samples}, {t.n_classes} classes, {t.n_clusters} clusters"
+        line = (f"N = {t.n_samples}, {plural(t.n_classes, 'class', 'classes')}, "
+                f"{plural(t.n_clusters, 'cluster')}")
         if self.noise is not None:
             nz = self.noise
             what = "as singleton clusters" if nz.mode == "singletons" else "excluded"
-            line += (f"; noise label {visible(repr(nz.label))}: {nz.n_noise} of "
-                     f"{nz.n_samples} points {what}")
+            line += (f"; noise label {visible(repr(nz.label), backslash=False)}: "
+                     f"{nz.n_noise} of {plural(nz.n_samples, 'point')} {what}")
         return line
 
     def format(self, diagnostics: int | str | None = 0) -> str:
@@ -290,6 +301,15 @@ class Report(ScoreMapping):
 
 
 # --------------------------------------------------------------------- shared renderings
+def check_top_option(top: Any, diagnostics: bool) -> int | None:
+    """``top`` of ``to_dict``/``to_json``: the rows :func:`check_top` accepts, and only
+    with ``diagnostics`` (it would change nothing without them)."""
+    if top is not None and not diagnostics:
+        raise ValueError(f"top applies to the diagnostics: give diagnostics=True too, or "
+                         f"leave top out (got top={top!r})")
+    return check_top(top, "top")
+
+
 def _diagnostics_rows(value: Any) -> int | None:
     """0 (no diagnostics), or the rows :func:`check_top` accepts."""
     if isinstance(value, int) and not isinstance(value, bool) and value == 0:
@@ -307,12 +327,21 @@ def _seed_text(seed: Any) -> str:
     return str(seed) if isinstance(seed, numbers.Integral) else type(seed).__name__
 
 
+def _undefined(iv: Interval) -> bool:
+    return iv.n_skipped >= iv.n_boot > 0
+
+
+def _starred(iv: Interval) -> bool:
+    """The interval is shown with ``*``: defined, but from too few replicates."""
+    return not iv.reliable and not _undefined(iv)
+
+
 def interval_text(iv: Interval) -> str:
     """``[low, high]``, ``*`` when more than the allowed share of replicates was skipped,
     ``undefined`` when none was left."""
-    if iv.n_skipped >= iv.n_boot > 0:
+    if _undefined(iv):
         return "undefined"
-    mark = "" if iv.reliable else " *"
+    mark = " *" if _starred(iv) else ""
     return f"[{iv.low: .6f}, {iv.high: .6f}]{mark}"
 
 
@@ -330,7 +359,7 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None) -
         counts = ", ".join(f"{k} {iv.n_skipped}" for k, iv in skipped.items())
         lines.append(f"bootstrap: replicates skipped (nothing left to score, or the score "
                      f"undefined on them): {counts}")
-    if any(not iv.reliable for iv in skipped.values()):
+    if any(_starred(iv) for iv in intervals.values()):  # only when a row carries the *
         lines.append(f"* more than {MAX_SKIPPED_SHARE:.0%} of the replicates skipped: the "
                      "interval describes only the replicates that could be scored")
     return lines

@@ -20,10 +20,14 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["ALGORITHMS", "Algorithm", "Fitted", "resolve_algorithms", "run_algorithm",
-           "MAX_PAIRWISE", "EXTRA_HINT"]
+           "MAX_PAIRWISE", "EXTRA_HINT", "MAX_SEED", "SEED_RANGE"]
 
 MAX_PAIRWISE = 5000
 EXTRA_HINT = "pip install 'clustermetrics[experiments]'"
+# The algorithms' seed goes to scikit-learn's random_state (KMeans, GaussianMixture,
+# estimate_bandwidth, kmeans_plusplus, make_blobs), which takes [0, 2**32 - 1].
+MAX_SEED = 2**32 - 1
+SEED_RANGE = " (scikit-learn's random_state range)"
 
 
 class Fitted(NamedTuple):
@@ -140,7 +144,7 @@ def _hdbscan(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
                                       min_samples=min(10, X.shape[0] - 1) or 1, copy=True)
     labels = model.fit_predict(X).astype(np.int64)
     noise = int((labels == -1).sum())
-    return Fitted(labels, f"{noise:,} noise points" if noise else "")
+    return Fitted(labels, f"{noise:,} noise point{'' if noise == 1 else 's'}" if noise else "")
 
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
@@ -181,7 +185,10 @@ def resolve_algorithms(names: str | Iterable[str] | None) -> list[str]:
 def run_algorithm(name: str, X: np.ndarray, k: int, seed: int = 0, *,
                   max_pairwise: int = MAX_PAIRWISE) -> Fitted:
     """Fit algorithm ``name`` on ``X`` (``k`` clusters where it takes a number)."""
+    from ..bootstrap import check_seed
+
     (name,) = resolve_algorithms([name])
+    check_seed(seed, "seed", MAX_SEED, SEED_RANGE)
     if not 1 <= k <= X.shape[0]:
         raise ValueError(f"k must be between 1 and the number of points ({X.shape[0]}), "
                          f"got {k}")

@@ -27,7 +27,14 @@ from ..noise import NOISE_MODES
 from ..registry import resolve_metrics
 from ..report import evaluate
 from ._text import percent, seconds, text_table
-from .algorithms import ALGORITHMS, MAX_PAIRWISE, Fitted, resolve_algorithms
+from .algorithms import (
+    ALGORITHMS,
+    MAX_PAIRWISE,
+    MAX_SEED,
+    SEED_RANGE,
+    Fitted,
+    resolve_algorithms,
+)
 
 __all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics"]
@@ -112,7 +119,7 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     names = resolve_algorithms(algorithms)
     if noise not in NOISE_CHOICES:
         raise ValueError(f"noise must be one of {', '.join(NOISE_CHOICES)}, got {noise!r}")
-    check_seed(seed)
+    check_seed(seed, "seed", MAX_SEED, SEED_RANGE)
     if isinstance(max_pairwise, bool) or not isinstance(max_pairwise, (int, np.integer)) \
             or max_pairwise < 1:
         raise ValueError(f"max_pairwise must be a positive integer, got {max_pairwise!r}")
@@ -154,20 +161,25 @@ def _run(dataset: Dataset, name: str, k: int | None, seed: int, keys: list[str],
     k_fit = k if k is not None else len(np.unique(dataset.y))
     fitted, fit_seconds, fit_warnings = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
     labels, note = fitted.labels, fitted.note
-    # all-noise labelings stay one cluster: there would be nothing left to score
-    has_noise = bool((labels == -1).any())
-    rewrite = noise != "cluster" and has_noise and not (labels == -1).all()
+    # the noise rule of evaluate (clustermetrics.noise), all-noise labelings included:
+    # singletons score N one-item clusters, exclude has nothing left (an error)
+    rewrite = noise != "cluster" and bool((labels == -1).any())
+    if rewrite and noise == "exclude" and (labels == -1).all():
+        raise ValueError(f"{name} on {dataset.name}"
+                         + (f" (k = {k})" if k is not None else "")
+                         + ": every point is noise, so excluding the noise points (noise "
+                         "'exclude') leaves nothing to score; score them as singletons or "
+                         "as one cluster instead")
     report, score_warnings = captured_warnings(lambda: evaluate(
         dataset.y, labels, metrics=keys, noise_label=-1 if rewrite else None,
-        noise=noise if rewrite else "singletons"))
+        noise=noise if rewrite else None))
     if rewrite:
         what = "dropped" if noise == "exclude" else "scored as singleton clusters"
-        note = f"{report.noise.n_noise:,} noise points {what}"
-    elif has_noise and noise != "cluster":
-        note = (f"{note}; every point is noise: scored as one cluster, as there would be "
-                "nothing left to score")
+        every = "every point is noise: " if report.noise.n_noise == labels.shape[0] else ""
+        n_noise = report.noise.n_noise
+        note = f"{every}{n_noise:,} noise point{'' if n_noise == 1 else 's'} {what}"
     timings = {m: report.timings[key] for m, key in RECOVERY_KEYS.items()}
-    return Run(dataset.name, name, seed, k, fit_seconds, report.to_dict(), timings, note,
+    return Run(dataset.name, name, seed, k, fit_seconds, dict(report), timings, note,
                report.table, labels, merge_counts(fit_warnings + score_warnings))
 
 
@@ -242,9 +254,9 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
         where = f"  {visible(r.dataset)} / {r.algorithm}" + ("" if r.k is None
                                                              else f" (k = {r.k})")
         if r.note:
-            notes.append(f"{where}: {visible(r.note)}")
+            notes.append(f"{where}: {visible(r.note, backslash=False)}")
         if r.warnings:
-            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
+            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings), backslash=False)}")
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")

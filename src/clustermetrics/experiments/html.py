@@ -4,6 +4,11 @@ also written beside the page, so the page works alone and the images can be reus
 A page is a title plus sections; a section is a heading and blocks, each a paragraph
 (``str``), preformatted text (:class:`Pre`), a table (:class:`Table`) or an image
 (:class:`Image`).
+
+User text (labels, file and column names) reaches the page as the text tables and plots
+show it: control characters, line separators and bidi controls as Python escapes and
+backslashes doubled (:func:`clustermetrics._text.visible`), then HTML-escaped. A
+:class:`Pre` block is a text table already, so it is only HTML-escaped.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
+
+from .._text import visible
 
 __all__ = ["Pre", "Table", "Image", "Section", "render_page", "write_report"]
 
@@ -74,6 +81,15 @@ def _escape(text: str) -> str:
     return html.escape(text).replace("\r", "&#13;")
 
 
+def _text(text: object) -> str:
+    """User-facing text of the page: escaped as in the text tables, then for HTML.
+
+    >>> print(_text("a\x1b[31m <b>\u202e"))
+    a\\x1b[31m &lt;b&gt;\\u202e
+    """
+    return _escape(visible(text))
+
+
 def _anchor(title: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in title.lower()).strip("-")
 
@@ -82,19 +98,19 @@ def _block(block: Block) -> str:
     if isinstance(block, Pre):
         return f"<pre>{_escape(block.text)}</pre>"
     if isinstance(block, Table):
-        cap = f"<caption>{_escape(block.caption)}</caption>" if block.caption else ""
-        head = "".join(f"<th>{_escape(str(h))}</th>" for h in block.header)
-        body = "".join("<tr>" + "".join(f"<td>{_escape(str(c))}</td>" for c in row)
+        cap = f"<caption>{_text(block.caption)}</caption>" if block.caption else ""
+        head = "".join(f"<th>{_text(h)}</th>" for h in block.header)
+        body = "".join("<tr>" + "".join(f"<td>{_text(c)}</td>" for c in row)
                        + "</tr>" for row in block.rows)
         return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     if isinstance(block, Image):
         data = base64.b64encode(block.png).decode("ascii")
-        cap = _escape(block.caption or block.name)
+        cap = _text(block.caption or block.name)
         return (f'<figure><img src="data:image/png;base64,{data}" alt="{cap}" '
                 f'data-file="{_escape(block.name)}.png"><figcaption>{cap} '
                 f'(<a href="{_escape(block.name)}.png">{_escape(block.name)}.png</a>)'
                 f"</figcaption></figure>")
-    return f"<p>{_escape(str(block))}</p>"
+    return f"<p>{_text(block)}</p>"
 
 
 def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str:
@@ -104,15 +120,15 @@ def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str
     >>> '<h2 id="a-b">A b</h2>' in page, "x &lt; y" in page, page.rstrip().endswith("</html>")
     (True, True, True)
     """
-    nav = " ".join(f'<a href="#{_anchor(s.title)}">{_escape(s.title)}</a>'
+    nav = " ".join(f'<a href="#{_anchor(s.title)}">{_text(s.title)}</a>'
                    for s in sections)
-    body = "\n".join(f'<section><h2 id="{_anchor(s.title)}">{_escape(s.title)}</h2>\n'
+    body = "\n".join(f'<section><h2 id="{_anchor(s.title)}">{_text(s.title)}</h2>\n'
                      + "\n".join(_block(b) for b in s.blocks) + "</section>"
                      for s in sections)
-    intro_html = f"<p>{_escape(intro)}</p>" if intro else ""
+    intro_html = f"<p>{_text(intro)}</p>" if intro else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{_escape(title)}</title><style>{_CSS}</style></head>\n<body>"
-            f"<h1>{_escape(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
+            f"<title>{_text(title)}</title><style>{_CSS}</style></head>\n<body>"
+            f"<h1>{_text(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
             f"</body></html>\n")
 
 

@@ -37,7 +37,7 @@ from ..contingency import Contingency
 from ..datasets import Dataset, overlapping_clusters
 from ..metrics.recovery import pseudo_recovery_rate, recovery
 from ._text import percent, seconds, text_table
-from .algorithms import MAX_PAIRWISE, resolve_algorithms
+from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import Run, compare, runs_csv
 
 __all__ = ["Study", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
@@ -91,9 +91,9 @@ def recovery_study(ns: Iterable[int] = range(5, 11), *, n_per_cluster: int = 200
     if not ns or ns[0] < 2:
         raise ValueError(f"the numbers of clusters must be at least 2, got {ns}")
     names = resolve_algorithms(algorithms)
-    check_seed(data_seed, "data_seed")
+    check_seed(data_seed, "data_seed")  # numpy's generator: any non-negative integer
     for seed in seeds:
-        check_seed(seed, "seeds")
+        check_seed(seed, "seeds", MAX_SEED, SEED_RANGE)  # the algorithms': scikit-learn's
     X, y = overlapping_clusters(ns[-1], n_per_cluster, overlap=overlap, seed=data_seed)
     datasets = {n: _first(X, y, n, n_per_cluster, overlap, data_seed) for n in ns}
     cache: dict = {}
@@ -137,9 +137,9 @@ def run_notes(runs: Sequence[Run]) -> list[str]:
     for r in runs:
         where = f"  n = {r.n_classes}, {r.algorithm}"
         if r.note:
-            out.append(f"{where}: {visible(r.note)}")
+            out.append(f"{where}: {visible(r.note, backslash=False)}")
         if r.warnings:
-            out.append(f"{where}: warnings: {visible('; '.join(r.warnings))}")
+            out.append(f"{where}: warnings: {visible('; '.join(r.warnings), backslash=False)}")
     return out
 
 

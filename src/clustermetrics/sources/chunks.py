@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .._text import no_such_column
 from ..contingency import Contingency
 
 __all__ = ["ContingencyBuilder", "from_chunks"]
@@ -81,7 +82,8 @@ def from_chunks(chunks: Iterable[Any], *, true_col: str | None = None,
     builder = ContingencyBuilder(merge_every=merge_every)
     for i, chunk in enumerate(chunks):
         if true_col is not None:
-            builder.update(_column(chunk, true_col, i), _column(chunk, pred_col, i))
+            builder.update(_column(chunk, true_col, "true_col", i),
+                           _column(chunk, pred_col, "pred_col", i))
             continue
         if isinstance(chunk, Contingency):
             builder.update(chunk)
@@ -113,9 +115,8 @@ def _column_names(chunk: Any) -> list[str]:
     return [str(k) for k in chunk.keys()] if hasattr(chunk, "keys") else []
 
 
-def _column(chunk: Any, name: str, index: int) -> Any:
+def _column(chunk: Any, name: str, option: str, index: int) -> Any:
     names = _column_names(chunk)
     if name not in names:
-        raise ValueError(f"chunk {index} has no column {name!r}; columns are: "
-                         f"{', '.join(map(str, names))}")
+        raise no_such_column(f"chunk {index}", name, option, names)
     return chunk[name]

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._delimited import is_blank
 from .._io import PARAMETERS, expand_paths, is_parquet
+from .._text import no_such_column
 from ..contingency import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
@@ -132,8 +133,7 @@ class _Read:
                 for option, col in ((self.spell["true_col"], self.true_col),
                                     (self.spell["pred_col"], self.pred_col)):
                     if col not in columns:
-                        raise ValueError(f"{path} has no column {col!r} ({option}); columns "
-                                         f"are: {', '.join(columns)}")
+                        raise no_such_column(path, col, option, columns)
                     first = types.setdefault(col, (columns[col], path))
                     if first[0] != columns[col]:
                         raise ValueError(f"{self.name}: column {col!r} is {first[0]} in "
@@ -285,8 +285,7 @@ def _check_columns(relation, name, true_col, pred_col):
     columns = dict(zip(relation.columns, map(str, relation.types), strict=True))
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
         if col not in columns:
-            raise ValueError(f"{name} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(columns)}")
+            raise no_such_column(name, col, option, columns)
         if any(bad in columns[col].upper() for bad in _NOT_LABELS):
             raise ValueError(f"{name}: column {col!r} has type {columns[col]}, which cannot "
                              "hold labels")

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._io import PARAMETERS, expand_paths, is_parquet
+from .._text import no_such_column
 from ..contingency import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 
@@ -177,8 +178,7 @@ def _check_parquet_parts(files, true_col, pred_col, name, names) -> None:
                              f"{str(exc).splitlines()[0]}") from None
         for option, col in ((spell["true_col"], true_col), (spell["pred_col"], pred_col)):
             if col not in schema.names:
-                raise ValueError(f"{path} has no column {col!r} ({option}); columns are: "
-                                 f"{', '.join(schema.names)}")
+                raise no_such_column(path, col, option, schema.names)
             kind = schema.field(col).type
             seen = first.setdefault(col, (kind, path))
             if seen[0] != kind:
@@ -190,8 +190,7 @@ def _check_columns(dataframe, name, true_col, pred_col) -> None:
     fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
         if col not in fields:
-            raise ValueError(f"{name} has no column {col!r} ({option}); columns are: "
-                             f"{', '.join(fields)}")
+            raise no_such_column(name, col, option, fields)
         if fields[col] in _NOT_LABELS:
             raise ValueError(f"{name} column {col!r} has type {fields[col]}, which cannot "
                              "hold labels")
