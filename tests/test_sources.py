@@ -59,7 +59,8 @@ def test_dataframe_chunks(make):
 def test_chunk_errors():
     with pytest.raises(ValueError, match="chunk 1 is not a"):
         from_chunks([([1], [1]), 5])
-    with pytest.raises(ValueError, match="chunk 0 has no column 'x' \\(true_col\\); columns are: 't', 'p'"):
+    with pytest.raises(ValueError,
+                       match="chunk 0 has no column 'x' \\(true_col\\); columns are: 't', 'p'"):
         from_chunks([pd.DataFrame({"t": [1], "p": [1]})], true_col="x", pred_col="p")
     with pytest.raises(ValueError, match="give both true_col and pred_col"):
         from_chunks([], true_col="t")
