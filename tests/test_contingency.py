@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.metrics.cluster import contingency_matrix as sk_contingency_matrix
 
 from clustermetrics import Contingency, contingency_matrix
-from clustermetrics import _counting as counting
+from clustermetrics.table import counting
 
 labels = st.lists(st.integers(-3, 3), min_size=1, max_size=40)
 
@@ -104,8 +104,8 @@ def test_dense_and_sparse_counting_paths_agree(monkeypatch):
     monkeypatch.setattr(counting, "_DENSE_CELLS", 0)  # forces the sort path
     sparse = Contingency.from_labels(t, p)
     assert dense == sparse
-    lex = Contingency._build(*counting._count_pairs_lexsort(*_codes(t, p)),
-                             dense.class_labels, dense.cluster_labels)
+    lex = Contingency.from_sorted_cells(*counting._count_pairs_lexsort(*_codes(t, p)),
+                                        dense.class_labels, dense.cluster_labels)
     assert lex == dense
 
 

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from clustermetrics import _counting as counting
-from clustermetrics import _factorize as fz
-from clustermetrics.contingency import Contingency
 from clustermetrics.metrics._emi import expected_mutual_information
+from clustermetrics.table import counting
+from clustermetrics.table import factorize as fz
+from clustermetrics.table.contingency import Contingency
 
 
 def _labels(rng, n, k):

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.contingency import Contingency
 from clustermetrics.metrics.marxer_purwins import (
     MarxerPurwins,
     marxer_purwins,
@@ -17,6 +16,7 @@ from clustermetrics.metrics.marxer_purwins import (
     marxer_purwins_precision,
     marxer_purwins_recall,
 )
+from clustermetrics.table.contingency import Contingency
 
 WRAPPERS = [marxer_purwins_precision, marxer_purwins_recall, marxer_purwins_f]
 

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.contingency import Contingency
 from clustermetrics.metrics import _assignment, matching
 from clustermetrics.metrics.matching import (
     best_match_f_score,
@@ -21,6 +20,7 @@ from clustermetrics.metrics.matching import (
     max_weight_matching,
     purity_score,
 )
+from clustermetrics.table.contingency import Contingency
 
 SCORES = [purity_score, inverse_purity_score, best_match_f_score, clustering_error,
           clustering_accuracy, clustering_ratio]

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.contingency import Contingency
 from clustermetrics.metrics import matching
 from clustermetrics.metrics.recovery import (
     Recovery,
@@ -19,6 +18,7 @@ from clustermetrics.metrics.recovery import (
     recovery,
     recovery_rate,
 )
+from clustermetrics.table.contingency import Contingency
 
 # The paper's M is predicted x true; our tables are true x predicted, hence the transposes.
 EXAMPLE_1 = np.array([[5, 3], [0, 2]])

@@ -36,7 +36,7 @@ def test_chunks_equal_whole(sizes, merge_every):
     chunks = [(t[a:b], p[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     whole = Contingency.from_labels(t, p)
     assert from_chunks(chunks, merge_every=merge_every) == whole
-    assert Contingency.from_chunks(iter(chunks)) == whole
+    assert from_chunks(iter(chunks)) == whole
     builder = ContingencyBuilder(merge_every=merge_every)
     for a, b in chunks:
         builder.update(a, b)

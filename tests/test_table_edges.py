@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import clustermetrics.contingency as contingency_module
+import clustermetrics.table.contingency as contingency_module
 from clustermetrics import Contingency, contingency_matrix
 
 # values equal under Python equality, of different types

@@ -4,7 +4,6 @@ Every score takes ``(labels_true, labels_pred)`` or a :class:`Contingency`; ``ev
 computes any set of them from a single table.
 """
 
-from .contingency import Contingency, as_contingency, contingency_matrix
 from .diagnostics import Diagnostics, diagnose
 from .metrics.bcubed import (
     bcubed_f,
@@ -101,6 +100,7 @@ from .noise import with_noise
 from .references import MultiReport
 from .registry import METRICS, MetricInfo
 from .report import Report, evaluate
+from .table import Contingency, as_contingency, contingency_matrix
 
 __version__ = "0.1.0"
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .contingency import Contingency
+from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
            "check_seed", "MAX_N_BOOT", "MAX_SKIPPED_SHARE"]
@@ -112,7 +112,7 @@ def bootstrap_intervals(table: Contingency,
     values = np.full((len(keys), n_boot), np.nan)
     for b in range(n_boot):
         counts = rng.multinomial(n, p)
-        scores = score(table._with_counts(counts))
+        scores = score(table.with_counts(counts))
         if scores is not None:
             values[:, b] = [scores.get(k, math.nan) for k in keys]
         if progress is not None:

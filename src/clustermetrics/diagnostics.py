@@ -16,7 +16,7 @@ import numpy as np
 
 from ._json import json_label
 from ._text import text_table
-from .contingency import as_contingency
+from .table import as_contingency
 
 __all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose", "check_top",
            "diagnostics_data"]

@@ -30,8 +30,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._factorize import sort_labels
-from .contingency import Contingency
+from .table import Contingency
+from .table.factorize import sort_labels
 
 __all__ = ["NOISE_MODES", "NoiseInfo", "NoiseSingleton", "with_noise", "check_noise_mode",
            "noise_in_replicate"]
@@ -144,7 +144,7 @@ def _rewrite(table: Contingency, column: int, noise: str,
     if noise == "exclude":
         if table.n_clusters == 1:
             return None
-        return table._with_counts(np.where(is_noise, 0, table.counts))
+        return table.with_counts(np.where(is_noise, 0, table.counts))
     keep = ~is_noise
     cols = table.cols[keep]
     others = np.delete(table.cluster_labels, column)
@@ -176,7 +176,7 @@ def _singletons(table, is_noise, rows, cols, counts, others, noise_label):
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     all_cols = np.concatenate([cols, others.shape[0] + np.arange(n_noise)])
-    return Contingency._canonical(
+    return Contingency.from_cells(
         np.concatenate([rows, noise_rows]), rank[all_cols],
         np.concatenate([counts, np.ones(n_noise, dtype=np.int64)]),
         table.class_labels, labels[order])

@@ -18,7 +18,6 @@ import numpy as np
 from ._json import json_data
 from ._text import plural, text_table, visible
 from .bootstrap import Interval
-from .contingency import Contingency, as_contingency
 from .registry import METRICS
 from .report import (
     ScoreMapping,
@@ -32,6 +31,7 @@ from .report import (
     intervals_dict,
     noise_dict,
 )
+from .table import Contingency, as_contingency
 
 __all__ = ["MultiReport", "Spread", "evaluate_references", "is_several"]
 

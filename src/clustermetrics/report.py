@@ -19,10 +19,10 @@ from .bootstrap import (
     bootstrap_intervals,
     check_bootstrap_options,
 )
-from .contingency import Contingency, as_contingency
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
 from .noise import NoiseInfo, check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
+from .table import Contingency, as_contingency
 
 __all__ = ["Report", "ScoreMapping", "evaluate", "evaluate_table", "check_options"]
 

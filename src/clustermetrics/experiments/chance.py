@@ -21,9 +21,9 @@ from .._json import dumps
 from .._progress import progress_bar
 from .._text import csv_text
 from ..bootstrap import check_seed
-from ..contingency import Contingency
 from ..registry import METRICS, resolve_metrics
 from ..report import evaluate
+from ..table import Contingency
 from ._text import text_table
 
 __all__ = ["ChanceSetup", "ChanceCurves", "SETUPS", "chance_study", "chance_text",

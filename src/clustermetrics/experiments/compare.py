@@ -21,11 +21,11 @@ from .._json import dumps
 from .._progress import progress_bar
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
-from ..contingency import Contingency
 from ..datasets import Dataset
 from ..noise import NOISE_MODES
 from ..registry import resolve_metrics
 from ..report import evaluate
+from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import (
     ALGORITHMS,

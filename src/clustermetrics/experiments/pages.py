@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..contingency import Contingency
 from ..datasets import Dataset
 from ..registry import METRICS
+from ..table import Contingency
 from . import plots
 from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table

@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._text import visible
-from ..contingency import Contingency
 from ..metrics.recovery import recovery
 from ..registry import METRICS
+from ..table import Contingency
 
 __all__ = ["recovery_plot", "timing_plot", "chance_plot", "heatmap_plot", "projection_plot",
            "matching_order", "PLOT_HINT"]

@@ -33,9 +33,9 @@ import numpy as np
 from .._json import dumps
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
-from ..contingency import Contingency
 from ..datasets import Dataset, overlapping_clusters
 from ..metrics.recovery import pseudo_recovery_rate, recovery
+from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import Run, compare, runs_csv

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency
 from ..metrics.recovery import recovery
+from ..table import Contingency
 from ._text import percent, seconds, text_table
 
 __all__ = ["Timing", "PAPER_ALGORITHM1_SECONDS", "dense_table", "sparse_table",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..contingency import Contingency
+from ..table import Contingency
 
 __all__ = [
     "accurate_sum",

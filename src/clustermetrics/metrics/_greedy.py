@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..contingency import Contingency
+from ..table import Contingency
 from ._assignment import Leaders, _off_lines
 
 __all__ = ["greedy_cells"]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._cells import (
     cluster_size_cells,
     counts_float,

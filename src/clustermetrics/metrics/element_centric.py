@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contingency import as_contingency
+from ..table import as_contingency
 from ._cells import accurate_sum, counts_float, larger_size_cells
 
 __all__ = ["element_centric_similarity"]

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .._factorize import factorize
-from .._validation import as_label_array
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
+from ..table.factorize import factorize
+from ..table.validation import as_label_array
 from ._cells import (
     _CHUNK,
     accurate_sum,

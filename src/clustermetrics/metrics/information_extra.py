@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import as_contingency
+from ..table import as_contingency
 from ._cells import (
     accurate_sum,
     class_size_cells,

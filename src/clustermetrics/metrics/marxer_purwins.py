@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._assignment import DENSE_MAX_CELLS, Leaders, _dense_ok, leaders, max_weight_matching
 from ._cells import cell_keys, class_size_cells, f1_cells, row_starts
 

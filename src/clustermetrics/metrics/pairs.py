@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 
 __all__ = [
     "PairCounts",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
 from .pairs import PairCounts, pair_counts
 

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._assignment import _cell_index
 from ._greedy import greedy_cells
 from .matching import recall_leaders, recall_matching, recall_weights

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import Contingency, as_contingency
+from ..table import Contingency, as_contingency
 from ._cells import cell_keys, class_size_cells, cluster_size_cells, larger_size_cells, shared
 from .matching import (
     _matched_count,

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._delimited import Layout, is_blank, resolve_sep, scan
 from .._io import PARAMETERS, is_parquet
-from ..contingency import Contingency
+from ..table import Contingency
 
 __all__ = ["TextPart", "check_nulls", "source_name", "stage", "table_from_groups",
            "text_parts"]
@@ -92,7 +92,7 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
         keep = ~bad
         t, p, n = t[keep], p[keep], n[keep]
     # the engine's arrays are ours alone: they become the sort's work space
-    return Contingency._from_group_counts(t, p, n, overwrite=True)
+    return Contingency.from_group_counts(t, p, n, overwrite=True)
 
 
 def _labels(values: np.ndarray, name: str, col: str, text: bool):

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._text import no_such_column
-from ..contingency import Contingency
+from ..table import Contingency
 
 __all__ = ["ContingencyBuilder", "from_chunks"]
 

@@ -16,7 +16,7 @@ import numpy as np
 from .._delimited import is_blank
 from .._io import PARAMETERS, expand_paths, is_parquet
 from .._text import no_such_column
-from ..contingency import Contingency
+from ..table import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 
@@ -256,10 +256,8 @@ def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
     t_labels, p_labels = np.ma.getdata(t_labels), np.ma.getdata(p_labels)
     if _strictly_increasing(t_labels) and _strictly_increasing(p_labels):
         # the codes are every label's rank: sort the cells by them, then name the labels
-        coded = Contingency._from_group_counts(rows_, cols, counts)
-        return Contingency(coded.rows, coded.cols, coded.counts, t_labels[coded.class_labels],
-                           p_labels[coded.cluster_labels], coded.class_sizes,
-                           coded.cluster_sizes)
+        coded = Contingency.from_group_counts(rows_, cols, counts)
+        return coded.with_labels(t_labels[coded.class_labels], p_labels[coded.cluster_labels])
     # DuckDB ordered the labels differently from Python (a collation): sort them here
     return Contingency.from_counts(t_labels[rows_], p_labels[cols], counts)
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._io import is_glob, is_parquet
-from ..contingency import Contingency
+from ..table import Contingency
 
 __all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files"]
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._io import PARAMETERS, expand_paths, is_parquet
 from .._text import no_such_column
-from ..contingency import Contingency
+from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 
 __all__ = ["from_spark", "from_spark_files"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._factorize import factorize, resort
-from ._validation import as_counts, as_label_array
+from .factorize import factorize, resort
+from .validation import as_counts, as_label_array
 
 __all__ = ["axis_labels", "matrix_cells", "union_labels"]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ._counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
-from ._factorize import factorize, factorize_for_counting
-from ._table_input import axis_labels, matrix_cells, union_labels
-from ._validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
+from .counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
+from .factorize import factorize, factorize_for_counting
+from .parse import axis_labels, matrix_cells, union_labels
+from .validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
 
 __all__ = ["Contingency", "as_contingency", "contingency_matrix"]
 
@@ -43,7 +43,7 @@ class Contingency:
 
     def __init__(self, rows, cols, counts, class_labels, cluster_labels, class_sizes,
                  cluster_sizes):
-        # Private: callers pass a canonical table (see _canonical). Use the from_* constructors.
+        # Private: callers pass a canonical table. Use the from_* constructors.
         self._rows, self._cols, self._counts = _frozen(rows), _frozen(cols), _frozen(counts)
         self._class_labels = _frozen(class_labels)
         self._cluster_labels = _frozen(cluster_labels)
@@ -74,30 +74,7 @@ class Contingency:
         check_same_length(t, c, "class_labels", "counts")
         t_codes, t_labels = factorize(t)
         p_codes, p_labels = factorize(p)
-        return cls._canonical(t_codes, p_codes, c, t_labels, p_labels)
-
-    @classmethod
-    def _from_group_counts(cls, t: np.ndarray, p: np.ndarray, counts: np.ndarray,
-                           overwrite: bool = False) -> Contingency:
-        """From (t, p) pairs with positive counts in any order, normally unique (a GROUP BY
-        result): the cells are sorted as packed keys (see ``_counting.sort_cells``).
-        ``overwrite``: the three arrays belong to the caller alone and may be reused."""
-        t_codes, t_labels, t_complete = factorize_for_counting(t)
-        p_codes, p_labels, p_complete = factorize_for_counting(p)
-        cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],
-                           overwrite=overwrite)
-        return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
-
-    @classmethod
-    def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
-        """From sorted (rows, cols, counts, a, b); labels from ``factorize_for_counting``,
-        whose small-range integer axes may list values that never occur: drop those."""
-        rows, cols, counts, a, b = cells
-        if not t_complete:
-            rows, t_labels, a = compact_sizes(rows, t_labels, a)
-        if not p_complete:
-            cols, p_labels, b = compact_sizes(cols, p_labels, b)
-        return cls(rows, cols, counts, t_labels, p_labels, a, b)
+        return cls.from_cells(t_codes, p_codes, c, t_labels, p_labels)
 
     @classmethod
     def from_matrix(cls, matrix: Any, class_labels: Any = None,
@@ -110,17 +87,7 @@ class Contingency:
         rows, cols, counts, shape = matrix_cells(matrix)
         t_labels, t_map = axis_labels(class_labels, shape[0], "class_labels")
         p_labels, p_map = axis_labels(cluster_labels, shape[1], "cluster_labels")
-        return cls._canonical(t_map[rows], p_map[cols], counts, t_labels, p_labels)
-
-    @classmethod
-    def from_chunks(cls, chunks: Iterable[Any], *, true_col: str | None = None,
-                    pred_col: str | None = None) -> Contingency:
-        """Table of a stream of ``(labels_true, labels_pred)`` chunks (or, with column
-        names, DataFrames / record batches); memory is bounded by the table, not the stream.
-        See :func:`clustermetrics.sources.from_chunks`."""
-        from .sources.chunks import from_chunks
-
-        return from_chunks(chunks, true_col=true_col, pred_col=pred_col)
+        return cls.from_cells(t_map[rows], p_map[cols], counts, t_labels, p_labels)
 
     @classmethod
     def merge(cls, tables: Iterable[Contingency]) -> Contingency:
@@ -142,41 +109,83 @@ class Contingency:
         rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables, strict=True)])
         cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables, strict=True)])
         counts = np.concatenate([t._counts for t in tables])
-        return cls._canonical(rows, cols, counts, t_labels, p_labels)
+        return cls.from_cells(rows, cols, counts, t_labels, p_labels)
 
     def __add__(self, other: object) -> Contingency:
         if not isinstance(other, Contingency):
             return NotImplemented
         return Contingency.merge([self, other])
 
+    # The building blocks below are the table's internal API for sources and table
+    # rewrites (noise, bootstrap): their inputs are arrays the caller has already checked.
     @classmethod
-    def _build(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
-        """From cells already unique, sorted and covering every row and column."""
-        class_sizes = group_sum(rows, counts, t_labels.shape[0])
-        cluster_sizes = group_sum(cols, counts, p_labels.shape[0])
-        return cls(rows, cols, counts, t_labels, p_labels, class_sizes, cluster_sizes)
+    def from_group_counts(cls, t: np.ndarray, p: np.ndarray, counts: np.ndarray,
+                          overwrite: bool = False) -> Contingency:
+        """From (t, p) label pairs with positive counts in any order, normally unique (a
+        GROUP BY result): the cells are sorted as packed keys (``counting.sort_cells``).
+        ``overwrite``: the three arrays belong to the caller alone and may be reused."""
+        t_codes, t_labels, t_complete = factorize_for_counting(t)
+        p_codes, p_labels, p_complete = factorize_for_counting(p)
+        cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],
+                           overwrite=overwrite)
+        return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
 
-    def _with_counts(self, counts: np.ndarray) -> Contingency:
+    @classmethod
+    def from_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
+                   class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
+        """From cells given as codes into sorted label arrays, in any order: repeated cells
+        are summed, zero cells dropped and then the labels left without items."""
+        rows, cols, counts = aggregate(rows, cols, counts, cluster_labels.shape[0])
+        if counts.shape[0] == 0:
+            raise ValueError("the table is empty: all counts are zero")
+        rows, class_labels = compact(rows, class_labels)
+        cols, cluster_labels = compact(cols, cluster_labels)
+        return cls.from_sorted_cells(rows, cols, counts, class_labels, cluster_labels)
+
+    @classmethod
+    def from_sorted_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
+                          class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
+        """From cells already unique, sorted by (row, col), with positive counts, and
+        covering every label of both sorted label arrays."""
+        class_sizes = group_sum(rows, counts, class_labels.shape[0])
+        cluster_sizes = group_sum(cols, counts, cluster_labels.shape[0])
+        return cls(rows, cols, counts, class_labels, cluster_labels, class_sizes,
+                   cluster_sizes)
+
+    def with_counts(self, counts: np.ndarray) -> Contingency:
         """The same cells with other non-negative counts: cells at 0 are dropped, then the
         labels left without items. O(nnz + labels), no re-sort (a bootstrap replicate, a
         filtered column)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        if counts.shape != self._counts.shape:
+            raise ValueError(f"counts must hold one count per cell ({self.nnz}), got "
+                             f"shape {counts.shape}")
         keep = counts > 0
         if not keep.any():
             raise ValueError("the table is empty: all counts are zero")
         rows, t_labels = compact(self._rows[keep], self._class_labels)
         cols, p_labels = compact(self._cols[keep], self._cluster_labels)
-        return Contingency._build(rows, cols, np.asarray(counts, dtype=np.int64)[keep],
-                                  t_labels, p_labels)
+        return Contingency.from_sorted_cells(rows, cols, counts[keep], t_labels, p_labels)
+
+    def with_labels(self, class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
+        """The same cells under other names, given in the same (sorted) order as the
+        current labels."""
+        if class_labels.shape != self._class_labels.shape or \
+                cluster_labels.shape != self._cluster_labels.shape:
+            raise ValueError("with_labels needs one new label per class and per cluster")
+        return Contingency(self._rows, self._cols, self._counts, class_labels, cluster_labels,
+                           self._class_sizes, self._cluster_sizes)
 
     @classmethod
-    def _canonical(cls, rows, cols, counts, t_labels, p_labels) -> Contingency:
-        """Sum repeated cells, drop zero cells and then labels left without items."""
-        rows, cols, counts = aggregate(rows, cols, counts, p_labels.shape[0])
-        if counts.shape[0] == 0:
-            raise ValueError("the table is empty: all counts are zero")
-        rows, t_labels = compact(rows, t_labels)
-        cols, p_labels = compact(cols, p_labels)
-        return cls._build(rows, cols, counts, t_labels, p_labels)
+    def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
+        """From sorted (rows, cols, counts, a, b); labels from ``factorize_for_counting``,
+        whose small-range integer axes may list values that never occur: drop those."""
+        rows, cols, counts, a, b = cells
+        if not t_complete:
+            rows, t_labels, a = compact_sizes(rows, t_labels, a)
+        if not p_complete:
+            cols, p_labels, b = compact_sizes(cols, p_labels, b)
+        return cls(rows, cols, counts, t_labels, p_labels, a, b)
 
     # ----------------------------------------------------------------- properties
     @property

@@ -1,0 +1,10 @@
+"""The contingency table and everything that builds it: label validation, factorising,
+pair counting, and parsing of count matrices and label axes.
+
+Every other layer of clustermetrics (scores, sources, reports) reads a :class:`Contingency`
+and nothing below it.
+"""
+
+from .contingency import Contingency, as_contingency, contingency_matrix
+
+__all__ = ["Contingency", "as_contingency", "contingency_matrix"]
