@@ -491,7 +491,7 @@ def test_parquet_labels_of_every_type_through_duckdb(t_col, p_col, n_rows, drop_
         if want[1] == "infinite":
             assert "holds an infinite label" in got[1] and "labels.parquet" in got[1]
         elif want[0] == "error" and t_values.count(None) + p_values.count(None) == 0:
-            assert "NaN" not in got[1] and "NULL labels" in got[1]  # NaN is reported as NULL
+            assert "NaN" not in got[1] and "NULL label" in got[1]  # NaN is reported as NULL
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[

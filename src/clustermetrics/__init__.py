@@ -5,6 +5,7 @@ computes any set of them from a single table.
 """
 
 from .diagnostics import Diagnostics, diagnose
+from .evaluate import evaluate
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -97,9 +98,8 @@ from .metrics.set_matching_extra import (
     set_matching_f_score,
 )
 from .noise import with_noise
-from .references import MultiReport
 from .registry import METRICS, MetricInfo
-from .report import Report, evaluate
+from .report import MultiReport, Report
 from .table import Contingency, as_contingency, contingency_matrix
 
 __version__ = "0.1.0"

@@ -100,8 +100,8 @@ def add_score_command(sub) -> None:
 
 
 def _score(args: argparse.Namespace) -> str:
+    from .evaluate import check_options, evaluate
     from .registry import resolve_metrics
-    from .report import check_options, evaluate
     from .sources.engines import choose_engine, table_from_files
 
     keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read

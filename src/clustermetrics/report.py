@@ -1,166 +1,30 @@
-"""``evaluate`` and the ``Report`` it returns: every requested score from one table."""
+"""The reports ``evaluate`` returns: scores with the table summary, intervals, noise
+handling and diagnostics, rendered as a text table, CSV or strict JSON.
+
+:class:`Report` holds one table's scores; :class:`MultiReport` the reports against several
+references, with each score's best value (in the score's own direction), the reference
+that gave it, and the spread over the references.
+"""
 
 from __future__ import annotations
 
 import functools
 import math
 import numbers
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from ._json import dumps, json_data, json_label
-from ._progress import slow_step_note
 from ._text import csv_text, plural, text_table, visible
-from .bootstrap import (
-    MAX_SKIPPED_SHARE,
-    Bootstrap,
-    Interval,
-    bootstrap_intervals,
-    check_bootstrap_options,
-)
+from .bootstrap import MAX_SKIPPED_SHARE, Bootstrap, Interval
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
-from .noise import NoiseInfo, check_noise_mode, noise_in_replicate, with_noise
-from .registry import METRICS, resolve_metrics
-from .table import Contingency, as_contingency
+from .noise import NoiseInfo
+from .registry import METRICS
+from .table import Contingency
 
-__all__ = ["Report", "ScoreMapping", "evaluate", "evaluate_table", "check_options"]
-
-
-_UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
-
-
-def evaluate(labels_true: Any, labels_pred: Any = None,
-             metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
-             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
-             seed: Any = None, progress: Callable[[int, int], None] | None = None) -> Any:
-    """Compute many scores at once; the contingency table is built exactly once.
-
-    Parameters
-    ----------
-    labels_true, labels_pred : label sequences of equal length, or a ``Contingency`` as
-        ``labels_true`` (and ``labels_pred=None``). Several references (then a
-        :class:`~clustermetrics.references.MultiReport` is returned): a dict name ->
-        labels or table; a list or tuple of labelings (lists, arrays, Series, tuples) or of
-        tables; a 2-D array (one reference per row, as a list of equal-length tuples); or
-        a pandas / polars DataFrame (one reference per column, named by the column).
-    metrics : registry keys (see ``clustermetrics.METRICS``), function names, or a comma
-        separated string; None computes every registered score.
-    noise_label : the predicted label that marks noise points (e.g. -1 for HDBSCAN), or
-        None. See :mod:`clustermetrics.noise` for what each score family then sees.
-    noise : {"singletons", "exclude"} or None
-        Noise points become clusters of one item each (None, the default, means
-        "singletons" when ``noise_label`` is given), or are left out of both labelings.
-        Given explicitly, it needs ``noise_label``. When every point is noise,
-        "singletons" scores N one-item clusters and "exclude" is an error.
-    ci : float in (0, 1) or None
-        Also compute percentile bootstrap intervals at this level (``Report.intervals``);
-        each replicate is a multinomial redraw of the table's cells, O(nnz) (see
-        :mod:`clustermetrics.bootstrap`, which also gives the rule for replicates on which
-        a score is undefined).
-    n_boot : int, default 1000 when ``ci`` is given
-        Number of bootstrap replicates (2 to 1,000,000); only with ``ci``.
-    seed : seed for the bootstrap's random generator (a non-negative integer of any size,
-        as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
-        ``ci``.
-    progress : callable(done, total), called after each bootstrap replicate.
-
-    Options that would have no effect are refused rather than ignored: ``n_boot`` or
-    ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
-
-    Examples
-    --------
-    >>> r = evaluate([0, 0, 1, 1], [0, 0, 1, 2], metrics=["ari", "nmi"])
-    >>> round(r["ari"], 4), round(r["nmi"], 4)
-    (0.5714, 0.8)
-    >>> r = evaluate([0, 0, 0, 1, 1, 1], [1, 1, -1, 2, 2, 2], "ari", noise_label=-1)
-    >>> r.noise.n_noise, round(r["ari"], 4)
-    (1, 0.7059)
-    """
-    keys = resolve_metrics(metrics)
-    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
-    if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
-    options = dict(noise_label=noise_label, noise=noise, ci=ci,
-                   n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed,
-                   progress=progress)
-    from .references import evaluate_references, is_several
-
-    if is_several(labels_true):
-        return evaluate_references(labels_true, labels_pred, keys, **options)
-    return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
-
-
-def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
-                  n_boot: Any = None, seed: Any = None,
-                  names: Mapping[str, str] | None = None) -> None:
-    """Refuse unusable values and options that would have no effect, naming them as
-    ``names`` spells them (the command line passes its flags). Cheap: before any work."""
-    name = {"noise_label": "noise_label", "noise": "noise", "ci": "ci", "n_boot": "n_boot",
-            "seed": "seed", **(names or {})}
-    if noise is not None:
-        check_noise_mode(noise, name["noise"])
-    if noise is not None and noise_label is None:
-        raise ValueError(f"{name['noise']} {noise!r} needs {name['noise_label']} (the "
-                         "predicted label that marks noise points)")
-    if ci is None:
-        for option, value in (("n_boot", n_boot), ("seed", seed)):
-            if value is not None:
-                raise ValueError(f"{name[option]} applies to bootstrap intervals: give "
-                                 f"{name['ci']} too (e.g. 0.95)")
-        return
-    check_bootstrap_options(ci, _UNSET_N_BOOT if n_boot is None else n_boot,
-                            (name["ci"], name["n_boot"]), seed, name["seed"])
-
-
-def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
-                   noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
-                   seed: Any = None, progress: Callable[[int, int], None] | None = None,
-                   ) -> Report:
-    """:func:`evaluate` of one table and resolved metric keys (options checked)."""
-    noise = noise or "singletons"
-    if noise_label is None:
-        scored, noise_info = table, None
-    else:
-        scored, noise_info = with_noise(table, noise_label, noise)
-    values, details, timings = _compute(scored, keys)
-    intervals, boot = {}, None
-    if ci is not None:
-        def replicate(rep: Contingency) -> dict[str, float] | None:
-            if noise_label is not None:
-                rep = noise_in_replicate(rep, noise_label, noise)
-                if rep is None:  # nothing left to score: skipped (bootstrap's rule)
-                    return None
-            return _replicate_values(rep, keys)
-
-        intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
-                                        seed=seed, progress=progress)
-        boot = Bootstrap(float(ci), int(n_boot), seed)
-    return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
-                  bootstrap=boot)
-
-
-def _replicate_values(table: Contingency, keys: list[str]) -> dict[str, float]:
-    """Scores of a replicate; NaN where a score is undefined on it (then skipped)."""
-    out = {}
-    for key in keys:
-        try:
-            out[key] = METRICS[key].compute(table)[0]
-        except ValueError:
-            out[key] = math.nan
-    return out
-
-
-def _compute(table: Contingency, keys: list[str]):
-    values, details, timings = {}, {}, {}
-    for key in keys:
-        start = time.perf_counter()
-        with slow_step_note(f"{key} ({METRICS[key].name})"):
-            values[key], detail = METRICS[key].compute(table)
-        timings[key] = time.perf_counter() - start
-        if detail is not None:
-            details[key] = detail
-    return values, details, timings
+__all__ = ["MultiReport", "Report", "ScoreMapping", "Spread"]
 
 
 class ScoreMapping(Mapping):
@@ -415,3 +279,134 @@ def _detail_data(value: Any) -> Any:
         data = dict(data, matching=[[json_label(a), json_label(b), *rest]
                                     for a, b, *rest in data["matching"]])
     return data
+
+
+class Spread(NamedTuple):
+    """A score's values over the references."""
+
+    min: float
+    max: float
+    mean: float
+    std: float
+
+
+def _better(key: str, a: float, b: float) -> bool:
+    """Is ``a`` strictly better than ``b`` for score ``key``?"""
+    info = METRICS[key]
+    if info.optimum is not None:
+        return abs(a - info.optimum) < abs(b - info.optimum)
+    return a > b if info.higher_is_better else a < b
+
+
+class MultiReport(ScoreMapping):
+    """Read-only mapping metric key -> best value over the references.
+
+    ``reports`` maps each reference name to its :class:`~clustermetrics.Report`;
+    ``best_reference[key]`` names the reference that gave the best value (the first on
+    ties); ``spread[key]`` is the (min, max, mean, std) over references. With bootstrap
+    intervals, ``intervals[key]`` is the interval of the best reference and
+    ``intervals_by_reference[name][key]`` every reference's own.
+    """
+
+    def __init__(self, reports: dict[str, Any]):
+        self.reports = dict(reports)
+        first = next(iter(self.reports.values()))
+        self.best_reference: dict[str, str] = {}
+        self._values: dict[str, float] = {}
+        self.spread: dict[str, Spread] = {}
+        for key in first:
+            values = [r[key] for r in self.reports.values()]
+            best = next(iter(self.reports))
+            for name, report in self.reports.items():
+                if _better(key, report[key], self.reports[best][key]):
+                    best = name
+            self.best_reference[key] = best
+            self._values[key] = self.reports[best][key]
+            arr = np.asarray(values, dtype=np.float64)
+            self.spread[key] = Spread(float(arr.min()), float(arr.max()),
+                                      math.fsum(values) / len(values), float(arr.std()))
+
+    @property
+    def intervals(self) -> dict[str, Interval]:
+        """Per score, the interval of its best reference ({} without intervals)."""
+        return {k: self.reports[ref].intervals[k] for k, ref in self.best_reference.items()
+                if k in self.reports[ref].intervals}
+
+    @property
+    def intervals_by_reference(self) -> dict[str, dict[str, Interval]]:
+        """Reference name -> score -> that reference's interval."""
+        return {name: dict(r.intervals) for name, r in self.reports.items()}
+
+    @property
+    def bootstrap(self) -> Any:
+        """How the intervals were drawn (the same for every reference), or None."""
+        return self._first().bootstrap
+
+    @property
+    def noise(self) -> Any:
+        """What noise handling did, against the first reference (the predicted labels,
+        so the noise points, are the same for all), or None."""
+        return self._first().noise
+
+    def _first(self) -> Any:
+        return next(iter(self.reports.values()))
+
+    def to_dict(self, details: bool = False, diagnostics: bool = False,
+                top: int | str | None = None) -> dict[str, Any]:
+        """``references`` (their names), the ``best`` values, ``best_reference``,
+        ``spread`` (min, max, mean, std per score), the interval of each score's best
+        reference (``intervals``, ``ci``, ``n_boot``, ``seed``, ``skipped``,
+        ``unreliable``, when asked for), the noise handling (``noise``) and ``reports``:
+        every reference's :meth:`Report.to_dict` with the same ``details``,
+        ``diagnostics`` and ``top`` (which needs ``diagnostics``)."""
+        top = check_top_option(top, diagnostics)
+        out = {
+            "references": list(self.reports),
+            "best": dict(self._values),
+            "best_reference": dict(self.best_reference),
+            "spread": {k: s._asdict() for k, s in self.spread.items()},
+        }
+        out.update(intervals_dict(self.intervals, self.bootstrap))
+        if self.noise is not None:
+            out["noise"] = noise_dict(self.noise)
+        out["reports"] = {name: r.to_dict(details, diagnostics, top)
+                          for name, r in self.reports.items()}
+        return json_data(out)
+
+    def to_csv(self) -> str:
+        """One row per score: ``metric,best,best_reference,min,max,mean,std``, then the
+        best reference's interval and the noise handling as in :meth:`Report.to_csv`."""
+        rows = [[k, repr(v), self.best_reference[k], repr(self.spread[k].min),
+                 repr(self.spread[k].max), repr(self.spread[k].mean),
+                 repr(self.spread[k].std)] for k, v in self._values.items()]
+        return _csv(["metric", "best", "best_reference", "min", "max", "mean", "std"], rows,
+                    self.intervals, self.bootstrap, self.noise, list(self._values))
+
+    def format(self, diagnostics: int | str | None = 0) -> str:
+        """The table of best values and spreads (with intervals: the best reference's);
+        ``diagnostics`` as in :meth:`Report.format`, for every reference."""
+        top = _diagnostics_rows(diagnostics)
+        intervals = self.intervals
+        head = [f"{plural(len(self.reports), 'reference')}: "
+                + "; ".join(f"{visible(name)} ({r.summary()})"
+                            for name, r in self.reports.items())]
+        rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
+                 f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
+                 f"{self.spread[k].mean: .6f}"]
+                + ([interval_text(intervals[k])] if intervals else [])
+                for k, v in self._values.items()]
+        header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
+        if intervals:
+            header.append(interval_header(self.bootstrap, " (best reference)"))
+        head.append(text_table(header, rows, indent=2))
+        head += bootstrap_notes(intervals, self.bootstrap)
+        if top != 0:
+            for name, report in self.reports.items():
+                head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]
+        return "\n".join(head)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"MultiReport({self._values!r})"

@@ -21,8 +21,8 @@ from .._json import dumps
 from .._progress import progress_bar
 from .._text import csv_text
 from ..bootstrap import check_seed
+from ..evaluate import evaluate
 from ..registry import METRICS, resolve_metrics
-from ..report import evaluate
 from ..table import Contingency
 from ._text import text_table
 

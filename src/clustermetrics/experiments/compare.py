@@ -22,9 +22,9 @@ from .._progress import progress_bar
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
 from ..datasets import Dataset
+from ..evaluate import evaluate
 from ..noise import NOISE_MODES
 from ..registry import resolve_metrics
-from ..report import evaluate
 from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import (

@@ -1,0 +1,249 @@
+"""``evaluate``: every requested score of one table, or of several references.
+
+The table is built once; noise handling rewrites it once; bootstrap replicates are O(nnz)
+redraws of it. Against several references (annotators, plausible partitions) each gets its
+own table and report, gathered in a :class:`~clustermetrics.report.MultiReport`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, overload
+
+import numpy as np
+
+from ._progress import slow_step_note
+from .bootstrap import Bootstrap, bootstrap_intervals, check_bootstrap_options
+from .noise import check_noise_mode, noise_in_replicate, with_noise
+from .registry import METRICS, resolve_metrics
+from .report import MultiReport, Report
+from .table import Contingency, as_contingency
+
+__all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several"]
+
+
+_UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
+
+
+@overload
+def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
+             metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
+             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             ) -> MultiReport: ...
+
+
+@overload
+def evaluate(labels_true: Contingency, labels_pred: None = None,
+             metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
+             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             ) -> Report: ...
+
+
+@overload
+def evaluate(labels_true: Any, labels_pred: Any = None,
+             metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
+             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             ) -> Report | MultiReport: ...
+
+
+def evaluate(labels_true: Any, labels_pred: Any = None,
+             metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
+             noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             ) -> Report | MultiReport:
+    """Compute many scores at once; the contingency table is built exactly once.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : label sequences of equal length, or a ``Contingency`` as
+        ``labels_true`` (and ``labels_pred=None``). Several references (then a
+        :class:`~clustermetrics.report.MultiReport` is returned): a dict name ->
+        labels or table; a list or tuple of labelings (lists, arrays, Series, tuples) or of
+        tables; a 2-D array (one reference per row, as a list of equal-length tuples); or
+        a pandas / polars DataFrame (one reference per column, named by the column).
+    metrics : registry keys (see ``clustermetrics.METRICS``), function names, or a comma
+        separated string; None computes every registered score.
+    noise_label : the predicted label that marks noise points (e.g. -1 for HDBSCAN), or
+        None. See :mod:`clustermetrics.noise` for what each score family then sees.
+    noise : {"singletons", "exclude"} or None
+        Noise points become clusters of one item each (None, the default, means
+        "singletons" when ``noise_label`` is given), or are left out of both labelings.
+        Given explicitly, it needs ``noise_label``. When every point is noise,
+        "singletons" scores N one-item clusters and "exclude" is an error.
+    ci : float in (0, 1) or None
+        Also compute percentile bootstrap intervals at this level (``Report.intervals``);
+        each replicate is a multinomial redraw of the table's cells, O(nnz) (see
+        :mod:`clustermetrics.bootstrap`, which also gives the rule for replicates on which
+        a score is undefined).
+    n_boot : int, default 1000 when ``ci`` is given
+        Number of bootstrap replicates (2 to 1,000,000); only with ``ci``.
+    seed : seed for the bootstrap's random generator (a non-negative integer of any size,
+        as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
+        ``ci``.
+    progress : callable(done, total), called after each bootstrap replicate.
+
+    Options that would have no effect are refused rather than ignored: ``n_boot`` or
+    ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
+
+    Examples
+    --------
+    >>> r = evaluate([0, 0, 1, 1], [0, 0, 1, 2], metrics=["ari", "nmi"])
+    >>> round(r["ari"], 4), round(r["nmi"], 4)
+    (0.5714, 0.8)
+    >>> r = evaluate([0, 0, 0, 1, 1, 1], [1, 1, -1, 2, 2, 2], "ari", noise_label=-1)
+    >>> r.noise.n_noise, round(r["ari"], 4)
+    (1, 0.7059)
+    """
+    keys = resolve_metrics(metrics)
+    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
+    options = dict(noise_label=noise_label, noise=noise, ci=ci,
+                   n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed,
+                   progress=progress)
+    if is_several(labels_true):
+        return evaluate_references(labels_true, labels_pred, keys, **options)
+    return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
+
+
+def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
+                  n_boot: Any = None, seed: Any = None,
+                  names: Mapping[str, str] | None = None) -> None:
+    """Refuse unusable values and options that would have no effect, naming them as
+    ``names`` spells them (the command line passes its flags). Cheap: before any work."""
+    name = {"noise_label": "noise_label", "noise": "noise", "ci": "ci", "n_boot": "n_boot",
+            "seed": "seed", **(names or {})}
+    if noise is not None:
+        check_noise_mode(noise, name["noise"])
+    if noise is not None and noise_label is None:
+        raise ValueError(f"{name['noise']} {noise!r} needs {name['noise_label']} (the "
+                         "predicted label that marks noise points)")
+    if ci is None:
+        for option, value in (("n_boot", n_boot), ("seed", seed)):
+            if value is not None:
+                raise ValueError(f"{name[option]} applies to bootstrap intervals: give "
+                                 f"{name['ci']} too (e.g. 0.95)")
+        return
+    check_bootstrap_options(ci, _UNSET_N_BOOT if n_boot is None else n_boot,
+                            (name["ci"], name["n_boot"]), seed, name["seed"])
+
+
+def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
+                   noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
+                   seed: Any = None, progress: Callable[[int, int], None] | None = None,
+                   ) -> Report:
+    """:func:`evaluate` of one table and resolved metric keys (options checked)."""
+    noise = noise or "singletons"
+    if noise_label is None:
+        scored, noise_info = table, None
+    else:
+        scored, noise_info = with_noise(table, noise_label, noise)
+    values, details, timings = _compute(scored, keys)
+    intervals, boot = {}, None
+    if ci is not None:
+        def replicate(rep: Contingency) -> dict[str, float] | None:
+            if noise_label is not None:
+                rep = noise_in_replicate(rep, noise_label, noise)
+                if rep is None:  # nothing left to score: skipped (bootstrap's rule)
+                    return None
+            return _replicate_values(rep, keys)
+
+        intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
+                                        seed=seed, progress=progress)
+        boot = Bootstrap(float(ci), int(n_boot), seed)
+    return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
+                  bootstrap=boot)
+
+
+def _replicate_values(table: Contingency, keys: list[str]) -> dict[str, float]:
+    """Scores of a replicate; NaN where a score is undefined on it (then skipped)."""
+    out = {}
+    for key in keys:
+        try:
+            out[key] = METRICS[key].compute(table)[0]
+        except ValueError:
+            out[key] = math.nan
+    return out
+
+
+def _compute(table: Contingency, keys: list[str]):
+    values, details, timings = {}, {}, {}
+    for key in keys:
+        start = time.perf_counter()
+        with slow_step_note(f"{key} ({METRICS[key].name})"):
+            values[key], detail = METRICS[key].compute(table)
+        timings[key] = time.perf_counter() - start
+        if detail is not None:
+            details[key] = detail
+    return values, details, timings
+
+
+def is_several(labels_true: Any) -> bool:
+    """True for several references: a dict, a data frame (pandas, polars or a pyarrow
+    table: one reference per column), a 2-D array (one per row), or a list/tuple whose
+    items are all label sequences (lists, tuples, arrays, Series) or tables -- so a list
+    of equal-length tuples reads as the rows of a 2-D array. A single labeling is a flat
+    sequence of scalars."""
+    if isinstance(labels_true, Mapping) or _frame_columns(labels_true) is not None:
+        return True
+    if isinstance(labels_true, np.ndarray):
+        return labels_true.ndim == 2
+    if isinstance(labels_true, (list, tuple)) and labels_true:
+        return all(isinstance(x, Contingency) or _is_sequence(x) for x in labels_true)
+    return False
+
+
+def _is_sequence(x: Any) -> bool:
+    return hasattr(x, "__len__") and not isinstance(x, (str, bytes))
+
+
+def _frame_columns(frame: Any) -> list[tuple[str, Any]] | None:
+    """(column name, column) of a pandas or polars DataFrame or a pyarrow Table, or None
+    for anything else (recognised by module, so none of them is imported here)."""
+    module = type(frame).__module__.split(".")[0]
+    if module == "pandas" and getattr(frame, "ndim", 0) == 2:
+        return [(str(c), frame.iloc[:, i]) for i, c in enumerate(frame.columns)]
+    if module == "polars" and hasattr(frame, "get_columns"):
+        return [(s.name, s) for s in frame.get_columns()]
+    if module == "pyarrow" and hasattr(frame, "column_names") and hasattr(frame, "column"):
+        return [(str(n), frame.column(i)) for i, n in enumerate(frame.column_names)]
+    return None
+
+
+def evaluate_references(references: Any, labels_pred: Any, keys: list[str],
+                        **options: Any) -> MultiReport:
+    """Score ``labels_pred`` against each reference (see :func:`clustermetrics.evaluate`)."""
+    named = _named(references)
+    reports = {name: evaluate_table(_table(ref, labels_pred, name), keys, **options)
+               for name, ref in named.items()}
+    return MultiReport(reports)
+
+
+def _named(references: Any) -> dict[str, Any]:
+    columns = _frame_columns(references)
+    if columns is not None:
+        items = columns
+    elif isinstance(references, Mapping):
+        items = [(str(k), v) for k, v in references.items()]
+    else:
+        items = [(f"reference {i + 1}", v) for i, v in enumerate(references)]
+    if not items:
+        raise ValueError("labels_true holds no references")
+    names = [name for name, _ in items]
+    twice = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if twice:
+        raise ValueError(f"labels_true: reference names must be distinct, {twice[0]!r} "
+                         "names two references")
+    return dict(items)
+
+
+def _table(reference: Any, labels_pred: Any, name: str) -> Contingency:
+    try:
+        return as_contingency(reference, labels_pred)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
