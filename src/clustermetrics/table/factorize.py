@@ -148,7 +148,12 @@ def sort_labels(uniques: np.ndarray) -> np.ndarray:
     items = uniques.tolist()
     for key in (None, _mixed_key, repr):
         try:
-            return np.array(sorted(range(len(items)), key=_keyed(items, key)), dtype=np.int64)
+            # numpy compares a Python float with a float32 in float32 and warns when it
+            # overflows; the order is still right (inf sorts as the large float it was)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                order = sorted(range(len(items)), key=_keyed(items, key))
+            return np.array(order, dtype=np.int64)
         except (TypeError, ValueError):  # numpy scalar vs tuple compares elementwise: ValueError
             continue
     raise AssertionError("repr keys always compare")  # pragma: no cover
