@@ -19,8 +19,8 @@ import time
 import duckdb
 import numpy as np
 
-from clustermetrics._delimited import scan
-from clustermetrics.sources.engines import table_from_files
+from clustermetrics.cli.engines import table_from_files
+from clustermetrics.sources.delimited import scan
 
 
 def _write(path: str, rows: int) -> None:

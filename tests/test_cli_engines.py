@@ -9,7 +9,7 @@ import pytest
 
 import clustermetrics as cm
 from cli_helpers import run as _run
-from clustermetrics.sources.engines import choose_engine
+from clustermetrics.cli.engines import choose_engine
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import pytest
 import clustermetrics as cm
 from cli_helpers import run as _run
 from clustermetrics.cli import CliError, main
-from clustermetrics.cli_experiments import parse_k
-from clustermetrics.datasets import load_dataset
+from clustermetrics.cli.compare import parse_k
 from clustermetrics.experiments.algorithms import run_algorithm
+from clustermetrics.experiments.datasets import load_dataset
 
 
 def _error(capsys, *argv):

@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from cli_helpers import run as _run
-from clustermetrics._delimited import resolve_sep
 from clustermetrics.sources import from_duckdb
+from clustermetrics.sources.delimited import resolve_sep
 
 ENGINES = ("memory", "duckdb", "spark")
 

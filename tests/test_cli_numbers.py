@@ -51,36 +51,36 @@ def k_values(text):
 
 # (command and fixed options, option, the values it accepts, where the work starts)
 SPEC = [
-    (SCORE, "--ci", lambda t: _float(t) is not None and 0 < _float(t) < 1, "evaluate.evaluate"),
-    ([*SCORE, "--ci", "0.9"], "--n-boot", ints(2, 10**6), "evaluate.evaluate"),
-    ([*SCORE, "--ci", "0.9"], "--seed", ints(0), "evaluate.evaluate"),
+    (SCORE, "--ci", lambda t: _float(t) is not None and 0 < _float(t) < 1, "cli.score.evaluate"),
+    ([*SCORE, "--ci", "0.9"], "--n-boot", ints(2, 10**6), "cli.score.evaluate"),
+    ([*SCORE, "--ci", "0.9"], "--seed", ints(0), "cli.score.evaluate"),
     (["compare", "--algorithms", "kmeans"], "--n-clusters", ints(1, 10**4),
-     "datasets.load_dataset"),
+     "cli.compare.load_dataset"),
     (["compare", "--algorithms", "kmeans"], "--n-per-cluster",
-     ints(1, MAX_POINTS, lambda v: 5 * v <= MAX_POINTS), "datasets.load_dataset"),
+     ints(1, MAX_POINTS, lambda v: 5 * v <= MAX_POINTS), "cli.compare.load_dataset"),
     (["compare", "--algorithms", "kmeans"], "--overlap",
-     lambda t: _float(t) is not None and 0 < _float(t) < math.inf, "datasets.load_dataset"),
+     lambda t: _float(t) is not None and 0 < _float(t) < math.inf, "cli.compare.load_dataset"),
     (["compare", "--dataset", "iris", "--algorithms", "kmeans"], "--seed",
-     ints(0, SKLEARN_SEED), "experiments.compare.compare"),
+     ints(0, SKLEARN_SEED), "cli.compare.compare"),
     (["compare", "--dataset", "blobs", "--algorithms", "birch"], "--seed",
-     ints(0, SKLEARN_SEED), "datasets.load_dataset"),  # make_blobs' random_state
+     ints(0, SKLEARN_SEED), "cli.compare.load_dataset"),  # make_blobs' random_state
     (["compare", "--dataset", "iris", "--algorithms", "kmeans"], "--k", k_values,
-     "experiments.compare.compare"),
+     "cli.compare.compare"),
     (["compare", "--dataset", "iris", "--algorithms", "ward"], "--max-pairwise",
-     ints(3, 10**6), "experiments.compare.compare"),  # at least k = 3 (150 > it)
-    (["demo"], "--n-min", ints(2, 10), "experiments.recovery_study.recovery_study"),
-    (["demo"], "--n-max", ints(5, 5000), "experiments.recovery_study.recovery_study"),
+     ints(3, 10**6), "cli.compare.compare"),  # at least k = 3 (150 > it)
+    (["demo"], "--n-min", ints(2, 10), "cli.demo.recovery_study"),
+    (["demo"], "--n-max", ints(5, 5000), "cli.demo.recovery_study"),
     (["demo"], "--n-per-cluster", ints(1, MAX_POINTS // 10),
-     "experiments.recovery_study.recovery_study"),
-    (["demo"], "--data-seed", ints(0), "experiments.recovery_study.recovery_study"),
-    (["demo"], "--seeds", ints(0, SKLEARN_SEED), "experiments.recovery_study.recovery_study"),
-    (["demo"], "--bruteforce-max", ints(2, 11), "experiments.recovery_study.recovery_study"),
-    (["demo"], "--timing-max", ints(1, 10**6), "experiments.recovery_study.recovery_study"),
+     "cli.demo.recovery_study"),
+    (["demo"], "--data-seed", ints(0), "cli.demo.recovery_study"),
+    (["demo"], "--seeds", ints(0, SKLEARN_SEED), "cli.demo.recovery_study"),
+    (["demo"], "--bruteforce-max", ints(2, 11), "cli.demo.recovery_study"),
+    (["demo"], "--timing-max", ints(1, 10**6), "cli.demo.recovery_study"),
     (["demo", "--algorithms", "ward"], "--max-pairwise", ints(10, 10**6),
-     "experiments.recovery_study.recovery_study"),
-    (["chance"], "--repeats", ints(1, 10**5), "experiments.chance.chance_study"),
-    (["chance"], "--points", ints(1, 99), "experiments.chance.chance_study"),
-    (["chance"], "--seed", ints(0), "experiments.chance.chance_study"),
+     "cli.demo.recovery_study"),
+    (["chance"], "--repeats", ints(1, 10**5), "cli.chance.chance_study"),
+    (["chance"], "--points", ints(1, 99), "cli.chance.chance_study"),
+    (["chance"], "--seed", ints(0), "cli.chance.chance_study"),
 ]
 
 values = st.one_of(

@@ -3,7 +3,12 @@
 import numpy as np
 import pytest
 
-from clustermetrics.datasets import DATASETS, load_dataset, overlapping_clusters, read_table
+from clustermetrics.experiments.datasets import (
+    DATASETS,
+    load_dataset,
+    overlapping_clusters,
+    read_table,
+)
 
 
 def _nearest_mean_accuracy(X, y):

@@ -26,9 +26,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from clustermetrics import Contingency, _delimited
-from clustermetrics._delimited import scan
-from clustermetrics.sources.engines import choose_engine, table_from_files
+from clustermetrics import Contingency
+from clustermetrics.cli.engines import choose_engine, table_from_files
+from clustermetrics.sources import delimited as _delimited
+from clustermetrics.sources.delimited import scan
 
 WHITESPACE = " \t\n\r\x0b\x0c"  # the spec's whitespace, spelled out again here
 

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from cli_helpers import run as cli_run
-from clustermetrics.cli_experiments import _timing_ns
-from clustermetrics.datasets import load_dataset, read_table
+from clustermetrics.cli.demo import timing_ns as _timing_ns
 from clustermetrics.experiments import plots
 from clustermetrics.experiments.chance import SETUPS, chance_study
 from clustermetrics.experiments.compare import compare, table_metrics
+from clustermetrics.experiments.datasets import load_dataset, read_table
 from clustermetrics.experiments.recovery_study import recovery_study
 from clustermetrics.experiments.timing import bruteforce_timing, scaling_timing
 from pairwise import covering_rows, names_one, pairs, refusal

@@ -23,9 +23,10 @@ import clustermetrics as cm
 from clustermetrics import METRICS
 from clustermetrics._text import quoted_list, visible
 from clustermetrics.bootstrap import Interval
-from clustermetrics.cli import CliError, as_flags, build_parser, main
-from clustermetrics.cli_experiments import parse_k
-from clustermetrics.datasets import Dataset
+from clustermetrics.cli import CliError, build_parser, main
+from clustermetrics.cli.compare import parse_k
+from clustermetrics.cli.output import as_flags
+from clustermetrics.experiments.datasets import Dataset
 from clustermetrics.noise import NOISE_MODES, NoiseSingleton, with_noise
 from clustermetrics.report import Report
 
@@ -470,9 +471,9 @@ def test_html_data_section_names_the_file_once(tmp_path):
     """The report's Data section: the file's name once, then what it holds."""
     from threadpoolctl import threadpool_limits
 
-    from clustermetrics.datasets import read_table
     from clustermetrics.experiments import plots
     from clustermetrics.experiments.compare import compare
+    from clustermetrics.experiments.datasets import read_table
     from clustermetrics.experiments.html import write_report
     from clustermetrics.experiments.pages import compare_sections
 

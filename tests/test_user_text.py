@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from cli_helpers import run as cli_run
-from clustermetrics.datasets import Dataset
 from clustermetrics.experiments import plots
 from clustermetrics.experiments.compare import compare
+from clustermetrics.experiments.datasets import Dataset
 from clustermetrics.experiments.html import write_report
 from clustermetrics.experiments.pages import compare_sections
 

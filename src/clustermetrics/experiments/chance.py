@@ -26,7 +26,7 @@ from ..registry import METRICS, resolve_metrics
 from ..table import Contingency
 from ._text import text_table
 
-__all__ = ["ChanceSetup", "ChanceCurves", "SETUPS", "chance_study", "chance_text",
+__all__ = ["ChanceSetup", "ChanceCurves", "ChanceResult", "SETUPS", "chance_study", "chance_text",
            "chance_json", "chance_csv"]
 
 
@@ -150,3 +150,20 @@ def chance_csv(curves: Sequence[ChanceCurves]) -> str:
     rows = [row for c in curves for row in c.to_rows()]
     fields = list(rows[0])
     return csv_text([fields, *(["" if r[f] is None else r[f] for f in fields] for r in rows)])
+
+
+@dataclass(frozen=True)
+class ChanceResult:
+    """The curves of :func:`chance_study` in every output form."""
+
+    curves: Sequence[ChanceCurves]
+
+    def format(self) -> str:
+        return chance_text(self.curves)
+
+    def to_json(self) -> str:
+        return chance_json(self.curves)
+
+    def to_csv(self) -> str:
+        return chance_csv(self.curves)
+

@@ -21,7 +21,6 @@ from .._json import dumps
 from .._progress import progress_bar
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
-from ..datasets import Dataset
 from ..evaluate import evaluate
 from ..noise import NOISE_MODES
 from ..registry import resolve_metrics
@@ -35,8 +34,9 @@ from .algorithms import (
     Fitted,
     resolve_algorithms,
 )
+from .datasets import Dataset
 
-__all__ = ["Run", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
+__all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics"]
 
 NOISE_CHOICES = ("cluster", *NOISE_MODES)  # "cluster": the noise label scored as is
@@ -110,7 +110,7 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
 
     Examples
     --------
-    >>> from clustermetrics.datasets import load_dataset
+    >>> from clustermetrics.experiments.datasets import load_dataset
     >>> runs = compare([load_dataset("overlapping", n_clusters=3, n_per_cluster=30)],
     ...                ["kmeans"], metrics=["ari"])
     >>> (runs[0].algorithm, runs[0].k, runs[0].n_samples, 0 <= runs[0].rate("exact") <= 1)
@@ -287,3 +287,22 @@ def runs_csv(runs: Sequence[Run]) -> str:
         row.update({k: repr(v) for k, v in r.scores.items()})
         rows.append(["" if row.get(f) is None else row[f] for f in fields])
     return csv_text([fields, *rows])
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The runs of :func:`compare` and the scores a text table shows (None: the default
+    four), in every output form."""
+
+    runs: Sequence[Run]
+    shown: Sequence[str] | None = None
+
+    def format(self) -> str:
+        return runs_table(self.runs, self.shown)
+
+    def to_json(self) -> str:
+        return runs_json(self.runs)
+
+    def to_csv(self) -> str:
+        return runs_csv(self.runs)
+

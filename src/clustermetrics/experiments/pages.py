@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..datasets import Dataset
 from ..registry import METRICS
 from ..table import Contingency
 from . import plots
 from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table
+from .datasets import Dataset
 from .html import Block, Image, Pre, Section, Table
 from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text

@@ -6,7 +6,7 @@ the greedy one (Algorithm 2), the time of each and the pseudo recovery rate, in 
 tables, "Iteration 1" and "Iteration 2": one and two iterations of its own iterative
 method. Here:
 
-- the data are the first n clusters of one :func:`~clustermetrics.datasets.overlapping_clusters`
+- the data are the first n clusters of one :func:`.datasets.overlapping_clusters`
   draw of ``max(ns)`` clusters (a stand-in for the galaxies), so larger n adds clusters to
   the same sky, as in the paper;
 - the algorithms are the registered scikit-learn ones (``meanshift_kmeans`` is closest to
@@ -33,14 +33,15 @@ import numpy as np
 from .._json import dumps
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
-from ..datasets import Dataset, overlapping_clusters
 from ..metrics.recovery import pseudo_recovery_rate, recovery
 from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import Run, compare, runs_csv
+from .datasets import Dataset, overlapping_clusters
+from .timing import Timing, timing_text
 
-__all__ = ["Study", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
+__all__ = ["Study", "DemoResult", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
            "shortfalls", "shortfalls_text", "demo_json", "demo_csv"]
 
 # Example 3 of the paper: M[k, i] = |G_k ∩ C_i|, clusters in rows (our table transposed).
@@ -222,3 +223,23 @@ def shortfalls_text(study: Study, *, pseudo_gap: float = 0.25, limit: int = 8) -
     if high:
         parts.append(text_table(head, rows(high)))
     return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """The study and the timings of ``clustermetrics demo`` in every output form."""
+
+    study: Study
+    small: Sequence[Timing]
+    large: Sequence[Timing]
+
+    def format(self) -> str:
+        return "\n\n".join([paper_tables(self.study), paper_examples(),
+                             shortfalls_text(self.study), timing_text(self.small, self.large)])
+
+    def to_json(self) -> str:
+        return demo_json(self.study, [*self.small, *self.large])
+
+    def to_csv(self) -> str:
+        return demo_csv(self.study, [*self.small, *self.large])
+

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .._delimited import Layout, is_blank, resolve_sep, scan
-from .._io import PARAMETERS, is_parquet
 from ..table import Contingency
+from .delimited import Layout, is_blank, resolve_sep, scan
+from .files import PARAMETERS, is_parquet
 
 __all__ = ["TextPart", "check_nulls", "source_name", "stage", "table_from_groups",
            "text_parts"]

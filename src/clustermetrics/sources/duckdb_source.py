@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .._delimited import is_blank
-from .._io import PARAMETERS, expand_paths, is_parquet
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
+from .delimited import is_blank
+from .files import PARAMETERS, expand_paths, is_parquet
 
 __all__ = ["from_duckdb"]
 

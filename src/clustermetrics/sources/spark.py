@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from .._io import PARAMETERS, expand_paths, is_parquet
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
+from .files import PARAMETERS, expand_paths, is_parquet
 
 __all__ = ["from_spark", "from_spark_files"]
 

@@ -100,7 +100,7 @@ def _factorize_hashed(values):
     if pd is None:
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.int64, copy=False), uniques
-    codes, uniques = pd.factorize(values, sort=False)
+    codes, uniques = _pandas_factorize(pd, values)
     uniques = np.asarray(uniques, dtype=values.dtype)
     return resort(codes, uniques)
 
@@ -108,7 +108,7 @@ def _factorize_hashed(values):
 def _factorize_objects(values):
     pd = _pandas()
     if pd is not None:
-        codes, uniques = pd.factorize(values, sort=False)
+        codes, uniques = _pandas_factorize(pd, values)
         uniques = np.asarray(uniques, dtype=object)
     else:
         seen: dict = {}
@@ -118,6 +118,15 @@ def _factorize_objects(values):
         uniques = np.empty(len(seen), dtype=object)
         uniques[:] = list(seen)
     return resort(codes, uniques)
+
+
+def _pandas_factorize(pd, values):
+    """pandas' factorize, quietly: on object arrays it tries numeric casts that may
+    overflow (a float beyond float32's range beside a float32) and warns, though the codes
+    it returns are right (the label tests check such mixes against Python equality)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return pd.factorize(values, sort=False)
 
 
 def resort(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

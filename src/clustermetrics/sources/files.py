@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._delimited import is_blank, read_bytes, resolve_sep, scan
+from .delimited import is_blank, read_bytes, resolve_sep, scan
 
 __all__ = ["expand_paths", "is_glob", "is_parquet", "read_label_columns", "read_label_file",
            "read_labels", "read_table_rows"]

@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._io import is_parquet, read_table_rows
-from ._text import no_such_column, quoted_list
+from .._text import no_such_column, quoted_list
+from ..sources.files import is_parquet, read_table_rows
 
 __all__ = ["Dataset", "overlapping_clusters", "load_dataset", "read_table", "DATASETS"]
 

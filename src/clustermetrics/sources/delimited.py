@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._text import no_such_column
+from .._text import no_such_column
 
 __all__ = ["WHITESPACE", "Layout", "is_blank", "open_text", "read_bytes", "resolve_sep",
            "scan", "text_suffix"]

@@ -1,0 +1,72 @@
+"""The ``clustermetrics`` command line: the parser of every command and ``main``.
+
+Each command is one module with an ``add_<name>_command(subparsers)`` function that
+registers its parser and handler. Errors print one line, ``clustermetrics: error: ...``,
+and exit with status 2; there is never a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from .. import __version__
+from .chance import add_chance_command
+from .compare import add_compare_command
+from .demo import add_demo_command
+from .metric_list import add_metrics_command
+from .output import PROG, CliError, as_flags, error_line, write
+from .score import add_score_command
+
+__all__ = ["build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (argparse prints usage + message by default)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise CliError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Score a clustering against a known ground truth.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for add in (add_score_command, add_metrics_command, add_compare_command,
+                add_demo_command, add_chance_command):
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    parser = build_parser()
+    flags: dict[str, str] = {}
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help / --version: return their status, do not exit
+            return exc.code if isinstance(exc.code, int) else 0
+        flags = _flags_of(parser, args.command)
+        handler: Callable[[argparse.Namespace], str] = args.handler
+        write(handler(args), getattr(args, "output", None))
+    except CliError as exc:
+        error_line(str(exc))
+        return 2
+    except (ValueError, OSError) as exc:  # the library's words: parameters become flags
+        error_line(as_flags(str(exc), flags))
+        return 2
+    except MemoryError:
+        error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
+                    "--max-pairwise)")
+        return 2
+    return 0
+
+
+def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """Parameter name -> the flag of ``command`` that sets it (``true_col`` ->
+    ``--true-col``)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
+            if a.option_strings and a.dest != "help"}

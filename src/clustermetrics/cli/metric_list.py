@@ -1,0 +1,57 @@
+"""The ``metrics`` command: every registered score and its properties."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from .._json import dumps
+from .._text import text_table
+from ..registry import METRICS
+from .output import add_output_options, render
+
+__all__ = ["MetricListing", "add_metrics_command"]
+
+
+def add_metrics_command(sub) -> None:
+    p = sub.add_parser("metrics", help="list the registered metrics",
+                       description="List every registered metric with its properties.")
+    add_output_options(p)
+    p.set_defaults(handler=lambda args: render(MetricListing(), args.format))
+
+
+class MetricListing:
+    """The registry as rows: key, name, family, range, direction, symmetry, adjustment,
+    reference."""
+
+    def rows(self) -> list[dict]:
+        return [{
+            "key": e.key, "name": e.name, "family": e.family, "lower": e.lower,
+            "upper": e.upper, "higher_is_better": e.higher_is_better,
+            "symmetric": e.symmetric, "adjusted_for_chance": e.adjusted,
+            "reference": e.reference,
+        } for e in METRICS.values()]
+
+    def to_json(self) -> str:  # strict: an unbounded range's end is null
+        return dumps(self.rows())
+
+    def to_csv(self) -> str:
+        rows = self.rows()
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+
+    def format(self) -> str:
+        def bound(x: float) -> str:
+            return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:g}"
+
+        cells = [[r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, "
+                  f"{bound(r['upper'])}]", "higher" if r["higher_is_better"] else "lower",
+                  "yes" if r["symmetric"] else "no",
+                  "yes" if r["adjusted_for_chance"] else "no", r["reference"]]
+                 for r in self.rows()]
+        return text_table(["key", "name", "family", "range", "better", "symmetric",
+                           "adjusted", "reference"], cells)

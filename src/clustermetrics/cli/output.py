@@ -1,0 +1,89 @@
+"""What every command shares: one-line errors, notes on stderr, the output options, and
+one way to render a result as a text table, strict JSON or CSV."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import Protocol
+
+from .._text import visible
+
+__all__ = ["FORMATS", "PROG", "CliError", "Renderable", "add_output_options", "as_flags",
+           "error_line", "log", "render", "write"]
+
+PROG = "clustermetrics"
+FORMATS = ("table", "json", "csv")
+
+
+class CliError(Exception):
+    """A user-facing problem: reported as one line, exit status 2."""
+
+
+class Renderable(Protocol):
+    """A command's result: the same content as a text table, strict JSON and CSV."""
+
+    def format(self) -> str: ...
+
+    def to_json(self) -> str: ...
+
+    def to_csv(self) -> str: ...
+
+
+def render(result: Renderable, fmt: str) -> str:
+    """``result`` in the output format ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "json":
+        return result.to_json()
+    if fmt == "csv":
+        return result.to_csv()
+    return result.format()
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="table", choices=FORMATS,
+                   help="output format (default: table)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+
+
+def write(text: str, output: str | None) -> None:
+    text = text if text.endswith("\n") else text + "\n"
+    if output is None:
+        sys.stdout.write(text)
+        return
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def log(message: str, *, progress: bool = False) -> None:
+    """A one-line note on stderr (control characters escaped); progress notes only when
+    stderr is a terminal."""
+    if progress and not sys.stderr.isatty():
+        return
+    print(f"{PROG}: {visible(message, backslash=False)}", file=sys.stderr, flush=True)
+
+
+def error_line(message: str) -> None:
+    """``clustermetrics: error: MESSAGE`` on one line. Nothing is collapsed or dropped:
+    control characters (a line break included) show as escapes
+    (``clustermetrics._text.visible``); user strings in messages are Python literals
+    already, so backslashes are left as they are."""
+    print(f"{PROG}: error: {visible(message, backslash=False)}", file=sys.stderr)
+
+
+def as_flags(message: str, flags: dict[str, str]) -> str:
+    """A library message with the parameters it names spelled as the command's flags.
+
+    Library errors name a parameter in parentheses, ``(true_col)`` or ``(noise
+    'exclude')``, or start with it (``noise_label '-1' matches ...``); only those places
+    are rewritten, so a column or file that happens to be called ``true_col`` is not.
+
+    >>> as_flags("t.csv has no column 'x' (true_col); (noise 'exclude')",
+    ...          {"true_col": "--true-col", "noise": "--noise"})
+    "t.csv has no column 'x' (--true-col); (--noise 'exclude')"
+    """
+    def flag(match: re.Match) -> str:
+        return flags.get(match.group(1), match.group(1))
+
+    message = re.sub(r"(?<=\()(\w+)(?=\)| ')", flag, message)
+    return re.sub(r"^(\w+_\w+)(?= )", flag, message)
