@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..sources.files import is_glob, is_parquet
+from ..sources.duckdb_source import from_duckdb
+from ..sources.files import expand_paths, is_glob, is_parquet, read_labels
+from ..sources.spark import from_spark_files
 from ..table import Contingency
 
 __all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files"]
@@ -71,15 +73,11 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
             table = _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
                             names)
         elif engine == "duckdb":
-            from ..sources.duckdb_source import _from_duckdb
-
             log(f"counting (true, predicted) pairs in {truth} with DuckDB...", progress=True)
-            table = _from_duckdb(truth, true_col, pred_col, sep=sep, memory_limit=memory_limit,
-                                 drop_null=drop_null, stats=stats,
-                                 progress=sys.stderr.isatty(), names=names)
+            table = from_duckdb(truth, true_col, pred_col, sep=sep, memory_limit=memory_limit,
+                                drop_null=drop_null, stats=stats,
+                                progress=sys.stderr.isatty(), names=names)
         elif engine == "spark":
-            from ..sources.spark import from_spark_files
-
             log(f"counting (true, predicted) pairs in {truth} with Spark (local)...",
                 progress=True)
             table = from_spark_files(truth, true_col, pred_col, sep=sep, drop_null=drop_null,
@@ -98,8 +96,6 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 
 def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
             names) -> Contingency:
-    from ..sources.files import expand_paths, read_labels
-
     if pred is None and is_parquet(expand_paths(truth)[0]):
         raise ValueError(f"--engine memory reads text tables; use --engine duckdb for {truth}")
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,

@@ -19,6 +19,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..bootstrap import check_seed
+
 __all__ = ["ALGORITHMS", "Algorithm", "Fitted", "resolve_algorithms", "run_algorithm",
            "MAX_PAIRWISE", "EXTRA_HINT", "MAX_SEED", "SEED_RANGE"]
 
@@ -185,8 +187,6 @@ def resolve_algorithms(names: str | Iterable[str] | None) -> list[str]:
 def run_algorithm(name: str, X: np.ndarray, k: int, seed: int = 0, *,
                   max_pairwise: int = MAX_PAIRWISE) -> Fitted:
     """Fit algorithm ``name`` on ``X`` (``k`` clusters where it takes a number)."""
-    from ..bootstrap import check_seed
-
     (name,) = resolve_algorithms([name])
     check_seed(seed, "seed", MAX_SEED, SEED_RANGE)
     if not 1 <= k <= X.shape[0]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..diagnostics import diagnose
 from ..registry import METRICS
 from ..table import Contingency
 from . import plots
@@ -71,8 +72,6 @@ def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Secti
 
 def _diagnostics_blocks(table: Contingency, top: int = 5) -> list[Block]:
     """The ``top`` largest split and merge errors (clustermetrics.diagnostics)."""
-    from ..diagnostics import diagnose
-
     diag = diagnose(table)
     splits = Table(["class", "size", "best cluster", "recall", "outside", "split over"],
                    [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split,

@@ -7,6 +7,7 @@ within ``memory_limit``; only the non-zero cells of the table come back to Pytho
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ def _duckdb():
 def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = None,
                 memory_limit: str | None = None, drop_null: bool = False,
                 temp_directory: str | None = None, stats: dict | None = None,
-                progress: bool = False) -> Contingency:
+                progress: bool = False, names: Mapping[str, str] | None = None) -> Contingency:
     """The table of two columns of a Parquet/CSV/TSV file, a glob of files, or a relation.
 
     Parameters
@@ -59,6 +60,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     stats : optional dict, filled with ``rows`` (rows scanned) and ``skipped`` (rows with a
         missing label dropped).
     progress : show DuckDB's progress bar while it scans (on stderr).
+    names : how messages spell the parameters (a command line passes its flags).
 
     Integer labels come back as numbers and the grouped cells are sorted in numpy (packed
     int64 keys); for text labels DuckDB numbers the distinct labels in sorted order first,
@@ -68,14 +70,6 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     DECIMAL labels become ``decimal.Decimal``, dates and timestamps stay dates and
     timestamps, VARCHAR stays str. Infinite float labels are an error.
     """
-    return _from_duckdb(source, true_col, pred_col, sep=sep, memory_limit=memory_limit,
-                        drop_null=drop_null, temp_directory=temp_directory, stats=stats,
-                        progress=progress)
-
-
-def _from_duckdb(source, true_col, pred_col, *, sep=None, memory_limit=None, drop_null=False,
-                 temp_directory=None, stats=None, progress=False, names=None) -> Contingency:
-    """:func:`from_duckdb`, with ``names`` respelling the parameters in messages."""
     duckdb = _duckdb()
     with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
         con = duckdb.connect()
