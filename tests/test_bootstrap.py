@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency, evaluate
-from clustermetrics.bootstrap import bootstrap_intervals
+from clustermetrics.bootstrap import bootstrap_intervals, multinomial_sampler
 
 
 def _labels(n=400, seed=5):
@@ -116,8 +116,9 @@ def _reference_interval(table, keys, noise_label, noise, level, n_boot, seed):
     classes = table.class_labels[table.rows].tolist()
     clusters = table.cluster_labels[table.cols].tolist()
     values = {k: [] for k in keys}
+    draw = multinomial_sampler(table.counts)  # the same draws as the library's
     for _ in range(n_boot):
-        counts = rng.multinomial(table.n_samples, table.counts / table.n_samples).tolist()
+        counts = draw(rng, table.n_samples).tolist()
         t = [c for c, n in zip(classes, counts, strict=True) for _ in range(n)]
         p = [c for c, n in zip(clusters, counts, strict=True) for _ in range(n)]
         if noise_label is not None:
@@ -209,3 +210,19 @@ def test_the_examples_that_aborted_now_complete():
                         seed=seed)
         assert excl.intervals["ari"].n_skipped == 1
         assert "replicates skipped (nothing left to score" in str(excl)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=5), st.integers(10**12, 2**62),
+       st.integers(0, 2**32 - 1))
+def test_replicates_draw_small_cells_beside_a_huge_one(small, n, seed):
+    """Multinomial(N, n_ij / N) at any N: beside a cell of nearly N items the small cells
+    are still drawn with their own mean (numpy's sequential binomials lost them when the
+    huge cell came first: 1 - p rounded to 0)."""
+    counts = np.array([n - sum(small), *small], dtype=np.int64)
+    draw = multinomial_sampler(counts)
+    rng = np.random.default_rng(seed)
+    draws = np.array([draw(rng, n) for _ in range(400)])
+    assert (draws.sum(axis=1) == n).all()
+    for j, c in enumerate(small, start=1):  # Poisson(c) in the limit: mean c, sd sqrt(c)
+        assert abs(draws[:, j].mean() - c) <= 5 * np.sqrt(c / 400)

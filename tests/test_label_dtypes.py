@@ -85,6 +85,16 @@ def test_every_float_dtype(arr):
 
 
 @SETTINGS
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=20), st.sampled_from([
+    np.longdouble, np.clongdouble]))
+def test_extended_precision_keeps_its_last_bits(steps, dtype):
+    """float128 labels 1 and 1 + 2^-60 are two labels (pandas' hashing merged them)."""
+    tiny = np.longdouble(2) ** -60
+    arr = np.array([1 + k * tiny for k in steps], dtype=dtype)
+    assert_table_of_python_values(arr, list(arr))
+
+
+@SETTINGS
 @given(st.lists(st.booleans(), min_size=1, max_size=20))
 def test_bools(values):
     assert_table_of_python_values(np.array(values), values)

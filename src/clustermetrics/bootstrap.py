@@ -90,6 +90,25 @@ def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci"
     check_seed(seed, seed_name)
 
 
+def multinomial_sampler(counts: np.ndarray) -> Callable[[np.random.Generator, int],
+                                                          np.ndarray]:
+    """A draw of Multinomial(n, counts / N) in the cells' order, accurate at any N.
+
+    numpy draws cell j from Binomial(n left, p_j / (1 - p_1 - ... - p_{j-1})): with the
+    largest cell anywhere but last, 1 - its p rounds the small cells' share away (cells
+    [N - 3, 1, 1, 1] at N = 1e17: p = 1 - 3e-17 = 1.0, so the single items were never
+    drawn). Drawn with the largest cell last, every conditional probability of a small
+    cell is its own exact-to-rounding count / N and the largest takes what is left."""
+    order = np.argsort(counts, kind="stable")
+    p = counts[order] / float(counts.sum(dtype=np.float64))
+
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        out = np.empty(order.shape[0], dtype=np.int64)
+        out[order] = rng.multinomial(n, p)
+        return out
+    return draw
+
+
 def bootstrap_intervals(table: Contingency,
                         score: Callable[[Contingency], dict[str, float] | None],
                         keys: Sequence[str], *, level: float = 0.95, n_boot: int = 1000,
@@ -108,10 +127,10 @@ def bootstrap_intervals(table: Contingency,
     check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     rng = np.random.default_rng(seed)
     n = table.n_samples
-    p = table.counts / n
+    draw = multinomial_sampler(table.counts)
     values = np.full((len(keys), n_boot), np.nan)
     for b in range(n_boot):
-        counts = rng.multinomial(n, p)
+        counts = draw(rng, n)
         scores = score(table.with_counts(counts))
         if scores is not None:
             values[:, b] = [scores.get(k, math.nan) for k in keys]

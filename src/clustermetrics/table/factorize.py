@@ -97,7 +97,9 @@ def _from_offsets(offsets: np.ndarray, lo: int, dtype: np.dtype) -> np.ndarray:
 
 def _factorize_hashed(values):
     pd = _pandas()
-    if pd is None:
+    # pandas hashes extended precision (float128, complex256) as float64 / complex128,
+    # merging labels that differ in the last bits: sort them natively instead
+    if pd is None or values.dtype.itemsize > (16 if values.dtype.kind == "c" else 8):
         uniques, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.int64, copy=False), uniques
     codes, uniques = _pandas_factorize(pd, values)
