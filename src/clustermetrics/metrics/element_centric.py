@@ -22,15 +22,15 @@ O(nnz) from the table, where clusim builds the affinity matrices (O(N^2) memory)
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..table import as_contingency
+from ..table import Contingency
 from ._cells import accurate_sum, counts_float, larger_size_cells
+from .definition import MATCH, MetricInfo, deprecated_alias, score
 
-__all__ = ["element_centric_similarity"]
+__all__ = ["ENTRIES", "element_centric_similarity_score", "element_centric_similarity"]
 
 
-def element_centric_similarity(labels_true: Any, labels_pred: Any = None) -> float:
+@score()
+def element_centric_similarity_score(table: Contingency) -> float:
     """Element-centric similarity of two flat partitions (clusim ``element_sim``).
 
     ECS = (1/N) sum_ij n_ij^2 / max(a_i, b_j): the mean over items of
@@ -53,7 +53,7 @@ def element_centric_similarity(labels_true: Any, labels_pred: Any = None) -> flo
 
     Examples
     --------
-    >>> element_centric_similarity([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> element_centric_similarity_score([0, 0, 1, 1], [0, 0, 0, 1])
     0.5416666666666666
 
     References
@@ -61,8 +61,18 @@ def element_centric_similarity(labels_true: Any, labels_pred: Any = None) -> flo
     Gates, Wood, Hetrick & Ahn, "Element-centric clustering comparison unifies overlaps and
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
-    table = as_contingency(labels_true, labels_pred)
     n = counts_float(table)
     terms = n * n
     terms /= larger_size_cells(table)
     return min(accurate_sum(terms) / table.n_samples, 1.0)
+
+
+element_centric_similarity = deprecated_alias("element_centric_similarity",
+                                              element_centric_similarity_score)
+
+ENTRIES = [
+    MetricInfo(key="ecs", name="Element-centric similarity",
+               func=element_centric_similarity_score, family=MATCH, lower=0.0, upper=1.0,
+               better="higher", symmetric=True, adjusted=False,
+               reference="Gates, Wood, Hetrick & Ahn, Sci. Rep. 9 (2019)"),
+]

@@ -1,11 +1,19 @@
-"""Information-theoretic scores: entropies, mutual information and its normalisations.
+"""Information-theoretic scores: entropies, mutual information and its normalisations,
+the variation of information, the cluster entropy and the chi-square statistic.
 
 With p_i = a_i/N, q_j = b_j/N and p_ij = n_ij/N (natural logarithms, nats):
 
-    H(U) = -sum_i p_i log p_i,   MI(U, V) = sum_ij p_ij log(p_ij / (p_i q_j))
+    H(U) = -sum_i p_i log p_i,   MI(U, V) = sum_ij p_ij log(p_ij / (p_i q_j)),
 
-All are O(nnz) functions of the table; MI and the entropies are computed once per table and
-shared by every score. Values match scikit-learn 1.9, including its edge-case conventions.
+the joint entropy H(U, V) = H(U) + H(V) - MI and the conditional H(U|V) = H(U) - MI.
+All are O(nnz) functions of the table; MI and the entropies are computed once per table
+and shared by every score, each cell's log taken of an exact integer ratio. AMI's expected
+MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case conventions, except
+the deviations README.md lists.
+
+Reduced mutual information (Newman, Cantwell & Young 2020) is not offered: it needs the
+number of contingency tables with the given margins, whose exact count is #P-hard (Dyer,
+Kannan & Mount 1997); peers (clusim ``rmi``) use an asymptotic approximation.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..table import Contingency, as_contingency
+from ..table import Contingency
 from ..table.factorize import factorize
 from ..table.validation import as_label_array
 from ._cells import (
@@ -24,20 +32,25 @@ from ._cells import (
     cell_chunks,
     class_size_cells,
     cluster_size_cells,
+    counts_float,
     exact_ints,
+    log_cluster_size_cells,
+    log_counts,
 )
 from ._emi import expected_mutual_information
+from .definition import INFO, Choice, MetricInfo, Real, Undefined, deprecated_alias, score
 
 __all__ = [
-    "entropy",
-    "mutual_info_score",
-    "normalized_mutual_info_score",
-    "adjusted_mutual_info_score",
-    "expected_mutual_info_score",
-    "homogeneity_completeness_v_measure",
-    "homogeneity_score",
-    "completeness_score",
-    "v_measure_score",
+    "ENTRIES", "entropy", "mutual_info_score", "normalized_mutual_info_score",
+    "adjusted_mutual_info_score", "expected_mutual_info_score",
+    "homogeneity_completeness_v_measure", "homogeneity_score", "completeness_score",
+    "v_measure_score", "variation_of_information_distance",
+    "normalized_variation_of_information_distance", "normalized_information_distance",
+    "cluster_entropy_error", "chi2_score",
+    # deprecated names
+    "variation_of_information", "normalized_variation_of_information", "cluster_entropy",
+    "nmi_joint_score", "nmi_geometric_score", "nmi_min_score", "nmi_max_score",
+    "ami_geometric_score", "ami_min_score", "ami_max_score",
 ]
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -120,7 +133,8 @@ def _emi(table: Contingency) -> float:
         t.class_sizes, t.cluster_sizes, t.n_samples))
 
 
-def _average(h_true: float, h_pred: float, average_method: str) -> float:
+def _mean(h_true: float, h_pred: float, mi: float, average_method: str) -> float:
+    """The normaliser of NMI / AMI: a mean of the two entropies, or the joint entropy."""
     if average_method == "arithmetic":
         return (h_true + h_pred) / 2.0
     if average_method == "geometric":
@@ -129,8 +143,14 @@ def _average(h_true: float, h_pred: float, average_method: str) -> float:
         return min(h_true, h_pred)
     if average_method == "max":
         return max(h_true, h_pred)
-    raise ValueError(f"average_method must be one of {', '.join(_AVERAGES)}; "
-                     f"got {average_method!r}")
+    return max(h_true + h_pred - mi, 0.0)  # joint
+
+
+_MEANS = ("arithmetic", "geometric", "min", "max")
+_NMI_MEAN = Choice((*_MEANS, "joint"), "How MI is normalised: the mean of H(U) and H(V) "
+                   "or the joint entropy H(U, V).")
+_AMI_MEAN = Choice(_MEANS, "The mean of H(U) and H(V) that AMI is normalised by.")
+_BETA = Real("Weight of completeness: beta > 1 weighs completeness more.", low=0.0)
 
 
 def entropy(labels: Any) -> float:
@@ -143,13 +163,17 @@ def entropy(labels: Any) -> float:
     --------
     >>> round(entropy([0, 0, 1, 1]), 6)
     0.693147
+
+    References
+    ----------
+    Shannon, Bell System Technical Journal 27 (1948).
     """
     codes, uniques = factorize(as_label_array(labels, "labels"))
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
-def mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
-                      contingency: Any = None) -> float:
+@score()
+def mutual_info_score(table: Contingency) -> float:
     """Mutual information (nats) between two labellings.
 
     MI = sum_ij (n_ij/N) log(N n_ij / (a_i b_j)), in [0, min(H(U), H(V))]; 0 when either
@@ -167,21 +191,21 @@ def mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
     ----------
     Cover & Thomas, "Elements of Information Theory" (2006), ch. 2.
     """
-    if contingency is not None:
-        table = contingency if isinstance(contingency, Contingency) \
-            else Contingency.from_matrix(contingency)
-    else:
-        table = as_contingency(labels_true, labels_pred)
     return _info(table)[0]
 
 
-def normalized_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
+@score(options={"average_method": _NMI_MEAN}, zero_division=True)
+def normalized_mutual_info_score(table: Contingency, *,
                                  average_method: str = "arithmetic") -> float:
     """Normalised mutual information: MI / mean(H(U), H(V)).
 
     The mean is chosen by ``average_method``: "arithmetic" (default; equals the V-measure),
-    "geometric", "min" or "max". Range [0, 1]; 1.0 when both labellings have a single label
-    (scikit-learn's convention), 0.0 whenever MI = 0. Symmetric; not adjusted for chance.
+    "geometric" (Strehl & Ghosh's NMI), "min" (1.0 whenever one labelling refines the
+    other), "max" (1.0 only for identical partitions; aricode's default, = 1 - NID), or
+    "joint", the joint entropy H(U, V) = H(U) + H(V) - MI (Yao 2003; = 1 - NVI; aricode
+    ``variant="joint"``; not a scikit-learn choice). Range [0, 1]; 1.0 when both labellings
+    have a single label (a 0/0; scikit-learn's convention), 0.0 whenever MI = 0.
+    Symmetric; not adjusted for chance.
 
     Examples
     --------
@@ -190,19 +214,19 @@ def normalized_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
 
     References
     ----------
-    Strehl & Ghosh, "Cluster ensembles", JMLR 3 (2002).
+    Strehl & Ghosh, "Cluster ensembles", JMLR 3 (2002); Vinh, Epps & Bailey, JMLR 11
+    (2010), Table 2.
     """
-    table = as_contingency(labels_true, labels_pred)
-    _average(0.0, 0.0, average_method)
     if table.n_classes == table.n_clusters == 1:
-        return 1.0
+        raise Undefined(1.0, "NMI is undefined (0/0): both labellings have a single label")
     mi, h_true, h_pred = _info(table)
     if mi == 0:
         return 0.0
-    return float(mi / _average(h_true, h_pred, average_method))
+    return min(float(mi / _mean(h_true, h_pred, mi, average_method)), 1.0)
 
 
-def expected_mutual_info_score(labels_true: Any, labels_pred: Any = None) -> float:
+@score()
+def expected_mutual_info_score(table: Contingency) -> float:
     """Expected mutual information (nats) of two random labellings with the same margins.
 
     E[MI] under the permutation model (hypergeometric cells), the chance term of
@@ -219,15 +243,18 @@ def expected_mutual_info_score(labels_true: Any, labels_pred: Any = None) -> flo
     Vinh, Epps & Bailey, "Information theoretic measures for clusterings comparison", JMLR
     11 (2010).
     """
-    return _emi(as_contingency(labels_true, labels_pred))
+    return _emi(table)
 
 
-def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
+@score(options={"average_method": _AMI_MEAN}, zero_division=True)
+def adjusted_mutual_info_score(table: Contingency, *,
                                average_method: str = "arithmetic") -> float:
     """Adjusted mutual information: (MI - E[MI]) / (mean(H(U), H(V)) - E[MI]).
 
     E[MI] is the expected MI of random labellings with the same class and cluster sizes
-    (see :func:`expected_mutual_info_score`). At most 1.0; about 0 for independent
+    (see :func:`expected_mutual_info_score`); ``average_method`` chooses the mean as for
+    :func:`normalized_mutual_info_score` ("max" is Vinh et al.'s recommended AMI_max and
+    aricode's ``AMI``; "joint" is not offered). At most 1.0; about 0 for independent
     labellings, negative when worse than chance. Conventions as scikit-learn: 1.0 when both
     labellings have a single label, 0.0 when exactly one does. When one side is all
     singletons MI = E[MI] exactly, so AMI is 0.0, or 1.0 when the denominator vanishes too
@@ -246,21 +273,22 @@ def adjusted_mutual_info_score(labels_true: Any, labels_pred: Any = None, *,
     Vinh, Epps & Bailey, "Information theoretic measures for clusterings comparison", JMLR
     11 (2010).
     """
-    table = as_contingency(labels_true, labels_pred)
-    _average(0.0, 0.0, average_method)
     if table.n_classes == table.n_clusters == 1:
-        return 1.0
+        raise Undefined(1.0, "AMI is undefined (0/0): both labellings have a single label")
     if table.n_classes == 1 or table.n_clusters == 1:
         return 0.0
     mi, h_true, h_pred = _info(table)
     emi = _emi(table)
-    denominator = _average(h_true, h_pred, average_method) - emi
+    denominator = _mean(h_true, h_pred, mi, average_method) - emi
     if table.n_samples in (table.n_classes, table.n_clusters):
         # a side of singletons: every permutation gives the same table, so MI = E[MI] =
         # the other side's entropy exactly. The denominator vanishes too when that is the
-        # average (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
-        both = table.n_classes == table.n_clusters
-        return 1.0 if average_method == "min" or both else 0.0
+        # mean (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
+        if average_method == "min" or table.n_classes == table.n_clusters:
+            raise Undefined(
+                1.0, "AMI is undefined (0/0): a labelling of singletons with the smaller "
+                     "entropy as normaliser")
+        return 0.0
     # the denominator is then positive, E[MI] < min(H(U), H(V)), and both it and the
     # numerator are accurate to a few ulps of the entropies: no clamp (scikit-learn keeps
     # each at least machine epsilon from 0, which changes AMI when an entropy is tiny)
@@ -287,55 +315,308 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
     Rosenberg & Hirschberg, "V-Measure: a conditional entropy-based external cluster
     evaluation measure", EMNLP-CoNLL (2007).
     """
-    if not beta >= 0 or math.isinf(beta):
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    mi, h_true, h_pred = _info(as_contingency(labels_true, labels_pred))
-    homogeneity = mi / h_true if h_true else 1.0
-    completeness = mi / h_pred if h_pred else 1.0
+    beta = _BETA.check("beta", beta)
+    table = labels_true if isinstance(labels_true, Contingency) and labels_pred is None \
+        else Contingency.from_labels(labels_true, labels_pred)
+    return _share(table, 1), _share(table, 2), _v_measure(table, beta, raising=False)
+
+
+def _share(table: Contingency, side: int) -> float:
+    """MI / H(truth) (side 1) or MI / H(prediction) (side 2); 1.0 for 0/0, a single label."""
+    info = _info(table)
+    return float(info[0] / info[side]) if info[side] else 1.0
+
+
+def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
+    homogeneity, completeness = _share(table, 1), _share(table, 2)
     if homogeneity + completeness == 0.0 or beta * homogeneity + completeness == 0.0:
         # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
         # ZeroDivisionError there
-        return float(homogeneity), float(completeness), 0.0
-    v = (1 + beta) * homogeneity * completeness / (beta * homogeneity + completeness)
-    return float(homogeneity), float(completeness), float(v)
+        if raising:
+            raise Undefined(
+                0.0, "the V-measure is undefined (0/0): homogeneity and completeness are 0")
+        return 0.0
+    return float((1 + beta) * homogeneity * completeness /
+                 (beta * homogeneity + completeness))
 
 
-def homogeneity_score(labels_true: Any, labels_pred: Any = None) -> float:
+@score(zero_division=True)
+def homogeneity_score(table: Contingency) -> float:
     """Homogeneity: MI / H(truth), 1.0 when every cluster holds items of a single class.
 
     Range [0, 1]; not symmetric: ``homogeneity_score(t, p) == completeness_score(p, t)``.
     See :func:`homogeneity_completeness_v_measure`.
 
+    1.0 when the truth has a single class (H(truth) = 0: a 0/0).
+
     Examples
     --------
     >>> homogeneity_score([0, 0, 1, 1], [0, 1, 2, 3])
     1.0
+
+    References
+    ----------
+    Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
-    return homogeneity_completeness_v_measure(labels_true, labels_pred)[0]
+    if _info(table)[1] == 0:
+        raise Undefined(1.0, "homogeneity is undefined (0/0): the truth has a single class")
+    return _share(table, 1)
 
 
-def completeness_score(labels_true: Any, labels_pred: Any = None) -> float:
+@score(zero_division=True)
+def completeness_score(table: Contingency) -> float:
     """Completeness: MI / H(prediction), 1.0 when every class lies within a single cluster.
 
     Range [0, 1]; not symmetric. See :func:`homogeneity_completeness_v_measure`.
+
+    1.0 when the prediction has a single cluster (H(prediction) = 0: a 0/0).
 
     Examples
     --------
     >>> completeness_score([0, 0, 1, 1], [0, 0, 0, 0])
     1.0
+
+    References
+    ----------
+    Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
-    return homogeneity_completeness_v_measure(labels_true, labels_pred)[1]
+    if _info(table)[2] == 0:
+        raise Undefined(1.0, "completeness is undefined (0/0): the prediction has a single cluster")
+    return _share(table, 2)
 
 
-def v_measure_score(labels_true: Any, labels_pred: Any = None, *, beta: float = 1.0) -> float:
+@score(options={"beta": _BETA}, zero_division=True)
+def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     """V-measure: weighted harmonic mean of homogeneity and completeness.
 
     V = (1 + beta) h c / (beta h + c), in [0, 1]; with beta = 1 it equals NMI with the
-    arithmetic mean. ``beta`` > 1 weighs completeness more. Symmetric for beta = 1.
+    arithmetic mean. ``beta`` > 1 weighs completeness more. Symmetric for beta = 1. 0.0
+    when homogeneity and completeness are both 0 (a 0/0), and its limit 0.0 when beta = 0
+    and completeness is 0 (scikit-learn raises ZeroDivisionError there).
 
     Examples
     --------
     >>> round(v_measure_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
     0.515804
+
+    References
+    ----------
+    Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
-    return homogeneity_completeness_v_measure(labels_true, labels_pred, beta=beta)[2]
+    return _v_measure(table, beta)
+
+
+@score()
+def variation_of_information_distance(table: Contingency) -> float:
+    """Variation of information (Meila): VI = H(U) + H(V) - 2 MI = H(U|V) + H(V|U), in nats.
+
+    A metric on partitions: 0.0 exactly for identical partitions, at most log N, lower is
+    better, symmetric. Divide by log N for Meila's [0, 1] scaling.
+
+    Examples
+    --------
+    >>> round(variation_of_information_distance([0, 0, 1, 1], [0, 0, 0, 0]), 6)
+    0.693147
+
+    References
+    ----------
+    Meila, "Comparing clusterings - an information based distance", JMVA 98 (2007).
+    """
+    mi, h_true, h_pred = _info(table)
+    return max(float(h_true + h_pred - 2.0 * mi), 0.0)
+
+
+@score(zero_division=True)
+def normalized_variation_of_information_distance(table: Contingency) -> float:
+    """Normalised variation of information: VI / H(U, V) = 1 - MI / H(U, V).
+
+    Vinh et al.'s d_joint, aricode ``NVI``. Range [0, 1], lower is better, symmetric, a
+    metric. 0.0 for identical partitions, including when both are a single cluster
+    (H(U, V) = 0).
+
+    Examples
+    --------
+    >>> normalized_variation_of_information_distance([0, 0, 1, 1], [0, 0, 0, 0])
+    1.0
+
+    References
+    ----------
+    Vinh, Epps & Bailey, JMLR 11 (2010), Table 2; aricode ``NVI``.
+    """
+    mi, h_true, h_pred = _info(table)
+    joint = h_true + h_pred - mi
+    if joint <= 0.0:
+        raise Undefined(0.0, "NVI is undefined (0/0): both labellings have a single label")
+    return min(max(float((h_true + h_pred - 2.0 * mi) / joint), 0.0), 1.0)
+
+
+@score(zero_division=True)
+def normalized_information_distance(table: Contingency) -> float:
+    """Normalised information distance: NID = 1 - MI / max(H(U), H(V)).
+
+    Vinh et al.'s d_max, aricode ``NID``; a metric. Range [0, 1], lower is better,
+    symmetric, 0.0 for identical partitions (also when both are a single cluster).
+
+    Examples
+    --------
+    >>> normalized_information_distance([0, 0, 1, 1], [0, 1, 2, 3])
+    0.5
+
+    References
+    ----------
+    Vinh, Epps & Bailey, JMLR 11 (2010); aricode ``NID``.
+    """
+    mi, h_true, h_pred = _info(table)
+    top = max(h_true, h_pred)
+    if top <= 0.0:
+        raise Undefined(0.0, "NID is undefined (0/0): both labellings have a single label")
+    return min(max(float(1.0 - mi / top), 0.0), 1.0)
+
+
+@score()
+def cluster_entropy_error(table: Contingency) -> float:
+    """Cluster entropy: size-weighted entropy of the true classes inside each cluster (nats).
+
+        E = sum_j (b_j / N) H_j,  H_j = -sum_i (n_ij / b_j) log(n_ij / b_j),
+
+    which is the conditional entropy H(U|V). 0.0 when every cluster is pure, at most
+    H(U); lower is better; not symmetric (``cluster_entropy_error(p, t)`` is H(V|U)). Computed
+    cell by cell in O(nnz), not as a difference, so pure clusterings give exactly 0.
+    permetrics ES intends this (in bits) but sums the per-cluster entropies unweighted, see
+    docs/metric-notes.md.
+
+    Examples
+    --------
+    >>> round(cluster_entropy_error([0, 0, 1, 1], [0, 0, 0, 0]), 6)
+    0.693147
+
+    References
+    ----------
+    Zhao & Karypis, "Criterion functions for document clustering" (2001).
+    """
+    terms = log_cluster_size_cells(table) - log_counts(table)
+    terms *= counts_float(table)
+    return max(accurate_sum(terms) / table.n_samples, 0.0)
+
+
+@score()
+def chi2_score(table: Contingency) -> float:
+    """Pearson's chi-square statistic of the contingency table, as aricode ``Chi2``.
+
+        chi2 = sum_ij (n_ij - a_i b_j / N)^2 / (a_i b_j / N) = N (sum_ij n_ij^2 / (a_i b_j) - 1)
+
+    Range [0, N (min(K, L) - 1)], symmetric, 0 for independent labellings; its value on
+    identical partitions is N (K - 1), so it depends on the data. O(nnz).
+
+    Examples
+    --------
+    >>> chi2_score([0, 0, 1, 1], [1, 1, 0, 0])
+    4.0
+
+    References
+    ----------
+    Pearson (1900); aricode ``Chi2``.
+    """
+    return table.cached("chi2", _chi2)
+
+
+def _chi2(table) -> float:
+    """N (sum n^2 / (a b) - 1) = sum_ij n_ij d_ij / (a_i b_j), d = N n - a b exact.
+
+    The second form does not cancel at large N (N times a sum near 1). Its terms may still
+    cancel each other (near-independent tables of large counts); when they do, each term
+    is split exactly into an integer part and a remainder below 1, so the error no longer
+    grows with the terms' size."""
+    counts = exact_ints(table, table.counts)
+    ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
+    d = counts * table.n_samples - ab
+    terms = d.astype(np.float64) / ab.astype(np.float64)
+    terms *= table.counts
+    total = accurate_sum(terms)
+    if float(np.abs(terms).sum()) <= 16.0 * abs(total):
+        return max(total, 0.0)
+    wide = table.n_samples >= _INT64_CUBE_N  # n d may pass 2^63: Python ints
+    nd = counts.astype(object) * d if wide else counts * d
+    ab = ab.astype(object) if wide else ab
+    whole, rest = nd // ab, nd % ab
+    fractions = rest.astype(np.float64) / ab.astype(np.float64)
+    return max(float(int(whole.sum()) + accurate_sum(fractions)), 0.0)
+
+
+_INT64_CUBE_N = 2_097_151  # below this N, n d <= N^3 fits in int64
+
+
+# old names: variants are options now; lower-is-better scores end in _distance / _error
+variation_of_information = deprecated_alias("variation_of_information",
+                                            variation_of_information_distance)
+normalized_variation_of_information = deprecated_alias(
+    "normalized_variation_of_information", normalized_variation_of_information_distance)
+cluster_entropy = deprecated_alias("cluster_entropy", cluster_entropy_error)
+nmi_joint_score = deprecated_alias("nmi_joint_score", normalized_mutual_info_score,
+                                   average_method="joint")
+nmi_geometric_score = deprecated_alias("nmi_geometric_score", normalized_mutual_info_score,
+                                       average_method="geometric")
+nmi_min_score = deprecated_alias("nmi_min_score", normalized_mutual_info_score,
+                                 average_method="min")
+nmi_max_score = deprecated_alias("nmi_max_score", normalized_mutual_info_score,
+                                 average_method="max")
+ami_geometric_score = deprecated_alias("ami_geometric_score", adjusted_mutual_info_score,
+                                       average_method="geometric")
+ami_min_score = deprecated_alias("ami_min_score", adjusted_mutual_info_score,
+                                 average_method="min")
+ami_max_score = deprecated_alias("ami_max_score", adjusted_mutual_info_score,
+                                 average_method="max")
+
+_VINH = "Vinh, Epps & Bailey, JMLR 11 (2010)"
+_ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
+_STREHL = "Strehl & Ghosh, JMLR 3 (2002)"
+
+
+def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
+           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
+           **more: Any) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
+                      better=better, symmetric=symmetric, adjusted=adjusted,
+                      reference=reference, **more)
+
+
+def _nmi(key: str, name: str, mean: str, reference: str) -> MetricInfo:
+    return _entry(key, name, normalized_mutual_info_score, 0.0, 1.0, reference,
+                  options={"average_method": mean})
+
+
+def _ami(key: str, name: str, mean: str) -> MetricInfo:
+    return _entry(key, name, adjusted_mutual_info_score, -math.inf, 1.0, _VINH,
+                  adjusted=True, options={"average_method": mean})
+
+
+ENTRIES = [
+    _ami("ami", "Adjusted mutual information", "arithmetic"),
+    _nmi("nmi", "Normalized mutual information", "arithmetic", _STREHL),
+    _entry("mi", "Mutual information (nats)", mutual_info_score, 0.0, math.inf,
+           "Cover & Thomas (2006)", perfect=None),
+    _entry("homogeneity", "Homogeneity", homogeneity_score, 0.0, 1.0, _ROSENBERG,
+           symmetric=False),
+    _entry("completeness", "Completeness", completeness_score, 0.0, 1.0, _ROSENBERG,
+           symmetric=False),
+    _entry("v_measure", "V-measure", v_measure_score, 0.0, 1.0, _ROSENBERG),
+    _entry("vi", "Variation of information (nats)", variation_of_information_distance, 0.0,
+           math.inf, "Meila, JMVA 98 (2007)", better="lower", perfect=0.0),
+    _entry("nvi", "Normalized variation of information",
+           normalized_variation_of_information_distance, 0.0, 1.0, _VINH, better="lower",
+           perfect=0.0),
+    _entry("nid", "Normalized information distance", normalized_information_distance, 0.0,
+           1.0, _VINH, better="lower", perfect=0.0),
+    _nmi("nmi_joint", "NMI (joint entropy)", "joint", _VINH),
+    _nmi("nmi_geometric", "NMI (geometric mean)", "geometric", _STREHL),
+    _nmi("nmi_min", "NMI (min entropy)", "min", _VINH),
+    _nmi("nmi_max", "NMI (max entropy)", "max", _VINH),
+    _ami("ami_geometric", "AMI (geometric mean)", "geometric"),
+    _ami("ami_min", "AMI (min entropy)", "min"),
+    _ami("ami_max", "AMI (max entropy)", "max"),
+    _entry("cluster_entropy", "Cluster entropy H(truth|pred) (nats)", cluster_entropy_error,
+           0.0, math.inf, "Zhao & Karypis (2001); permetrics ES", better="lower",
+           symmetric=False, perfect=0.0),
+    _entry("chi2", "Chi-square statistic of the table", chi2_score, 0.0, math.inf,
+           "Pearson (1900); aricode Chi2", perfect=None),
+]

@@ -21,13 +21,13 @@ import numpy as np
 
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
+from .definition import MATCH, MetricInfo, Undefined, deprecated_alias, score
 
 __all__ = [
-    "MarxerPurwins",
-    "marxer_purwins",
-    "marxer_purwins_precision",
-    "marxer_purwins_recall",
-    "marxer_purwins_f",
+    "ENTRIES", "MarxerPurwins", "marxer_purwins", "marxer_purwins_precision_score",
+    "marxer_purwins_recall_score", "marxer_purwins_f_score",
+    # deprecated names
+    "marxer_purwins_precision", "marxer_purwins_recall", "marxer_purwins_f",
 ]
 
 
@@ -102,7 +102,8 @@ def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
     return table.cached("marxer_purwins", _compute)
 
 
-def marxer_purwins_precision(labels_true: Any, labels_pred: Any = None) -> float:
+@score(zero_division=True)
+def marxer_purwins_precision_score(table: Contingency) -> float:
     """Marxer & Purwins precision P, equations (1), (3), (5); see :func:`marxer_purwins`.
 
     P = sum_ck n_ck (1 - (b_k - n_ck) / (N - n_c)) / N (1 with a single class), in [0, 1],
@@ -121,17 +122,22 @@ def marxer_purwins_precision(labels_true: Any, labels_pred: Any = None) -> float
 
     Examples
     --------
-    >>> marxer_purwins_precision([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> marxer_purwins_precision_score([0, 0, 1, 1], [0, 0, 1, 2])
     1.0
 
     References
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    return marxer_purwins(labels_true, labels_pred).precision
+    if table.n_classes == 1:
+        raise Undefined(
+            1.0, "Marxer-Purwins precision is undefined (0/0): a single class has no other "
+                 "classes' items to keep out")
+    return marxer_purwins(table).precision
 
 
-def marxer_purwins_recall(labels_true: Any, labels_pred: Any = None) -> float:
+@score(zero_division=False)
+def marxer_purwins_recall_score(table: Contingency) -> float:
     """Marxer & Purwins recall R, equations (2), (4), (6); see :func:`marxer_purwins`.
 
     R = sum_ck n_ck r_ck / N with r_ck = (n_ck - 1) / (n_c - 1) (1 when n_c = 1), in [0, 1],
@@ -150,17 +156,18 @@ def marxer_purwins_recall(labels_true: Any, labels_pred: Any = None) -> float:
 
     Examples
     --------
-    >>> marxer_purwins_recall([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> marxer_purwins_recall_score([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
 
     References
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    return marxer_purwins(labels_true, labels_pred).recall
+    return marxer_purwins(table).recall
 
 
-def marxer_purwins_f(labels_true: Any, labels_pred: Any = None) -> float:
+@score(zero_division=True)
+def marxer_purwins_f_score(table: Contingency) -> float:
     """Marxer & Purwins F-measure F = 2PR / (P + R) (0 when P + R = 0).
 
     In [0, 1], 1 for identical partitions, 0 for both trivial clusterings (see
@@ -179,11 +186,36 @@ def marxer_purwins_f(labels_true: Any, labels_pred: Any = None) -> float:
 
     Examples
     --------
-    >>> round(marxer_purwins_f([0, 0, 1, 1], [0, 0, 1, 2]), 12)
+    >>> round(marxer_purwins_f_score([0, 0, 1, 1], [0, 0, 1, 2]), 12)
     0.666666666667
 
     References
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    return marxer_purwins(labels_true, labels_pred).f
+    result = marxer_purwins(table)
+    if result.precision + result.recall == 0:
+        raise Undefined(
+            0.0, "the Marxer-Purwins F-measure is undefined (0/0): precision and recall "
+                 "are 0")
+    return result.f
+
+
+marxer_purwins_precision = deprecated_alias("marxer_purwins_precision",
+                                            marxer_purwins_precision_score)
+marxer_purwins_recall = deprecated_alias("marxer_purwins_recall", marxer_purwins_recall_score)
+marxer_purwins_f = deprecated_alias("marxer_purwins_f", marxer_purwins_f_score)
+
+_MARXER = "Marxer & Purwins, An F-measure for unsupervised clustering (2008)"
+
+
+def _entry(key: str, name: str, func) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
+                      better="higher", symmetric=False, adjusted=False, reference=_MARXER)
+
+
+ENTRIES = [
+    _entry("mp_precision", "Marxer-Purwins precision", marxer_purwins_precision_score),
+    _entry("mp_recall", "Marxer-Purwins recall", marxer_purwins_recall_score),
+    _entry("mp_f", "Marxer-Purwins F-measure", marxer_purwins_f_score),
+]

@@ -1,0 +1,301 @@
+"""What a score is: its registry entry, and the one public shape every score function has.
+
+A family module writes each score as a function of a :class:`~clustermetrics.Contingency`
+(plus its options) and decorates it with :func:`score`, which gives it the public,
+scikit-learn-style signature ``f(labels_true, labels_pred=None, *, contingency=None,
+**options)``, checks the options it declares, applies the one zero-denominator policy,
+and writes the numpydoc ``Parameters`` and ``Returns`` sections once. Next to its
+functions the module lists its :class:`MetricInfo` entries (``ENTRIES``); the registry
+only collects them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import numbers
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..table import Contingency, as_contingency
+
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "UndefinedMetricError",
+           "Undefined", "deprecated_alias", "score"]
+
+PAIR, INFO, MATCH = "pair counting", "information", "set matching"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MetricInfo:
+    """One registered score.
+
+    ``func`` is the public score function, called on a table with ``options`` (a variant
+    of a score is its function with other options: NMI with ``average_method="max"``).
+    ``better`` is ``"higher"``, ``"lower"``, or the value at which the score is best (the
+    clustering ratio: 1.0). ``perfect`` is the value on identical labellings, or None when
+    it depends on the data (MI = H). ``detail``, when set, returns a richer result (the
+    recovery matching) whose ``rate`` is the score; ``evaluate`` keeps it in
+    ``Report.details``. ``label_invariant`` is False for scores whose tie-breaking follows
+    label order (the paper's greedy recovery rate).
+    """
+
+    key: str
+    name: str
+    func: Callable[..., Any]
+    family: str
+    lower: float
+    upper: float
+    better: Literal["higher", "lower"] | float
+    symmetric: bool
+    adjusted: bool
+    reference: str
+    perfect: float | None = 1.0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    detail: Callable[..., Any] | None = None
+    label_invariant: bool = True
+
+    def compute(self, table: Contingency) -> tuple[float, Any]:
+        """(value, detail-or-None) of this score for ``table``."""
+        if self.detail is not None:
+            result = self.detail(table, **self.options)
+            return float(result.rate), result
+        return float(self.func(table, **self.options)), None
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return (self.lower, self.upper)
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.better == "higher"
+
+    @property
+    def optimum(self) -> float | None:
+        """The value the score is best at, when it is neither higher nor lower is better."""
+        return None if isinstance(self.better, str) else float(self.better)
+
+    def is_better(self, a: float, b: float) -> bool:
+        """Is ``a`` strictly better than ``b`` for this score?"""
+        if self.better == "higher":
+            return a > b
+        if self.better == "lower":
+            return a < b
+        return abs(a - self.better) < abs(b - self.better)
+
+
+# --------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class Choice:
+    """An option taking one of a few values."""
+
+    values: tuple[Any, ...]
+    doc: str
+
+    def check(self, name: str, value: Any) -> Any:
+        if value not in self.values or isinstance(value, bool) != any(
+                isinstance(v, bool) for v in self.values if v == value):
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, self.values))}, "
+                             f"got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        return "{" + ", ".join(map(repr, self.values)) + "}"
+
+
+@dataclass(frozen=True)
+class Real:
+    """A finite real option in [low, high] (either end may be None: unbounded)."""
+
+    doc: str
+    low: float | None = None
+    high: float | None = None
+
+    def check(self, name: str, value: Any) -> Any:
+        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+            math.isfinite(value) and (self.low is None or value >= self.low) and \
+            (self.high is None or value <= self.high)
+        if not ok:
+            bounds = (f">= {self.low}" if self.high is None else
+                      f"between {self.low} and {self.high}" if self.low is not None
+                      else f"<= {self.high}")
+            raise ValueError(f"{name} must be a finite number {bounds}, got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        return "float"
+
+
+# --------------------------------------------------------------------------- undefined
+class UndefinedMetricError(ValueError, ZeroDivisionError):
+    """A score's denominator is zero and ``force_finite=False`` asked not to replace it."""
+
+
+class Undefined(Exception):
+    """Raised by a score's body when its value is a 0/0: ``value`` is the score's documented
+    convention there, ``why`` the reason (for :class:`UndefinedMetricError`)."""
+
+    def __init__(self, value: float, why: str):
+        super().__init__(why)
+        self.value, self.why = value, why
+
+
+_ZERO_DIVISION_OPTIONS = {
+    "force_finite": "bool, default=True\n"
+                    "        Where the score's denominator is zero, return a finite value "
+                    "(``finite_value``,\n        or the score's own convention, stated above) "
+                    "instead of raising\n        :class:`~clustermetrics.UndefinedMetricError`.",
+    "finite_value": "float or None, default={default}\n"
+                    "        The value returned for a zero denominator with "
+                    "``force_finite=True``\n        (None: the score's convention).",
+}
+
+
+def score(*, options: Mapping[str, Choice | Real] | None = None,
+          zero_division: float | None | bool = False,
+          returns: str = "float") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Turn ``body(table, **options)`` into a public score.
+
+    ``options`` declares each keyword option of ``body`` with its check and description.
+    ``zero_division``: False when the score has no 0/0 case; else the score raises
+    :class:`Undefined` there, and the public function gains ``force_finite`` and
+    ``finite_value`` (whose default is this value; True: None, the convention).
+    """
+    declared = dict(options or {})
+
+    def decorate(body: Callable[..., Any]) -> Callable[..., Any]:
+        params = inspect.signature(body).parameters
+        defaults = {k: p.default for k, p in params.items() if k != "table"}
+        if set(defaults) != set(declared):
+            raise TypeError(f"{body.__name__}: options {sorted(defaults)} are not the "
+                            f"declared {sorted(declared)}")
+        finite_default = None if zero_division is True else zero_division
+
+        @functools.wraps(body)
+        def public(labels_true: Any = None, labels_pred: Any = None, *,
+                   contingency: Any = None, **kwargs: Any) -> Any:
+            table = _table(labels_true, labels_pred, contingency)
+            force_finite = kwargs.pop("force_finite", True) if zero_division is not False \
+                else True
+            finite_value = kwargs.pop("finite_value", finite_default) \
+                if zero_division is not False else None
+            unknown = set(kwargs) - set(declared)
+            if unknown:
+                raise TypeError(f"{body.__name__}() got an unexpected keyword argument "
+                                f"{sorted(unknown)[0]!r}")
+            values = {k: declared[k].check(k, kwargs.get(k, defaults[k])) for k in declared}
+            if zero_division is False:
+                return body(table, **values)
+            if not isinstance(force_finite, bool):
+                raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
+            if finite_value is not None:
+                Real("finite value").check("finite_value", finite_value)
+            try:
+                return body(table, **values)
+            except Undefined as undefined:
+                if not force_finite:
+                    raise UndefinedMetricError(
+                        f"{undefined.why} (set force_finite=True to return "
+                        f"{'finite_value' if finite_value is not None else 'its convention'})"
+                    ) from None
+                return float(undefined.value if finite_value is None else finite_value)
+
+        public.__signature__ = _signature(declared, defaults, zero_division, finite_default)
+        public.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
+                                   finite_default, returns)
+        public.body = body  # the function of a table, for the registry's own calls
+        return public
+    return decorate
+
+
+def _table(labels_true: Any, labels_pred: Any, contingency: Any) -> Contingency:
+    """The table of a call: a Contingency (first argument or ``contingency=``), a count
+    matrix as ``contingency=`` (scikit-learn's form), or two label sequences."""
+    if contingency is not None:  # as scikit-learn: the labels are then not read
+        return contingency if isinstance(contingency, Contingency) \
+            else Contingency.from_matrix(contingency)
+    if labels_true is None:
+        raise ValueError("labels_true is required (or a table as contingency=)")
+    return as_contingency(labels_true, labels_pred)
+
+
+def _signature(declared, defaults, zero_division, finite_default) -> inspect.Signature:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter("labels_true", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=None),
+              inspect.Parameter("labels_pred", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=None),
+              inspect.Parameter("contingency", kw, default=None)]
+    params += [inspect.Parameter(k, kw, default=defaults[k]) for k in declared]
+    if zero_division is not False:
+        params += [inspect.Parameter("force_finite", kw, default=True),
+                   inspect.Parameter("finite_value", kw, default=finite_default)]
+    return inspect.Signature(params)
+
+
+_LABELS_DOC = """\
+labels_true : array-like of shape (n_samples,) or Contingency
+    True class labels, or a contingency table (then ``labels_pred`` must be None).
+labels_pred : array-like of shape (n_samples,), optional
+    Predicted cluster labels.
+contingency : Contingency or array-like of shape (n_classes, n_clusters), optional
+    The table instead of the labels: a :class:`~clustermetrics.Contingency` or a count
+    matrix (rows = true classes). As scikit-learn's ``contingency=``, it wins: the label
+    arguments are then not read."""
+
+
+def _document(doc: str, declared, defaults, zero_division, finite_default,
+              returns: str) -> str:
+    """The body's docstring with the numpydoc Parameters and Returns sections inserted
+    before its first other section (Examples, References, Notes, See Also)."""
+    lines = [_LABELS_DOC]
+    for name, spec in declared.items():
+        lines.append(f"{name} : {spec.describe()}, default={defaults[name]!r}\n"
+                     f"    {spec.doc}")
+    if zero_division is not False:
+        lines.append(f"force_finite : {_ZERO_DIVISION_OPTIONS['force_finite']}"
+                     .replace("\n        ", "\n    "))
+        lines.append(f"finite_value : "
+                     f"{_ZERO_DIVISION_OPTIONS['finite_value'].format(default=finite_default)}"
+                     .replace("\n        ", "\n    "))
+    block = "Parameters\n----------\n" + "\n".join(lines) + \
+        f"\n\nReturns\n-------\nscore : {returns}\n"
+    text = _without_sections(inspect.cleandoc(doc), ("Parameters", "Returns"))
+    for header in ("Examples\n--------", "References\n----------", "Notes\n-----",
+                   "See Also\n--------"):
+        at = text.find(header)
+        if at >= 0:
+            return text[:at] + block + "\n" + text[at:]
+    return text + "\n\n" + block
+
+
+def _without_sections(text: str, names: tuple[str, ...]) -> str:
+    """``text`` without the numpydoc sections ``names`` (written by hand before the
+    decorator wrote them)."""
+    lines, out, skipping = text.split("\n"), [], False
+    for i, line in enumerate(lines):
+        underline = i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"}
+        if underline and line.strip():
+            skipping = line.strip() in names
+        if not skipping:
+            out.append(line)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
+    """``old``, a name kept so code written for it runs: it warns (FutureWarning) and
+    calls ``new`` with ``fixed`` options."""
+    hint = new.__name__ + (f"(..., {', '.join(f'{k}={v!r}' for k, v in fixed.items())})"
+                           if fixed else "")
+
+    @functools.wraps(new)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{old} is deprecated and will be removed; use {hint}",
+                      FutureWarning, stacklevel=2)
+        return new(*args, **fixed, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated: use :func:`{hint}`."
+    return alias

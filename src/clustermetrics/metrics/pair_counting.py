@@ -1,0 +1,729 @@
+"""Pair-counting scores: everything derived from the 2x2 table of item pairs.
+
+Over the C(N, 2) unordered pairs of items, a pair is *together* in a labelling when both
+items share a label. With n_ij the table cells, a_i the class sizes and b_j the cluster sizes:
+
+    TP = sum_ij C(n_ij, 2)            together in truth and in prediction   (yy)
+    FN = sum_i C(a_i, 2) - TP         together in truth only                (yn)
+    FP = sum_j C(b_j, 2) - TP         together in prediction only           (ny)
+    TN = C(N, 2) - TP - FN - FP       apart in both                         (nn)
+
+All four are computed in O(nnz) from the table as exact integers, so no score here
+overflows at any N (scikit-learn's int64 products do, from N ~ 3e9). Every other index of
+the family (clusterCrit, permetrics, clusim, genieclust, aricode) is a ratio of integer
+expressions of a = TP, b = FN, c = FP, d = TN, divided once (a square root taken last, on
+a correctly rounded quotient), so nothing cancels either. Where a denominator is zero the
+score raises its documented convention through the zero-division policy of
+:func:`~clustermetrics.metrics.definition.score`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..table import Contingency, as_contingency
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares
+from .definition import PAIR, MetricInfo, Real, Undefined, deprecated_alias, score
+
+__all__ = [
+    "ENTRIES", "PairCounts", "pair_counts", "pair_confusion_matrix",
+    "rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "pair_precision_score",
+    "pair_recall_score", "pair_f_score", "pair_jaccard_score", "czekanowski_dice_score",
+    "kulczynski_score", "mcnemar_score", "phi_score", "rogers_tanimoto_score",
+    "russel_rao_score", "sokal_sneath1_score", "sokal_sneath2_score", "southwood_score",
+    "kendall_tau_score", "gamma_score", "g_plus_distance", "g_plus_score",
+    "adjusted_fowlkes_mallows_score", "modified_adjusted_rand_score",
+]
+
+# Below this N every n*(n-1) fits in int64, and so does every sum of C(n, 2) (<= C(N, 2)).
+_INT64_SAFE_N = 3_000_000_000
+
+
+class PairCounts(NamedTuple):
+    """Unordered item pairs by agreement (exact ints): see :func:`pair_counts`."""
+
+    tp: int
+    fn: int
+    fp: int
+    tn: int
+
+
+def _sum_comb2(values: np.ndarray, n_total: int) -> int:
+    if n_total >= _INT64_SAFE_N:  # sum v^2 may pass 2**63: Python ints (object arrays)
+        values = values.astype(object)
+    # sum C(v, 2) = (sum v^2 - sum v) / 2; one dot product, no temporary arrays
+    return (int(np.dot(values, values)) - int(values.sum())) // 2
+
+
+def _compute_pairs(table: Contingency) -> PairCounts:
+    n = table.n_samples
+    tp = _sum_comb2(table.counts, n)
+    same_true = _sum_comb2(table.class_sizes, n)
+    same_pred = _sum_comb2(table.cluster_sizes, n)
+    fn, fp = same_true - tp, same_pred - tp
+    return PairCounts(tp, fn, fp, n * (n - 1) // 2 - tp - fn - fp)
+
+
+def _pairs(table: Contingency) -> PairCounts:
+    return table.cached("pair_counts", _compute_pairs)
+
+
+def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
+    """Counts of unordered item pairs by agreement: TP, FN, FP, TN.
+
+    TP: together in both labellings; FN: together in the truth, apart in the prediction;
+    FP: apart in the truth, together in the prediction; TN: apart in both. They sum to
+    C(N, 2). Computed in O(nnz) from the contingency table, as exact Python integers.
+
+    Examples
+    --------
+    >>> pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
+    PairCounts(tp=1, fn=1, fp=2, tn=2)
+
+    References
+    ----------
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985).
+    """
+    return _pairs(as_contingency(labels_true, labels_pred))
+
+
+def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarray:
+    """scikit-learn's pair confusion matrix: ``[[TN, FP], [FN, TP]]`` over *ordered* pairs.
+
+    Each entry is twice the unordered count of :func:`pair_counts`; the total is N(N-1).
+    Returned as int64 like scikit-learn, or as an object array of exact Python ints when a
+    count exceeds int64.
+
+    Examples
+    --------
+    >>> pair_confusion_matrix([0, 0, 1, 1], [1, 1, 0, 0]).tolist()
+    [[8, 0], [0, 4]]
+    """
+    tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
+    cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
+    dtype = np.int64 if max(map(max, cells)) < 2**63 else object
+    return np.array(cells, dtype=dtype)
+
+
+@score(zero_division=True)
+def rand_score(table: Contingency) -> float:
+    """Rand index: share of item pairs on which the two labellings agree.
+
+    RI = (TP + TN) / C(N, 2), in [0, 1], 1 for identical partitions. With fewer than two
+    items there are no pairs and the score is 1.0 (as scikit-learn).
+
+    Examples
+    --------
+    >>> rand_score([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+
+    References
+    ----------
+    Rand, "Objective criteria for the evaluation of clustering methods", JASA 66 (1971).
+    """
+    tp, fn, fp, tn = _pairs(table)
+    agree, total = tp + tn, tp + fn + fp + tn
+    if total == 0:
+        raise Undefined(1.0, "the Rand index is undefined (0/0): there are no item pairs")
+    return agree / total
+
+
+@score(zero_division=True)
+def adjusted_rand_score(table: Contingency) -> float:
+    """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
+
+    ARI = (Index - Expected) / (Max - Expected) with Index = TP, Expected =
+    (TP+FN)(TP+FP)/C(N,2) and Max = ((TP+FN) + (TP+FP))/2; equivalently
+    2(TP*TN - FN*FP) / ((TP+FN)(FN+TN) + (TP+FP)(FP+TN)). Range [-0.5, 1]; about 0 for
+    independent labellings, 1.0 for identical partitions. When no pair is split or joined
+    differently (FN = FP = 0) the score is 1.0, as in scikit-learn. Symmetric. Computed
+    exactly in integers and divided once.
+
+    Examples
+    --------
+    >>> round(adjusted_rand_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
+    0.242424
+
+    References
+    ----------
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985).
+    """
+    tp, fn, fp, tn = _pairs(table)
+    den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
+    if den == 0:  # then FN = FP = 0: the labellings agree on every pair
+        raise Undefined(
+            1.0, "ARI is undefined (0/0): every pair is together in both labellings, or "
+                 "apart in both")
+    return 2 * (tp * tn - fn * fp) / den
+
+
+@score(zero_division=True)
+def fowlkes_mallows_score(table: Contingency) -> float:
+    """Fowlkes-Mallows index: geometric mean of pair precision and pair recall.
+
+    FMI = TP / sqrt((TP + FP)(TP + FN)), in [0, 1]. 0.0 when no pair is together in both.
+    Deviation from scikit-learn: two all-singleton labellings (no pair together in either,
+    so every pair agrees) score 1.0; scikit-learn returns 0.0 there (a known bug).
+
+    Examples
+    --------
+    >>> round(fowlkes_mallows_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
+    0.471405
+
+    References
+    ----------
+    Fowlkes & Mallows, "A method for comparing two hierarchical clusterings", JASA 78 (1983).
+    """
+    tp, fn, fp, _ = _pairs(table)
+    if (tp + fp) * (tp + fn) == 0:
+        raise Undefined(1.0 if fn == 0 and fp == 0 else 0.0,
+                        "FMI is undefined (0/0): a labelling has no pair together")
+    if tp == 0:
+        return 0.0
+    return math.sqrt(tp / (tp + fp)) * math.sqrt(tp / (tp + fn))
+
+
+@score(zero_division=1.0)
+def pair_precision_score(table: Contingency) -> float:
+    """Pair precision (permetrics PrS): share of pairs joined by the prediction that are right.
+
+    PrS = yy / (yy + ny) = TP / (TP + FP), in [0, 1]. The denominator is zero when the
+    prediction is all singletons; then ``finite_value`` (1.0: nothing was wrongly joined) is
+    returned, or with ``force_finite=False`` an :class:`UndefinedMetricError` is raised.
+    ``pair_precision_score(t, p) == pair_recall_score(p, t)``.
+
+    Examples
+    --------
+    >>> pair_precision_score([0, 0, 1, 1], [0, 0, 0, 0])
+    0.3333333333333333
+
+    References
+    ----------
+    Desgraupes, "Clustering indices", Université Paris Ouest (2013).
+    """
+    tp, _, fp, _ = _pairs(table)
+    if tp + fp == 0:
+        raise Undefined(
+            1.0, "pair precision is undefined (0/0): the prediction has no pair together")
+    return tp / (tp + fp)
+
+
+@score(zero_division=1.0)
+def pair_recall_score(table: Contingency) -> float:
+    """Pair recall (permetrics ReS): share of truly co-clustered pairs the prediction keeps.
+
+    ReS = yy / (yy + yn) = TP / (TP + FN), in [0, 1]. The denominator is zero when the truth
+    is all singletons; then ``finite_value`` (1.0: no true pair was missed) is returned, or
+    with ``force_finite=False`` an :class:`UndefinedMetricError` is raised.
+
+    Examples
+    --------
+    >>> pair_recall_score([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2])
+    0.6666666666666666
+
+    References
+    ----------
+    Desgraupes, "Clustering indices", Université Paris Ouest (2013).
+    """
+    tp, fn, _, _ = _pairs(table)
+    if tp + fn == 0:
+        raise Undefined(1.0, "pair recall is undefined (0/0): the truth has no pair together")
+    return tp / (tp + fn)
+
+
+@score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
+       zero_division=1.0)
+def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
+    """Pair F-beta score: weighted harmonic mean of pair precision and pair recall.
+
+    F = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), in [0, 1]; ``beta`` > 1 weighs recall
+    more. Undefined only when no pair is together in either labelling (both all singletons:
+    perfect agreement), then ``finite_value`` or :class:`UndefinedMetricError`.
+
+    Examples
+    --------
+    >>> pair_f_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.4
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, "Introduction to Information Retrieval" (2008), 16.3.
+    """
+    tp, fn, fp, _ = _pairs(table)
+    b2 = Fraction(beta) ** 2  # exact: the quotient below is rounded once
+    num, den = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+    if den == 0:
+        raise Undefined(1.0, "the pair F-score is undefined (0/0): no pair is together in either "
+                             "labelling")
+    return float(num / den)
+
+
+@score(zero_division=1.0)
+def pair_jaccard_score(table: Contingency) -> float:
+    """Pair Jaccard index: TP / (TP + FN + FP), in [0, 1].
+
+    Undefined only when both labellings are all singletons (no pair together anywhere: they
+    agree perfectly), then ``finite_value`` or :class:`UndefinedMetricError`.
+
+    Examples
+    --------
+    >>> pair_jaccard_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.25
+
+    References
+    ----------
+    Jaccard (1912); for partitions see Ben-Hur, Elisseeff & Guyon, PSB (2002).
+    """
+    tp, fn, fp, _ = _pairs(table)
+    if tp + fn + fp == 0:
+        raise Undefined(
+            1.0, "the pair Jaccard index is undefined (0/0): no pair is together in either "
+                 "labelling")
+    return tp / (tp + fn + fp)
+
+
+@score(zero_division=True)
+def czekanowski_dice_score(table: Contingency) -> float:
+    """Czekanowski-Dice index (Dice / Sorensen on pairs): 2a / (2a + b + c).
+
+    Range [0, 1], symmetric, 1.0 when the partitions agree on every pair (also when no pair
+    is together anywhere, as permetrics CDS). Numerically the pair F1 score.
+
+    Examples
+    --------
+    >>> czekanowski_dice_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.4
+
+    References
+    ----------
+    Desgraupes, "Clustering indices", clusterCrit vignette (2013), Czekanowski_Dice.
+    """
+    a, b, c, _ = _pairs(table)
+    if 2 * a + b + c == 0:
+        raise Undefined(
+            1.0, "the Czekanowski-Dice index is undefined (0/0): no pair is together in "
+                 "either labelling")
+    return 2 * a / (2 * a + b + c)
+
+
+@score(zero_division=True)
+def kulczynski_score(table: Contingency) -> float:
+    """Kulczynski index: mean of pair precision and pair recall, (a/(a+c) + a/(a+b)) / 2.
+
+    Range [0, 1], symmetric. 1.0 when the partitions agree on every pair; 0.0 when no pair
+    is together in both (then a precision or recall denominator may be 0; permetrics
+    returns 0.0 there even for identical all-singleton partitions).
+
+    Examples
+    --------
+    >>> kulczynski_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.4166666666666667
+
+    References
+    ----------
+    Desgraupes, "Clustering indices" (2013), Kulczynski.
+    """
+    a, b, c, _ = _pairs(table)
+    if (a + c) * (a + b) == 0:
+        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
+                        "the Kulczynski index is undefined (0/0): a labelling has no pair together")
+    # (a/(a+c) + a/(a+b)) / 2 over one common denominator, divided once
+    return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
+
+
+@score(zero_division=True)
+def mcnemar_score(table: Contingency) -> float:
+    """McNemar statistic on pair counts, as clusterCrit: (d - c) / sqrt(d + c).
+
+    d = pairs apart in both, c = pairs together only in the prediction. Under independence
+    it is approximately standard normal; larger means the prediction splits what the truth
+    splits. Unbounded, not symmetric; its value on identical partitions is sqrt(d), so it
+    depends on the data. 0.0 when d + c = 0. permetrics MNS computes the same expression on
+    pair *proportions* (counts / M), i.e. this value divided by sqrt(M).
+
+    Examples
+    --------
+    >>> round(mcnemar_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.0
+
+    References
+    ----------
+    McNemar, Psychometrika 12 (1947); Desgraupes, "Clustering indices" (2013), McNemar.
+    """
+    _, _, c, d = _pairs(table)
+    if d + c == 0:
+        raise Undefined(
+            0.0, "the McNemar statistic is undefined (0/0): no pair is apart in the truth")
+    magnitude = math.sqrt((d - c) ** 2 / (d + c))  # int / int: correctly rounded
+    return math.copysign(magnitude, d - c) if d != c else 0.0
+
+
+@score(zero_division=True)
+def phi_score(table: Contingency) -> float:
+    """Phi coefficient (Pearson correlation of the pair indicators; Hubert's Gamma statistic).
+
+    phi = (a d - b c) / sqrt((a+b)(a+c)(b+d)(c+d)) = (M a - P Q) / sqrt(P Q (M-P)(M-Q)).
+    Range [-1, 1], symmetric. When a factor of the denominator is 0 (a labelling has no pair
+    together, or no pair apart): 1.0 if the partitions agree on every pair, else 0.0
+    (permetrics PhS/HGS return 0.0 in both cases). clusim's ``pearson_correlation`` omits
+    the square root, see docs/metric-notes.md.
+
+    Examples
+    --------
+    >>> round(phi_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.0
+
+    References
+    ----------
+    Hubert & Arabie, J. Classification 2 (1985); Desgraupes (2013), Hubert and Phi.
+    """
+    a, b, c, d = _pairs(table)
+    den_sq = (a + b) * (a + c) * (b + d) * (c + d)
+    if den_sq == 0:
+        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
+                        "phi is undefined (0/0): a labelling has no pair together, or none apart")
+    num = a * d - b * c
+    value = math.sqrt(num * num / den_sq)
+    return math.copysign(min(value, 1.0), num) if num else 0.0
+
+
+@score(zero_division=True)
+def rogers_tanimoto_score(table: Contingency) -> float:
+    """Rogers-Tanimoto index: (a + d) / (a + d + 2(b + c)).
+
+    Range [0, 1], symmetric, 1.0 when the partitions agree on every pair (and with fewer
+    than two items, when there are no pairs).
+
+    Examples
+    --------
+    >>> rogers_tanimoto_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.3333333333333333
+
+    References
+    ----------
+    Rogers & Tanimoto, Science 132 (1960); Desgraupes (2013), Rogers_Tanimoto.
+    """
+    a, b, c, d = _pairs(table)
+    if a + b + c + d == 0:
+        raise Undefined(
+            1.0, "the Rogers-Tanimoto index is undefined (0/0): there are no item pairs")
+    return (a + d) / (a + d + 2 * (b + c))
+
+
+@score(zero_division=True)
+def russel_rao_score(table: Contingency) -> float:
+    """Russel-Rao index: a / M, the share of all pairs that are together in both.
+
+    Range [0, 1], symmetric; on identical partitions it is sum_i C(a_i, 2) / C(N, 2), so the
+    perfect value depends on the data. 0.0 with fewer than two items (as permetrics RRS).
+
+    Examples
+    --------
+    >>> russel_rao_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.16666666666666666
+
+    References
+    ----------
+    Russel & Rao (1940); Desgraupes (2013), Russel_Rao.
+    """
+    a, b, c, d = _pairs(table)
+    total = a + b + c + d
+    if total == 0:
+        raise Undefined(0.0, "the Russel-Rao index is undefined (0/0): there are no item pairs")
+    return a / total
+
+
+@score(zero_division=True)
+def sokal_sneath1_score(table: Contingency) -> float:
+    """Sokal-Sneath index 1: a / (a + 2(b + c)).
+
+    Range [0, 1], symmetric, 1.0 when the partitions agree on every pair.
+
+    Examples
+    --------
+    >>> sokal_sneath1_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.14285714285714285
+
+    References
+    ----------
+    Sokal & Sneath, Principles of Numerical Taxonomy (1963); Desgraupes (2013).
+    """
+    a, b, c, _ = _pairs(table)
+    if a + b + c == 0:
+        raise Undefined(1.0, "the Sokal-Sneath index 1 is undefined (0/0): no pair is together in "
+                             "either labelling")
+    return a / (a + 2 * (b + c))
+
+
+@score(zero_division=True)
+def sokal_sneath2_score(table: Contingency) -> float:
+    """Sokal-Sneath index 2 (clusterCrit's definition): (a + d) / (a + d + (b + c)/2).
+
+    Range [0, 1], symmetric, 1.0 when the partitions agree on every pair.
+
+    Examples
+    --------
+    >>> sokal_sneath2_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.6666666666666666
+
+    References
+    ----------
+    Sokal & Sneath (1963); Desgraupes (2013), Sokal_Sneath2.
+    """
+    a, b, c, d = _pairs(table)
+    if a + b + c + d == 0:
+        raise Undefined(1.0, "the Sokal-Sneath index 2 is undefined (0/0): there are no item pairs")
+    return 2 * (a + d) / (2 * (a + d) + b + c)
+
+
+@score(zero_division=True)
+def southwood_score(table: Contingency) -> float:
+    """Southwood index: a / (b + c), pairs joined by both over pairs on which they disagree.
+
+    Range [0, inf), symmetric, higher is better. Undefined when the partitions agree on
+    every pair (b + c = 0); 1.0 is returned then, as clusim's ``southwood_index`` does —
+    beware that this is *below* values of nearly identical partitions.
+
+    Examples
+    --------
+    >>> southwood_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.3333333333333333
+
+    References
+    ----------
+    Southwood, Ecological Methods (1978); clusim ``southwood_index`` (Gates & Ahn, JOSS 2017).
+    """
+    a, b, c, _ = _pairs(table)
+    if b + c == 0:
+        raise Undefined(1.0, "the Southwood index is undefined: the labellings agree on "
+                             "every pair")
+    return a / (b + c)
+
+
+@score(zero_division=True)
+def kendall_tau_score(table: Contingency) -> float:
+    """Kendall's tau on pairs, as permetrics TauS: (s+ - s-) / sqrt(M (M - a)).
+
+    s+ = a + d (concordant pairs), s- = b + c (discordant pairs), M = C(N, 2) and a the pairs
+    tied in both (together in both), following permetrics' ``calculate_tau_score``. Range
+    [-1, inf): the denominator shrinks as a grows, so identical partitions score
+    sqrt(M / (M - a)) >= 1 (data-dependent). Symmetric. When M - a = 0 (fewer than two
+    items, or both labellings a single cluster) 1.0 is returned, as permetrics does.
+
+    Examples
+    --------
+    >>> round(kendall_tau_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.0
+
+    References
+    ----------
+    Kendall, Biometrika 30 (1938); Desgraupes (2013); permetrics ``tau_score`` (TauS).
+    """
+    a, b, c, d = _pairs(table)
+    total = a + b + c + d
+    den_sq = total * (total - a)
+    if den_sq == 0:
+        raise Undefined(
+            1.0, "Kendall's tau is undefined (0/0): no pair is apart in either labelling")
+    num = a + d - b - c
+    return math.copysign(math.sqrt(num * num / den_sq), num) if num else 0.0
+
+
+@score(zero_division=True)
+def gamma_score(table: Contingency) -> float:
+    """Gamma, as permetrics GAS: 2 RI - 1 = (a + d - b - c) / M.
+
+    Range [-1, 1], symmetric, 1.0 for identical partitions and with fewer than two items.
+
+    Examples
+    --------
+    >>> round(gamma_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.0
+
+    References
+    ----------
+    Baker & Hubert, JASA 70 (1975); permetrics ``gamma_score`` (GAS).
+    """
+    a, b, c, d = _pairs(table)
+    total = a + b + c + d
+    if total == 0:
+        raise Undefined(1.0, "gamma is undefined (0/0): there are no item pairs")
+    return (a + d - b - c) / total
+
+
+@score(zero_division=True)
+def g_plus_distance(table: Contingency) -> float:
+    """G-plus, as permetrics GPS: 1 - RI = (b + c) / M, the share of discordant pairs.
+
+    Range [0, 1], lower is better, symmetric, 0.0 for identical partitions and with fewer
+    than two items.
+
+    Examples
+    --------
+    >>> g_plus_distance([0, 0, 1, 1], [0, 0, 0, 1])
+    0.5
+
+    References
+    ----------
+    Rohlf, Systematic Zoology 23 (1974); permetrics ``gplus_score`` (GPS).
+    """
+    a, b, c, d = _pairs(table)
+    if a + b + c + d == 0:
+        raise Undefined(0.0, "G-plus is undefined (0/0): there are no item pairs")
+    return (b + c) / (a + b + c + d)
+
+
+@score(zero_division=True)
+def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
+    """Fowlkes-Mallows index adjusted for chance (Hubert & Arabie 1985).
+
+    With FM = a / sqrt(P Q) and, under the permutation model, E[a] = P Q / M:
+
+        AFM = (FM - E[FM]) / (1 - E[FM]) = (M a - P Q) / (sqrt(P Q) (M - sqrt(P Q)))
+
+    0 in expectation for independent labellings, 1.0 when the partitions agree on every pair,
+    0.0 when a labelling has no pair together; range (-inf, 1]. Symmetric. ``M - sqrt(PQ)``
+    is evaluated as (M^2 - PQ) / (M + sqrt(PQ)) so it does not cancel.
+
+    Examples
+    --------
+    >>> round(adjusted_fowlkes_mallows_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
+    0.26293
+
+    References
+    ----------
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); genieclust
+    ``adjusted_fm_score``.
+    """
+    a, b, c, d = _pairs(table)
+    m, pq = a + b + c + d, (a + b) * (a + c)
+    if pq == 0 or m * m == pq:  # no pair together in a labelling, or every pair in both
+        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
+                        "the adjusted Fowlkes-Mallows index is 0/0")
+    root = math.sqrt(pq)
+    gap = (m * m - pq) / (m + root)
+    return (m * a - pq) / (root * gap)
+
+
+def _sum_n_ab(table: Contingency) -> int:
+    """sum_ij n_ij [(a_i - 1)(b_j - 1) - (n_ij - 1)], exactly."""
+    n = table.counts
+    a = table.class_sizes[table.rows]
+    b = table.cluster_sizes[table.cols]
+    if table.n_samples < 2_000_000:  # every n*a*b < 8e18 fits in int64
+        return int((n * ((a - 1) * (b - 1) - (n - 1))).sum())
+    # sum_i (a_i - 1) S_i with S_i = sum_j n_ij (b_j - 1) = sum_j n_ij b_j - a_i (row sums
+    # shared with Marxer-Purwins, exact at any N); only the K outer products need Python
+    # integers
+    per_class = row_sum_count_size(table) - exact_ints(table, table.class_sizes)
+    outer = sum(x * y for x, y in zip((table.class_sizes - 1).tolist(), per_class.tolist(),
+                                      strict=True))
+    return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
+
+
+@score(zero_division=True)
+def modified_adjusted_rand_score(table: Contingency) -> float:
+    """Modified adjusted Rand index (MARI, Sundqvist, Chiquet & Rigaill), as aricode ``MARI``.
+
+    The ARI's expectation is taken under the permutation (hypergeometric) model with fixed
+    margins; MARI takes it under a multinomial model (items drawn i.i.d.), estimating
+    E[a] = M alpha beta without bias from pairs of *disjoint* pairs: with D the number of
+    ordered (p1, p2), p1 together in the truth, p2 together in the prediction, p1 and p2
+    disjoint, and K = C(N-2, 2),
+
+        D = P Q - a - sum_ij n_ij [(a_i - 1)(b_j - 1) - (n_ij - 1)]
+        MARI = (a K - D) / ((P + Q) K / 2 - D)
+
+    (the subtracted terms count the ordered pairs sharing two and one item). Exact
+    integers, O(nnz). 1.0 when the partitions agree on every pair; 0.0 when the
+    denominator vanishes otherwise (e.g. N < 4, where no two disjoint pairs exist).
+    Symmetric; about 0 for independent labellings; range (-inf, 1].
+
+    Examples
+    --------
+    >>> modified_adjusted_rand_score([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+
+    References
+    ----------
+    Sundqvist, Chiquet & Rigaill, "Adjusting the adjusted Rand index: a multinomial story",
+    Computational Statistics 38 (2023); aricode ``MARI``.
+    """
+    a, b, c, _ = _pairs(table)
+    if b == 0 and c == 0:  # agreement on every pair: num = den (also when both vanish)
+        return 1.0
+    n = table.n_samples
+    p, q = a + b, a + c
+    disjoint = p * q - a - _sum_n_ab(table)
+    k = (n - 2) * (n - 3) // 2
+    num, den = 2 * (a * k - disjoint), (p + q) * k - 2 * disjoint
+    if den == 0:
+        raise Undefined(
+            0.0, "MARI is undefined (0/0): no two disjoint item pairs (N < 4), or no pair "
+                 "together in either labelling beyond those sharing an item")
+    return num / den
+
+
+
+g_plus_score = deprecated_alias("g_plus_score", g_plus_distance)
+
+_HUBERT = "Hubert & Arabie, J. Classification 2 (1985)"
+_DESGRAUPES = "Desgraupes, Clustering indices, clusterCrit (2013)"
+_PERM = "permetrics (Thieu, 2024)"
+
+
+def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
+           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
+           **more: Any) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=PAIR, lower=lower, upper=upper,
+                      better=better, symmetric=symmetric, adjusted=adjusted,
+                      reference=reference, **more)
+
+
+ENTRIES = [
+    _entry("ari", "Adjusted Rand index", adjusted_rand_score, -0.5, 1.0, _HUBERT,
+           adjusted=True),
+    _entry("ri", "Rand index", rand_score, 0.0, 1.0, "Rand, JASA 66 (1971)"),
+    _entry("fmi", "Fowlkes-Mallows index", fowlkes_mallows_score, 0.0, 1.0,
+           "Fowlkes & Mallows, JASA 78 (1983)"),
+    _entry("pair_precision", "Pair precision (PrS)", pair_precision_score, 0.0, 1.0,
+           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False),
+    _entry("pair_recall", "Pair recall (ReS)", pair_recall_score, 0.0, 1.0,
+           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False),
+    _entry("pair_f1", "Pair F1", pair_f_score, 0.0, 1.0,
+           "Manning et al., Introduction to IR (2008) 16.3", options={"beta": 1.0}),
+    _entry("pair_jaccard", "Pair Jaccard index", pair_jaccard_score, 0.0, 1.0,
+           "Ben-Hur, Elisseeff & Guyon, PSB (2002)"),
+    _entry("czekanowski_dice", "Czekanowski-Dice index", czekanowski_dice_score, 0.0, 1.0,
+           _DESGRAUPES),
+    _entry("kulczynski", "Kulczynski index", kulczynski_score, 0.0, 1.0, _DESGRAUPES),
+    _entry("mcnemar", "McNemar statistic (pair counts)", mcnemar_score, -math.inf, math.inf,
+           "McNemar, Psychometrika 12 (1947); " + _DESGRAUPES, symmetric=False,
+           perfect=None),
+    _entry("phi", "Phi coefficient (Hubert Γ)", phi_score, -1.0, 1.0,
+           _HUBERT + "; " + _DESGRAUPES),
+    _entry("rogers_tanimoto", "Rogers-Tanimoto index", rogers_tanimoto_score, 0.0, 1.0,
+           "Rogers & Tanimoto, Science 132 (1960)"),
+    _entry("russel_rao", "Russel-Rao index", russel_rao_score, 0.0, 1.0, _DESGRAUPES,
+           perfect=None),
+    _entry("sokal_sneath1", "Sokal-Sneath index 1", sokal_sneath1_score, 0.0, 1.0,
+           _DESGRAUPES),
+    _entry("sokal_sneath2", "Sokal-Sneath index 2", sokal_sneath2_score, 0.0, 1.0,
+           _DESGRAUPES),
+    _entry("southwood", "Southwood index", southwood_score, 0.0, math.inf,
+           "Southwood, Ecological Methods (1978); clusim", perfect=None),
+    _entry("kendall_tau", "Kendall's tau on pairs (permetrics TauS)", kendall_tau_score,
+           -1.0, math.inf, "Kendall (1938); " + _PERM, perfect=None),
+    _entry("gamma", "Gamma (2 RI - 1)", gamma_score, -1.0, 1.0,
+           "Baker & Hubert, JASA 70 (1975); " + _PERM),
+    _entry("g_plus", "G-plus (1 - RI)", g_plus_distance, 0.0, 1.0, "Rohlf (1974); " + _PERM,
+           better="lower", perfect=0.0),
+    _entry("afmi", "Adjusted Fowlkes-Mallows index", adjusted_fowlkes_mallows_score,
+           -math.inf, 1.0, _HUBERT, adjusted=True),
+    _entry("mari", "Modified adjusted Rand index", modified_adjusted_rand_score, -math.inf,
+           1.0, "Sundqvist, Chiquet & Rigaill, Comput. Stat. 38 (2023)", adjusted=True),
+]
