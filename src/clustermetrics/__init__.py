@@ -23,7 +23,8 @@ from .metrics.element_centric import (
     element_centric_similarity,
     element_centric_similarity_score,
 )
-from .metrics.information import (
+from .metrics.information import (  # standardized and reduced mutual information
+    StandardizedMI,
     adjusted_mutual_info_score,
     ami_geometric_score,
     ami_max_score,
@@ -43,8 +44,12 @@ from .metrics.information import (
     nmi_min_score,
     normalized_information_distance,
     normalized_mutual_info_score,
+    normalized_reduced_mutual_info_score,
     normalized_variation_of_information,
     normalized_variation_of_information_distance,
+    reduced_mutual_info_score,
+    standardized_mutual_info,
+    standardized_mutual_info_score,
     v_measure_score,
     variation_of_information,
     variation_of_information_distance,
@@ -142,4 +147,6 @@ __all__ = [
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
     "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
+    "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
+    "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
 ]

@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from ..table import Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "UndefinedMetricError",
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "Integer",
+           "UndefinedMetricError",
            "Undefined", "deprecated_alias", "score"]
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
@@ -128,6 +129,23 @@ class Real:
         return "float"
 
 
+@dataclass(frozen=True)
+class Integer:
+    """An integer option at least ``low`` (a count, a random seed)."""
+
+    doc: str
+    low: int = 0
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or \
+                value < self.low:
+            raise ValueError(f"{name} must be an integer >= {self.low}, got {value!r}")
+        return int(value)
+
+    def describe(self) -> str:
+        return "int"
+
+
 # --------------------------------------------------------------------------- undefined
 class UndefinedMetricError(ValueError, ZeroDivisionError):
     """A score's denominator is zero and ``force_finite=False`` asked not to replace it."""
@@ -153,7 +171,7 @@ _ZERO_DIVISION_OPTIONS = {
 }
 
 
-def score(*, options: Mapping[str, Choice | Real] | None = None,
+def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
           returns: str = "float") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Turn ``body(table, **options)`` into a public score.

@@ -1,0 +1,138 @@
+"""Reduced mutual information with the Dirichlet-multinomial encoding of the table.
+
+Jerdee, Kirkley & Newman, "Mutual information and the encoding of contingency tables",
+Phys. Rev. E 110, 064306 (2024). With the truth g (row sizes a_r, q = number of rows),
+the prediction c (column sizes b_s) and the table n_rs over N items, the information
+needed to send g is, up to a term log N that cancels,
+
+    H(g)   = min_alpha [ log Gamma(q alpha + N)/Gamma(q alpha)
+                         - sum_r log Gamma(alpha + a_r)/Gamma(alpha) ],
+
+(the Dirichlet-multinomial code of the sequence of labels), and given c
+
+    H(g|c) = min_beta sum_s [ log Gamma(q beta + b_s)/Gamma(q beta)
+                              - sum_r log Gamma(beta + n_rs)/Gamma(beta) ],
+
+(one Dirichlet-multinomial per column, sharing beta). The reduced mutual information is
+H(g) - H(g|c), in nats here (the reference package ``clustering-mi`` reports it in bits,
+for the whole data set; the scores divide it by N, as ``mutual_info_score`` is per item).
+The concentrations are minimised over [1e-4, 1e4], the range of the reference package.
+
+Every sum is a sum over the *distinct* values of the sizes and cell counts weighted by
+their multiplicity, so a function evaluation costs O(number of distinct values) after one
+O(nnz + R + C) pass, whatever the number of labels; the minimisation takes ~60 of them.
+
+Accuracy: each term is a log rising factorial log Gamma(x + n) - log Gamma(x). Taken as a
+difference of two log-gammas it loses ~eps log Gamma(x) absolutely, which is large when
+x = q beta is large (q = 1e5 rows, beta = 1e4: ~4e-6 nats per term). Here, for x >= 10, it
+is written as (x - 1/2) log1p(n/x) + n log(x + n) - n + c(x + n) - c(x), with c the
+remainder of Stirling's series (evaluated by its asymptotic series, error < 1e-16): every
+piece is then of the size of the result, which keeps its relative accuracy. Tests check it
+against mpmath at 50 digits.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import gammaln
+
+from ._cells import accurate_sum
+
+__all__ = ["log_rising", "reduced_information", "ALPHA_RANGE"]
+
+ALPHA_RANGE = (1e-4, 1e4)
+_STIRLING_FROM = 10.0
+# coefficients of 1/z, 1/z^3, ..., 1/z^13 in log Gamma(z) - Stirling (Bernoulli numbers)
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+_GRID = 33  # starting grid over log alpha (the objective is smooth; the grid finds its basin)
+
+
+def _stirling_remainder(z: np.ndarray) -> np.ndarray:
+    """log Gamma(z) - ((z - 1/2) log z - z + log(2 pi)/2) for z >= 10 (error < 1e-17)."""
+    w = 1.0 / (z * z)
+    acc = np.full_like(z, _STIRLING[-1])
+    for c in _STIRLING[-2::-1]:
+        acc = acc * w + c
+    return acc / z
+
+
+def log_rising(x: float, n: np.ndarray) -> np.ndarray:
+    """log(Gamma(x + n) / Gamma(x)) for x > 0 and integers n >= 0, to a few ulps of itself."""
+    n = np.asarray(n, dtype=np.float64)
+    if x < _STIRLING_FROM:  # log Gamma(x) is small: the plain difference is accurate
+        return gammaln(x + n) - gammaln(x)
+    xn = x + n
+    out = (x - 0.5) * np.log1p(n / x)
+    out += n * (np.log(xn) - 1.0)
+    out += _stirling_remainder(xn) - _stirling_remainder(np.array([x]))[0]
+    return out
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct positive values as float64, their multiplicities as float64)."""
+    values = np.asarray(values)
+    values = values[values > 0]
+    u, c = np.unique(values, return_counts=True)
+    return u.astype(np.float64), c.astype(np.float64)
+
+
+class _Code:
+    """The Dirichlet-multinomial description length sum_s [L(q x, m_s) - sum_r L(x, n_rs)],
+    L = log_rising, of one side, from the distinct values of its group sizes m_s and its
+    cells n_rs (for H(g): one group of size N whose cells are the class sizes)."""
+
+    def __init__(self, q: int, sizes: np.ndarray, cells: np.ndarray):
+        self.q = float(q)
+        self.sizes, self.size_mult = _distinct(sizes)
+        self.cells, self.cell_mult = _distinct(cells)
+
+    def __call__(self, x: float) -> float:
+        top = log_rising(self.q * x, self.sizes) * self.size_mult
+        bottom = log_rising(x, self.cells) * self.cell_mult
+        return accurate_sum(np.concatenate((top, -bottom)))
+
+    def minimum(self) -> tuple[float, float]:
+        """(min over x in ALPHA_RANGE, argmin): a log-spaced grid, then bounded Brent in
+        log x around the best grid point."""
+        lo, hi = math.log(ALPHA_RANGE[0]), math.log(ALPHA_RANGE[1])
+        grid = np.linspace(lo, hi, _GRID)
+        values = [self(math.exp(t)) for t in grid]
+        k = int(np.argmin(values))
+        left, right = grid[max(k - 1, 0)], grid[min(k + 1, _GRID - 1)]
+        res = minimize_scalar(lambda t: self(math.exp(t)), bounds=(left, right),
+                              method="bounded", options={"xatol": 1e-10})
+        best_t, best = (float(res.x), float(res.fun)) if res.fun < values[k] \
+            else (float(grid[k]), float(values[k]))
+        return best, math.exp(best_t)
+
+
+def entropy_code(sizes: np.ndarray) -> float:
+    """H(g) of a labelling with group sizes ``sizes`` (nats, without log N)."""
+    sizes = np.asarray(sizes)
+    if sizes.shape[0] <= 1:
+        return 0.0
+    n = int(sizes.sum())
+    return _Code(sizes.shape[0], np.array([n]), sizes).minimum()[0]
+
+
+def conditional_code(q: int, col_sizes: np.ndarray, cells: np.ndarray) -> float:
+    """H(g|c) for a table with q rows, column sizes ``col_sizes`` and non-zero cells
+    ``cells`` (nats, without log N)."""
+    if q <= 1:
+        return 0.0
+    return _Code(q, col_sizes, cells).minimum()[0]
+
+
+def reduced_information(q: int, row_sizes: np.ndarray, col_sizes: np.ndarray,
+                        cells: np.ndarray) -> float:
+    """H(g) - H(g|c) in nats for the whole data set (rows g, columns c)."""
+    return entropy_code(row_sizes) - conditional_code(q, col_sizes, cells)
+
+
+def self_information(sizes: np.ndarray) -> float:
+    """H(g) - H(g|g): the reduced mutual information of a labelling with itself."""
+    sizes = np.asarray(sizes)
+    return reduced_information(sizes.shape[0], sizes, sizes, sizes)
