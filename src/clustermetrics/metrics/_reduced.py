@@ -60,7 +60,8 @@ def _stirling_remainder(z: np.ndarray) -> np.ndarray:
 
 
 def log_rising(x: float, n: np.ndarray) -> np.ndarray:
-    """log(Gamma(x + n) / Gamma(x)) for x > 0 and integers n >= 0, to a few ulps of itself."""
+    """log(Gamma(x + n) / Gamma(x)) for x > 0 and integers n >= 0, to a few ulps of itself
+    (of |log Gamma(x)| < 10 at most for x < 10, where the plain difference is used)."""
     n = np.asarray(n, dtype=np.float64)
     if x < _STIRLING_FROM:  # log Gamma(x) is small: the plain difference is accurate
         return gammaln(x + n) - gammaln(x)
