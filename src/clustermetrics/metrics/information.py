@@ -41,7 +41,7 @@ from ._cells import (
 )
 from ._emi import expected_mutual_information
 from ._reduced import conditional_code, entropy_code
-from ._smi import exact_variance, exact_work, s_of_counts, sample_s
+from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
 from .definition import (
     INFO,
     Choice,
@@ -320,6 +320,10 @@ _SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
 _SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
 # exact work (hypergeometric terms) that ``auto`` accepts: about a second
 _SMI_EXACT_BUDGET = 3e7
+# ``auto`` draws at most n_samples random tables and at most this much sampling work (~10 s
+# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES
+_SMI_AUTO_MC_BUDGET = 2e9
+_SMI_AUTO_MIN_SAMPLES = 10
 
 
 class StandardizedMI(NamedTuple):
@@ -356,7 +360,12 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     emi = _emi(table)
     a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
     if method == "auto":
-        method = "exact" if exact_work(a, b) <= _SMI_EXACT_BUDGET else "monte_carlo"
+        if exact_work(a, b) <= _SMI_EXACT_BUDGET:
+            method = "exact"
+        else:
+            method = "monte_carlo"
+            affordable = int(_SMI_AUTO_MC_BUDGET // sample_cost(a, b))
+            n_samples = min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, affordable))
     if method == "exact":
         _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n))
         sd = math.sqrt(var_s) / n
@@ -421,7 +430,9 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     al.'s Theorem 1, evaluated over the distinct class and cluster sizes) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
     ``random_state``; :func:`standardized_mutual_info` gives its standard error).
-    ``method="auto"`` is exact when that costs about a second at most. Undefined (0/0)
+    ``method="auto"`` is exact when that costs about a second at most, else Monte Carlo
+    with at most ``n_samples`` tables and about ten seconds of draws (at least 10 tables:
+    each costs O(min(R C, N log N))). Undefined (0/0)
     when MI is the same for every pairing: a labelling with a single label or with only
     singletons; 0.0 there.
 
@@ -874,9 +885,6 @@ ENTRIES = [
     _entry("smi", "Standardized mutual information", standardized_mutual_info_score,
            -math.inf, math.inf, _ROMANO, adjusted=True, perfect=None,
            detail=_smi_detail.body),
-    _entry("smi_mc", "SMI (Monte Carlo sd)", standardized_mutual_info_score, -math.inf,
-           math.inf, _ROMANO, adjusted=True, perfect=None,
-           options={"method": "monte_carlo"}, detail=_smi_detail.body),
     _entry("rmi", "Reduced mutual information (nats)", reduced_mutual_info_score, -math.inf,
            math.inf, _JERDEE, symmetric=False, adjusted=True, perfect=None),
     _entry("rnmi", "Normalized reduced MI (truth)", normalized_reduced_mutual_info_score,
