@@ -319,5 +319,6 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
         return new(*args, **fixed, **kwargs)
 
     alias.__name__ = alias.__qualname__ = old
+    alias.replacement, alias.fixed = new, dict(fixed)
     alias.__doc__ = f"Deprecated: use :func:`{hint}`."
     return alias
