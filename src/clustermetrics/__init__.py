@@ -5,6 +5,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 (:data:`METRICS`) describes every score once.
 """
 
+from ._version import __version__ as __version__
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
 from .metrics.bcubed import (
@@ -18,9 +19,7 @@ from .metrics.bcubed import (
     bcubed_recall_class_weighted,
     bcubed_recall_score,
 )
-from .metrics.definition import (
-    UndefinedMetricError,
-)
+from .metrics.definition import UndefinedMetricError
 from .metrics.element_centric import (
     element_centric_similarity,
     element_centric_similarity_score,
@@ -125,8 +124,6 @@ from .noise import with_noise
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
 from .table import Contingency, as_contingency, contingency_matrix
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
