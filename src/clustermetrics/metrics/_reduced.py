@@ -41,12 +41,14 @@ from scipy.special import gammaln
 
 from ._cells import accurate_sum
 
-__all__ = ["log_rising", "reduced_information", "ALPHA_RANGE"]
+__all__ = ["ALPHA_RANGE", "conditional_code", "entropy_code", "log_binomial", "log_rising",
+           "stirling_excess"]
 
 ALPHA_RANGE = (1e-4, 1e4)
 _STIRLING_FROM = 10.0
 # coefficients of 1/z, 1/z^3, ..., 1/z^13 in log Gamma(z) - Stirling (Bernoulli numbers)
 _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _GRID = 33  # starting grid over log alpha (the objective is smooth; the grid finds its basin)
 
 
@@ -72,6 +74,62 @@ def log_rising(x: float, n: np.ndarray) -> np.ndarray:
     return out
 
 
+def log_binomial(x: float, n: np.ndarray) -> np.ndarray:
+    """E(x, n) = log Gamma(x + n) - log Gamma(x) - log n! for x > 0, integers n >= 0,
+    without differences of large log-gammas (module docstring)."""
+    n = np.asarray(n, dtype=np.float64)
+    out = np.empty(n.shape)
+    big = n >= _STIRLING_FROM
+    small = ~big
+    out[small] = _log_binomial_small(x, n[small])
+    if x < _STIRLING_FROM:
+        nb = n[big]
+        y, z = nb + 1.0, nb + x  # log Gamma(z) - log Gamma(y), both arguments >= 10
+        d = (y - 0.5) * np.log1p((x - 1.0) / y) + (x - 1.0) * (np.log(z) - 1.0)
+        d += _stirling_remainder(z) - _stirling_remainder(y)
+        out[big] = d - gammaln(x)
+        return out
+    nb = n[big]
+    z = x + nb
+    e = (x - 0.5) * np.log1p(nb / x) + (nb + 0.5) * np.log1p((x - 1.0) / (nb + 1.0))
+    e -= 0.5 * np.log(z)
+    e += 1.0 - _HALF_LOG_2PI
+    e += _stirling_remainder(z) - _stirling_remainder(np.array([x]))[0] \
+        - _stirling_remainder(nb + 1.0)
+    out[big] = e
+    return out
+
+
+def _log_binomial_small(x: float, n: np.ndarray) -> np.ndarray:
+    """E(x, n) for integers 0 <= n < 10 as log(x / n) + sum_{k<n} log1p(x / k): the log of
+    x (x + 1) ... (x + n - 1) / n!, every term accurate to an ulp of itself."""
+    out = np.zeros(n.shape)
+    pos = n > 0
+    out[pos] = np.log(x / n[pos])
+    for k in range(1, int(_STIRLING_FROM)):
+        more = n > k
+        if not more.any():
+            break
+        out[more] += math.log1p(x / k)
+    return out
+
+
+def stirling_excess(plus: np.ndarray, minus: np.ndarray) -> float:
+    """sum over ``plus`` minus sum over ``minus`` of log n! - (n log n - n): the half-log
+    and remainder terms of Stirling's series, for positive integers."""
+    def part(values: np.ndarray) -> np.ndarray:
+        u, c = np.unique(np.asarray(values, dtype=np.int64), return_counts=True)
+        v = u.astype(np.float64)
+        out = np.empty(v.shape)
+        small = v < _STIRLING_FROM
+        vs = v[small]
+        out[small] = gammaln(vs + 1.0) - (vs * np.log(vs) - vs)
+        vb = v[~small]
+        out[~small] = 0.5 * np.log(vb) + _HALF_LOG_2PI + _stirling_remainder(vb)
+        return out * c
+    return accurate_sum(np.concatenate((part(plus), -part(minus))))
+
+
 def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct positive values as float64, their multiplicities as float64)."""
     values = np.asarray(values)
@@ -81,9 +139,11 @@ def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Code:
-    """The Dirichlet-multinomial description length sum_s [L(q x, m_s) - sum_r L(x, n_rs)],
-    L = log_rising, of one side, from the distinct values of its group sizes m_s and its
-    cells n_rs (for H(g): one group of size N whose cells are the class sizes)."""
+    """The part of a Dirichlet-multinomial description length that depends on the
+    concentration x: sum_s E(q x, m_s) - sum_rs E(x, n_rs) (E = log_binomial), from the
+    distinct values of the group sizes m_s and of the cells n_rs (for H(g): one group of
+    size N whose cells are the class sizes). The rest, sum log m_s! - sum log n_rs!, is
+    added by the caller in a stable form."""
 
     def __init__(self, q: int, sizes: np.ndarray, cells: np.ndarray):
         self.q = float(q)
@@ -91,8 +151,8 @@ class _Code:
         self.cells, self.cell_mult = _distinct(cells)
 
     def __call__(self, x: float) -> float:
-        top = log_rising(self.q * x, self.sizes) * self.size_mult
-        bottom = log_rising(x, self.cells) * self.cell_mult
+        top = log_binomial(self.q * x, self.sizes) * self.size_mult
+        bottom = log_binomial(x, self.cells) * self.cell_mult
         return accurate_sum(np.concatenate((top, -bottom)))
 
     def minimum(self) -> tuple[float, float]:
@@ -111,7 +171,7 @@ class _Code:
 
 
 def entropy_code(sizes: np.ndarray) -> float:
-    """H(g) of a labelling with group sizes ``sizes`` (nats, without log N)."""
+    """The concentration-dependent part of H(g) for group sizes ``sizes`` (see _Code)."""
     sizes = np.asarray(sizes)
     if sizes.shape[0] <= 1:
         return 0.0
@@ -120,20 +180,8 @@ def entropy_code(sizes: np.ndarray) -> float:
 
 
 def conditional_code(q: int, col_sizes: np.ndarray, cells: np.ndarray) -> float:
-    """H(g|c) for a table with q rows, column sizes ``col_sizes`` and non-zero cells
-    ``cells`` (nats, without log N)."""
+    """The concentration-dependent part of H(g|c) for a table with q rows, column sizes
+    ``col_sizes`` and non-zero cells ``cells`` (see _Code)."""
     if q <= 1:
         return 0.0
     return _Code(q, col_sizes, cells).minimum()[0]
-
-
-def reduced_information(q: int, row_sizes: np.ndarray, col_sizes: np.ndarray,
-                        cells: np.ndarray) -> float:
-    """H(g) - H(g|c) in nats for the whole data set (rows g, columns c)."""
-    return entropy_code(row_sizes) - conditional_code(q, col_sizes, cells)
-
-
-def self_information(sizes: np.ndarray) -> float:
-    """H(g) - H(g|g): the reduced mutual information of a labelling with itself."""
-    sizes = np.asarray(sizes)
-    return reduced_information(sizes.shape[0], sizes, sizes, sizes)

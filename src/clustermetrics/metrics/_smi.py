@@ -142,6 +142,8 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
 
 
 _ROW_CELL_COST = 80.0
+_ROWS_MAX_N = 10**9 - 1  # numpy's multivariate hypergeometric sampler needs N < 1e9
+_PAIRING_MAX_N = 1 << 28  # a random pairing holds ~3 arrays of N int64 (6 GB at 2^28)
 
 
 def _layout(sizes: np.ndarray) -> np.ndarray:
@@ -161,10 +163,21 @@ def _canonical(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def sample_cost(a: np.ndarray, b: np.ndarray) -> float:
     """Rough cost of one random table in units of ~5 ns (measured): a multivariate
     hypergeometric row at a time ~80 units per cell, a shuffled pairing N log2 N."""
-    a, b = _canonical(a, b)
-    n = float(a.sum())
-    return min(float(a.shape[0]) * float(b.shape[0]) * _ROW_CELL_COST,
-               n * max(math.log2(n), 1.0))
+    return _sampler(*_canonical(a, b))[1]
+
+
+def _sampler(a: np.ndarray, b: np.ndarray) -> tuple[str | None, float]:
+    """(which sampler, its cost per table); (None, inf) when N is beyond both."""
+    n = int(a.sum())
+    rows = float(a.shape[0]) * float(b.shape[0]) * _ROW_CELL_COST
+    pairing = float(n) * max(math.log2(n), 1.0)
+    options = [(cost, name) for cost, name, ok in ((rows, "rows", n <= _ROWS_MAX_N),
+                                                   (pairing, "pairing", n <= _PAIRING_MAX_N))
+               if ok]
+    if not options:
+        return None, math.inf
+    cost, name = min(options)
+    return name, cost
 
 
 def sample_s(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int) -> np.ndarray:
@@ -172,10 +185,13 @@ def sample_s(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int) -> np.ndar
     drawn one after another from the multivariate hypergeometric law when the table is
     small next to N, else a random pairing of the items (both draw the same law)."""
     a, b = _canonical(a, b)
-    n = int(a.sum())
+    name, _ = _sampler(a, b)
+    if name is None:
+        raise ValueError(f"the Monte Carlo sampler supports N < {_ROWS_MAX_N + 1:.0e} items "
+                         f"(numpy's multivariate hypergeometric sampler), got N = {a.sum()}")
     rng = np.random.default_rng(seed)
     out = np.empty(n_samples)
-    if a.shape[0] * b.shape[0] * _ROW_CELL_COST <= n * max(math.log2(n), 1.0):
+    if name == "rows":
         for s in range(n_samples):
             left = b.copy()
             table = np.empty((a.shape[0], b.shape[0]), dtype=np.int64)

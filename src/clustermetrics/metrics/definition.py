@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from ..table import Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "Integer",
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
            "UndefinedMetricError",
            "Undefined", "deprecated_alias", "score"]
 
@@ -131,19 +131,23 @@ class Real:
 
 @dataclass(frozen=True)
 class Integer:
-    """An integer option at least ``low`` (a count, a random seed)."""
+    """An integer option >= ``low``; ``none_ok``: None is allowed too (no limit)."""
 
     doc: str
     low: int = 0
+    none_ok: bool = False
 
     def check(self, name: str, value: Any) -> Any:
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or \
-                value < self.low:
-            raise ValueError(f"{name} must be an integer >= {self.low}, got {value!r}")
+        if value is None and self.none_ok:
+            return value
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                or value < self.low:
+            extra = " or None" if self.none_ok else ""
+            raise ValueError(f"{name} must be an integer >= {self.low}{extra}, got {value!r}")
         return int(value)
 
     def describe(self) -> str:
-        return "int"
+        return "int or None" if self.none_ok else "int"
 
 
 # --------------------------------------------------------------------------- undefined
@@ -171,7 +175,7 @@ _ZERO_DIVISION_OPTIONS = {
 }
 
 
-def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
+def score(*, options: Mapping[str, Choice | Real] | None = None,
           zero_division: float | None | bool = False,
           returns: str = "float") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Turn ``body(table, **options)`` into a public score.
@@ -315,5 +319,6 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
         return new(*args, **fixed, **kwargs)
 
     alias.__name__ = alias.__qualname__ = old
+    alias.replacement, alias.fixed = new, dict(fixed)
     alias.__doc__ = f"Deprecated: use :func:`{hint}`."
     return alias

@@ -40,7 +40,7 @@ from ._cells import (
     log_counts,
 )
 from ._emi import expected_mutual_information
-from ._reduced import conditional_code, entropy_code
+from ._reduced import conditional_code, entropy_code, stirling_excess
 from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
 from .definition import (
     INFO,
@@ -324,6 +324,9 @@ _SMI_EXACT_BUDGET = 3e7
 # at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES
 _SMI_AUTO_MC_BUDGET = 2e9
 _SMI_AUTO_MIN_SAMPLES = 10
+# ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
+_SMI_AUTO_REFUSE = 1.2e11
+_SMI_EXACT_MAX_N = 10**9  # the exact variance tabulates log k! for k <= N
 
 
 class StandardizedMI(NamedTuple):
@@ -360,13 +363,25 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     emi = _emi(table)
     a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
     if method == "auto":
-        if exact_work(a, b) <= _SMI_EXACT_BUDGET:
+        work, cost = exact_work(a, b), sample_cost(a, b)
+        if n <= _SMI_EXACT_MAX_N and (work <= _SMI_EXACT_BUDGET or
+                                      work <= cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
+        elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
+            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables ~{cost * 10:.1e} "
+                        "operations; pass method='exact' or method='monte_carlo' to run it "
+                        "anyway") if math.isfinite(cost) else \
+                "the Monte Carlo sampler needs N < 1e9"
+            raise ValueError(f"SMI on this table (N = {n}) is too costly: the exact "
+                             f"variance needs ~{work:.1e} terms and {sampling}")
         else:
             method = "monte_carlo"
-            affordable = int(_SMI_AUTO_MC_BUDGET // sample_cost(a, b))
+            affordable = int(_SMI_AUTO_MC_BUDGET // cost)
             n_samples = min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, affordable))
     if method == "exact":
+        if n > _SMI_EXACT_MAX_N:
+            raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e} (a table of "
+                             f"log k! up to N), got N = {n}")
         _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n))
         sd = math.sqrt(var_s) / n
         value = (mi - emi) / sd if sd > 0 else 0.0
@@ -432,7 +447,9 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     ``random_state``; :func:`standardized_mutual_info` gives its standard error).
     ``method="auto"`` is exact when that costs about a second at most, else Monte Carlo
     with at most ``n_samples`` tables and about ten seconds of draws (at least 10 tables:
-    each costs O(min(R C, N log N))). Undefined (0/0)
+    each costs O(min(R C, N log N)); the sampler needs N < 1e9). Where neither fits
+    (about ten minutes for the minimum of draws) ``auto`` raises ValueError instead of
+    running for hours; name a method to run it anyway. Undefined (0/0)
     when MI is the same for every pairing: a labelling with a single label or with only
     singletons; 0.0 there.
 
@@ -466,14 +483,24 @@ _RNMI_NORM = Choice(("truth", "prediction", "arithmetic", "geometric", "min", "m
 
 
 def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
-    """(RMI(t; p), RMI(p; t), RMI(t; t), RMI(p; p)) for the whole data set (nats)."""
+    """(RMI(t; p), RMI(p; t), RMI(t; t), RMI(p; p)) for the whole data set (nats).
+
+    Each code length is its concentration-dependent part (minimised in :mod:`._reduced`)
+    plus log-factorials that do not depend on it; those combine into N MI (or N H) and
+    the small Stirling terms, so no difference of two numbers of size N log N is formed."""
     def compute(t: Contingency) -> tuple[float, float, float, float]:
-        a, b, cells = t.class_sizes, t.cluster_sizes, t.counts
-        h_t, h_p = entropy_code(a), entropy_code(b)
-        return (h_t - conditional_code(t.n_classes, b, cells),
-                h_p - conditional_code(t.n_clusters, a, cells),
-                h_t - conditional_code(t.n_classes, a, a),
-                h_p - conditional_code(t.n_clusters, b, b))
+        a, b, cells, n = t.class_sizes, t.cluster_sizes, t.counts, t.n_samples
+        mi, h_t, h_p = _info(t)
+        whole = np.array([n])
+        g_t, g_p = entropy_code(a), entropy_code(b)
+        shared = [n * mi, stirling_excess(np.concatenate((whole, cells)),
+                                          np.concatenate((a, b)))]
+        return (math.fsum([g_t, -conditional_code(t.n_classes, b, cells), *shared]),
+                math.fsum([g_p, -conditional_code(t.n_clusters, a, cells), *shared]),
+                math.fsum([g_t, -conditional_code(t.n_classes, a, a), n * h_t,
+                           stirling_excess(whole, a)]),
+                math.fsum([g_p, -conditional_code(t.n_clusters, b, b), n * h_p,
+                           stirling_excess(whole, b)]))
     return table.cached("reduced", compute)
 
 
