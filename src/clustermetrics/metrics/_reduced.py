@@ -41,8 +41,8 @@ from scipy.special import gammaln
 
 from ._cells import accurate_sum
 
-__all__ = ["ALPHA_RANGE", "conditional_code", "entropy_code", "log_binomial", "log_rising",
-           "stirling_excess"]
+__all__ = ["ALPHA_RANGE", "code_difference", "conditional_code", "entropy_code",
+           "log_binomial", "log_rising", "log_rising_over_power", "stirling_excess"]
 
 ALPHA_RANGE = (1e-4, 1e4)
 _STIRLING_FROM = 10.0
@@ -114,6 +114,43 @@ def _log_binomial_small(x: float, n: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log1p_minus(t: np.ndarray) -> np.ndarray:
+    """log1p(t) - t for t >= 0 without cancellation (its series below t = 1/4)."""
+    out = np.log1p(t) - t
+    near = t < 0.25
+    tn = t[near]
+    acc = np.zeros(tn.shape)
+    for j in range(32, 1, -1):  # -t^2/2 + t^3/3 - ...: 0.25^32 < 1e-19
+        acc = acc * tn + (-1.0) ** (j + 1) / j
+    out[near] = acc * tn * tn
+    return out
+
+
+def log_rising_over_power(x: float, n: np.ndarray) -> np.ndarray:
+    """F(x, n) = log Gamma(x + n) - log Gamma(x) - n log x = sum_{k<n} log1p(k / x), small
+    when x is large next to n (then E(x, n) is close to n log x - log n! and its
+    differences cancel). Direct sum below n = 10; for x >= 10 Stirling's form
+    (n - 1/2) log1p(n/x) + x (log1p(n/x) - n/x) + c(x + n) - c(x); else the plain
+    log-gammas."""
+    n = np.asarray(n, dtype=np.float64)
+    out = np.zeros(n.shape)
+    small = n < _STIRLING_FROM
+    for k in range(1, int(_STIRLING_FROM)):
+        more = small & (n > k)
+        if not more.any():
+            break
+        out[more] += math.log1p(k / x)
+    nb = n[~small]
+    if x >= _STIRLING_FROM:
+        t = nb / x
+        f = (nb - 0.5) * np.log1p(t) + x * _log1p_minus(t)
+        f += _stirling_remainder(x + nb) - _stirling_remainder(np.array([x]))[0]
+    else:
+        f = gammaln(x + nb) - gammaln(x) - nb * math.log(x)
+    out[~small] = f
+    return out
+
+
 def stirling_excess(plus: np.ndarray, minus: np.ndarray) -> float:
     """sum over ``plus`` minus sum over ``minus`` of log n! - (n log n - n): the half-log
     and remainder terms of Stirling's series, for positive integers."""
@@ -155,6 +192,20 @@ class _Code:
         bottom = log_binomial(x, self.cells) * self.cell_mult
         return accurate_sum(np.concatenate((top, -bottom)))
 
+    def forms(self, x: float) -> tuple[float, float, float, float]:
+        """(E-form value, its magnitude, F-form value, its magnitude) at x: the code is
+        E-form + sum log m! - sum log n! = F-form + N log q, where the F-form is
+        sum_s F(q x, m_s) - sum F(x, n) (log_rising_over_power). The magnitudes (sums of
+        |terms|) bound each form's rounding error."""
+        top = log_binomial(self.q * x, self.sizes) * self.size_mult
+        bottom = log_binomial(x, self.cells) * self.cell_mult
+        e_terms = np.concatenate((top, -bottom))
+        top = log_rising_over_power(self.q * x, self.sizes) * self.size_mult
+        bottom = log_rising_over_power(x, self.cells) * self.cell_mult
+        f_terms = np.concatenate((top, -bottom))
+        return (accurate_sum(e_terms), float(np.abs(e_terms).sum()),
+                accurate_sum(f_terms), float(np.abs(f_terms).sum()))
+
     def minimum(self) -> tuple[float, float]:
         """(min over x in ALPHA_RANGE, argmin): a log-spaced grid, then bounded Brent in
         log x around the best grid point."""
@@ -170,18 +221,32 @@ class _Code:
         return best, math.exp(best_t)
 
 
-def entropy_code(sizes: np.ndarray) -> float:
-    """The concentration-dependent part of H(g) for group sizes ``sizes`` (see _Code)."""
+def entropy_code(sizes: np.ndarray) -> tuple[float, float, float, float]:
+    """H(g) for group sizes ``sizes`` at its optimum, as :meth:`_Code.forms`."""
     sizes = np.asarray(sizes)
     if sizes.shape[0] <= 1:
-        return 0.0
-    n = int(sizes.sum())
-    return _Code(sizes.shape[0], np.array([n]), sizes).minimum()[0]
+        return (0.0, 0.0, 0.0, 0.0)
+    code = _Code(sizes.shape[0], np.array([int(sizes.sum())]), sizes)
+    return code.forms(code.minimum()[1])
 
 
-def conditional_code(q: int, col_sizes: np.ndarray, cells: np.ndarray) -> float:
-    """The concentration-dependent part of H(g|c) for a table with q rows, column sizes
-    ``col_sizes`` and non-zero cells ``cells`` (see _Code)."""
+def conditional_code(q: int, col_sizes: np.ndarray,
+                     cells: np.ndarray) -> tuple[float, float, float, float]:
+    """H(g|c) at its optimum for a table with q rows, column sizes ``col_sizes`` and
+    non-zero cells ``cells``, as :meth:`_Code.forms`."""
     if q <= 1:
-        return 0.0
-    return _Code(q, col_sizes, cells).minimum()[0]
+        return (0.0, 0.0, 0.0, 0.0)
+    code = _Code(q, col_sizes, cells)
+    return code.forms(code.minimum()[1])
+
+
+def code_difference(first, second, log_factorials: list[float]) -> float:
+    """first - second, two codes over the same rows (as :meth:`_Code.forms`), in the form
+    with the smaller rounding error: the E-forms plus ``log_factorials`` (the terms that
+    sum to the difference of their log-factorial parts), or the F-forms (their N log q
+    parts are equal)."""
+    e_err = first[1] + second[1] + sum(abs(v) for v in log_factorials)
+    f_err = first[3] + second[3]
+    if f_err < e_err:
+        return math.fsum([first[2], -second[2]])
+    return math.fsum([first[0], -second[0], *log_factorials])

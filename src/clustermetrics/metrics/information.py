@@ -40,7 +40,7 @@ from ._cells import (
     log_counts,
 )
 from ._emi import expected_mutual_information
-from ._reduced import conditional_code, entropy_code, stirling_excess
+from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
 from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
 from .definition import (
     INFO,
@@ -487,20 +487,22 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
 
     Each code length is its concentration-dependent part (minimised in :mod:`._reduced`)
     plus log-factorials that do not depend on it; those combine into N MI (or N H) and
-    the small Stirling terms, so no difference of two numbers of size N log N is formed."""
+    the small Stirling terms, so no difference of two numbers of size N log N is formed.
+    Where the optimal concentrations are large the codes are nearly N log q and their
+    difference is taken from the small remainders instead (``code_difference``)."""
     def compute(t: Contingency) -> tuple[float, float, float, float]:
         a, b, cells, n = t.class_sizes, t.cluster_sizes, t.counts, t.n_samples
         mi, h_t, h_p = _info(t)
         whole = np.array([n])
-        g_t, g_p = entropy_code(a), entropy_code(b)
+        c_t, c_p = entropy_code(a), entropy_code(b)
         shared = [n * mi, stirling_excess(np.concatenate((whole, cells)),
                                           np.concatenate((a, b)))]
-        return (math.fsum([g_t, -conditional_code(t.n_classes, b, cells), *shared]),
-                math.fsum([g_p, -conditional_code(t.n_clusters, a, cells), *shared]),
-                math.fsum([g_t, -conditional_code(t.n_classes, a, a), n * h_t,
-                           stirling_excess(whole, a)]),
-                math.fsum([g_p, -conditional_code(t.n_clusters, b, b), n * h_p,
-                           stirling_excess(whole, b)]))
+        return (code_difference(c_t, conditional_code(t.n_classes, b, cells), shared),
+                code_difference(c_p, conditional_code(t.n_clusters, a, cells), shared),
+                code_difference(c_t, conditional_code(t.n_classes, a, a),
+                                [n * h_t, stirling_excess(whole, a)]),
+                code_difference(c_p, conditional_code(t.n_clusters, b, b),
+                                [n * h_p, stirling_excess(whole, b)]))
     return table.cached("reduced", compute)
 
 
