@@ -399,9 +399,10 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                           n_samples, emi, sd)
 
 
-def standardized_mutual_info(labels_true: Any, labels_pred: Any = None, *,
-                             contingency: Any = None, method: str = "auto",
-                             n_samples: int = 200, random_state: int = 0) -> StandardizedMI:
+@score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
+                "random_state": _SMI_SEED}, returns="StandardizedMI")
+def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samples: int = 200,
+                             random_state: int = 0) -> StandardizedMI:
     """Standardized mutual information with the method used and its standard error.
 
     The same value as :func:`standardized_mutual_info_score` (0.0 where that score is
@@ -414,19 +415,12 @@ def standardized_mutual_info(labels_true: Any, labels_pred: Any = None, *,
     >>> r = standardized_mutual_info([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
     >>> r.method, round(r.value, 6)
     ('exact', 0.816497)
+
+    References
+    ----------
+    Romano, Bailey, Nguyen & Verspoor, ICML 2014; Klede et al., AAAI 2023.
     """
-    return _SMI_DETAIL(labels_true, labels_pred, contingency=contingency, method=method,
-                       n_samples=n_samples, random_state=random_state)
-
-
-@score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, returns="StandardizedMI")
-def _smi_detail(table: Contingency, *, method: str = "auto", n_samples: int = 200,
-                random_state: int = 0) -> StandardizedMI:
     return _smi(table, method, n_samples, random_state)
-
-
-_SMI_DETAIL = _smi_detail
 
 
 @score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
@@ -913,7 +907,7 @@ ENTRIES = [
            "Pearson (1900); aricode Chi2", perfect=None),
     _entry("smi", "Standardized mutual information", standardized_mutual_info_score,
            -math.inf, math.inf, _ROMANO, adjusted=True, perfect=None,
-           detail=_smi_detail.body),
+           detail=standardized_mutual_info.body),
     _entry("rmi", "Reduced mutual information (nats)", reduced_mutual_info_score, -math.inf,
            math.inf, _JERDEE, symmetric=False, adjusted=True, perfect=None),
     _entry("rnmi", "Normalized reduced MI (truth)", normalized_reduced_mutual_info_score,
