@@ -51,7 +51,7 @@ from scipy.special import gammaln
 from ._cells import accurate_sum
 
 __all__ = ["ALPHA_RANGE", "code_difference", "conditional_code", "entropy_code",
-           "log_binomial", "log_rising", "log_rising_over_power", "stirling_excess"]
+           "log_binomial", "log_rising_over_power", "stirling_excess"]
 
 ALPHA_RANGE = (1e-4, 1e4)
 _STIRLING_FROM = 10.0
@@ -68,19 +68,6 @@ def _stirling_remainder(z: np.ndarray) -> np.ndarray:
     for c in _STIRLING[-2::-1]:
         acc = acc * w + c
     return acc / z
-
-
-def log_rising(x: float, n: np.ndarray) -> np.ndarray:
-    """log(Gamma(x + n) / Gamma(x)) for x > 0 and integers n >= 0, to a few ulps of itself
-    (of |log Gamma(x)| < 10 at most for x < 10, where the plain difference is used)."""
-    n = np.asarray(n, dtype=np.float64)
-    if x < _STIRLING_FROM:  # log Gamma(x) is small: the plain difference is accurate
-        return gammaln(x + n) - gammaln(x)
-    xn = x + n
-    out = (x - 0.5) * np.log1p(n / x)
-    out += n * (np.log(xn) - 1.0)
-    out += _stirling_remainder(xn) - _stirling_remainder(np.array([x]))[0]
-    return out
 
 
 def log_binomial(x: float, n: np.ndarray) -> np.ndarray:
