@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._html import html_table
 from ._json import json_label
 from ._text import text_table
 from .table import as_contingency
@@ -106,6 +107,27 @@ class Diagnostics(NamedTuple):
 
     def __str__(self) -> str:
         return self.format()
+
+    def _repr_html_(self) -> str:
+        """Notebook view: the ten largest split and merge errors as two HTML tables."""
+        return self.html(10)
+
+    def html(self, top: int | None = 10) -> str:
+        """The two tables of :meth:`format` as HTML (labels escaped)."""
+        top = check_top(top, "top")
+        share = f"{self.min_share:.0%}"
+        classes = html_table(
+            ["class", "size", "best cluster", "recall", "outside", f"split over (>= {share})"],
+            [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split, _parts(c.splits)]
+             for c in self.classes[:top]],
+            caption=_heading("split errors: classes spread over clusters", len(self.classes),
+                             top))
+        clusters = html_table(
+            ["cluster", "size", "majority class", "purity", "others", f"merges (>= {share})"],
+            [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
+              _parts(c.merges)] for c in self.clusters[:top]],
+            caption=_heading("merge errors: clusters mixing classes", len(self.clusters), top))
+        return f"<div>{classes}{clusters}</div>"
 
 
 def diagnostics_data(diag: Diagnostics, top: int | None = None) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .._html import capped_counts, heatmap_table
+from .._html import text as html_text
 from .counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
@@ -308,6 +310,29 @@ class Contingency:
     def __repr__(self) -> str:
         return (f"Contingency(n_samples={self.n_samples}, n_classes={self.n_classes}, "
                 f"n_clusters={self.n_clusters}, nnz={self.nnz})")
+
+    def _repr_html_(self) -> str:
+        """Notebook view: the size line and a heatmap of each class's share per cluster,
+        clusters ordered after the class they hold most of (a near-diagonal), at most
+        ``HEATMAP_MAX_LINES`` rows and columns (the rest summed into "+N others")."""
+        rows = np.arange(self.n_classes, dtype=np.int64)
+        dense, row_names, col_names = capped_counts(
+            self._rows, self._cols, self._counts, rows, self._diagonal_columns(),
+            self._class_labels, self._cluster_labels)
+        return (f"<div><p>{html_text(repr(self))}</p>"
+                f"{heatmap_table(dense, row_names, col_names)}</div>")
+
+    def _diagonal_columns(self) -> np.ndarray:
+        """Clusters ordered by the class holding most of them (ties: first class), then
+        by decreasing size: the table's mass on and near the diagonal."""
+        if self.nnz == 0:
+            return np.arange(self.n_clusters, dtype=np.int64)
+        order = np.lexsort((self._rows, -self._counts, self._cols))
+        cols = self._cols[order]
+        first = np.concatenate(([True], cols[1:] != cols[:-1]))
+        majority = np.zeros(self.n_clusters, dtype=np.int64)
+        majority[cols[first]] = self._rows[order][first]
+        return np.lexsort((np.arange(self.n_clusters), -self._cluster_sizes, majority))
 
     def __reduce__(self):
         return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
