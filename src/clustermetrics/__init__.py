@@ -7,6 +7,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
+from .frames import evaluate_frame
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -116,6 +117,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
+    "evaluate_frame",
     "METRICS", "MetricInfo", "diagnose", "Diagnostics", "with_noise", "UndefinedMetricError",
     "adjusted_fowlkes_mallows_score", "adjusted_rand_score", "czekanowski_dice_score",
     "fowlkes_mallows_score", "g_plus_distance", "g_plus_score", "gamma_score",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -21,7 +21,17 @@ from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
 from .validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
 
-__all__ = ["Contingency", "as_contingency", "contingency_matrix"]
+__all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix"]
+
+
+class Factorized(NamedTuple):
+    """Labels as codes into their sorted ``labels``; ``complete`` is False when some
+    labels may not occur (small-range integers are only offset)."""
+
+    codes: np.ndarray
+    labels: np.ndarray
+    complete: bool
+
 
 class Contingency:
     """Sparse contingency table of true classes (rows) against predicted clusters (columns).
@@ -177,6 +187,30 @@ class Contingency:
             raise ValueError("with_labels needs one new label per class and per cluster")
         return Contingency(self._rows, self._cols, self._counts, class_labels, cluster_labels,
                            self._class_sizes, self._cluster_sizes)
+
+    @staticmethod
+    def factorized(labels: Any, name: str = "labels_true") -> Factorized:
+        """Labels checked and factorised once, to be paired with many labelings
+        (:meth:`from_factorized`): the truth of a data frame with many runs."""
+        values = as_label_array(labels, name)
+        return Factorized(*factorize_for_counting(values))
+
+    @classmethod
+    def from_factorized(cls, truth: Factorized, labels_pred: Any, *,
+                        rows: np.ndarray | None = None,
+                        name: str = "labels_pred") -> Contingency:
+        """Table of factorised true labels (:meth:`factorized`), or of the items at
+        ``rows`` of them, against ``labels_pred`` (one label per item kept): the same
+        table as :meth:`from_labels` of the raw labels."""
+        codes, t_labels, complete = truth
+        if rows is not None:
+            codes, complete = codes[rows], False  # a subset may miss some classes
+        p = as_label_array(labels_pred, name)
+        if p.shape[0] != codes.shape[0]:
+            raise ValueError(f"{name} holds {p.shape[0]} labels for {codes.shape[0]} items")
+        p_codes, p_labels, p_complete = factorize_for_counting(p)
+        cells = count_pairs(codes, p_codes, t_labels.shape[0], p_labels.shape[0])
+        return cls._from_counted(cells, t_labels, p_labels, complete, p_complete)
 
     @classmethod
     def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
