@@ -108,6 +108,7 @@ from .metrics.set_matching_extra import (
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
+from .model_selection import scorer
 from .noise import with_noise
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
@@ -117,7 +118,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
-    "evaluate_frame",
+    "evaluate_frame", "scorer",
     "METRICS", "MetricInfo", "diagnose", "Diagnostics", "with_noise", "UndefinedMetricError",
     "adjusted_fowlkes_mallows_score", "adjusted_rand_score", "czekanowski_dice_score",
     "fowlkes_mallows_score", "g_plus_distance", "g_plus_score", "gamma_score",
