@@ -33,6 +33,7 @@ java:
 
 test: $(STAMP) java
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -183,7 +183,9 @@ def diagnose(labels_true: Any, labels_pred: Any = None, *,
                        tuple(ClusterDiagnostic(*c) for c in clusters), float(min_share))
 
 
-def _side(own, other, counts, sizes, own_labels, other_labels, min_share):
+def _side(own: np.ndarray, other: np.ndarray, counts: np.ndarray, sizes: np.ndarray,
+          own_labels: np.ndarray, other_labels: np.ndarray, min_share: float,
+          ) -> list[tuple[Any, ...]]:
     """Rows of diagnostics for the groups ``own`` (classes or clusters), worst first."""
     # Within each group: largest count first, ties by the other side's label order.
     order = np.lexsort((other, -counts, own))
@@ -204,15 +206,16 @@ def _side(own, other, counts, sizes, own_labels, other_labels, min_share):
              parts[g]) for g in worst.tolist()]
 
 
-def _group_parts(group, labels, counts, shares, n_groups):
+def _group_parts(group: np.ndarray, labels: list[Any], counts: list[int], shares: list[float],
+                 n_groups: int) -> list[tuple[tuple[Any, int, float], ...]]:
     """Per group, the tuple of its (label, count, share) entries, in the given order."""
-    parts: list[list] = [[] for _ in range(n_groups)]
+    parts: list[list[tuple[Any, int, float]]] = [[] for _ in range(n_groups)]
     for g, label, count, share in zip(group.tolist(), labels, counts, shares, strict=True):
         parts[g].append((label, count, share))
     return [tuple(p) for p in parts]
 
 
-def _parts(entries) -> str:
+def _parts(entries: tuple[tuple[Any, int, float], ...]) -> str:
     return ", ".join(f"{label} {count} ({share:.0%})" for label, count, share in entries)
 
 

@@ -9,7 +9,8 @@ README's metric table and the common property tests all read :data:`METRICS`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .metrics import (
     bcubed,
@@ -21,7 +22,7 @@ from .metrics import (
     recovery,
 )
 from .metrics import set_matching_extra as sme
-from .metrics.definition import MATCH, MetricInfo
+from .metrics.definition import MATCH, Better, MetricInfo
 
 __all__ = ["METRICS", "MetricInfo", "markdown_table", "register", "resolve_metrics"]
 
@@ -44,9 +45,9 @@ _ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
 _ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
 
 
-def _match(key: str, name: str, func, reference: str, *, symmetric: bool = False,
-           adjusted: bool = False, lower: float = 0.0, upper: float = 1.0,
-           better: str | float = "higher", **more) -> MetricInfo:
+def _match(key: str, name: str, func: Callable[..., Any], reference: str, *,
+           symmetric: bool = False, adjusted: bool = False, lower: float = 0.0,
+           upper: float = 1.0, better: Better = "higher", **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)

@@ -29,7 +29,7 @@ from .table import Contingency
 __all__ = ["MultiReport", "Report", "ScoreMapping", "Spread"]
 
 
-class ScoreMapping(Mapping):
+class ScoreMapping(Mapping[str, float]):
     """Read-only mapping metric key -> float; subclasses fill ``_values``."""
 
     _values: dict[str, float]

@@ -19,6 +19,7 @@ Kannan & Mount 1997); peers (clusim ``rmi``) use an asymptotic approximation.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ from ._cells import (
     log_counts,
 )
 from ._emi import expected_mutual_information
-from .definition import INFO, Choice, MetricInfo, Real, Undefined, deprecated_alias, score
+from .definition import INFO, Better, Choice, MetricInfo, Real, Undefined, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "entropy", "mutual_info_score", "normalized_mutual_info_score",
@@ -520,7 +521,7 @@ def chi2_score(table: Contingency) -> float:
     return table.cached("chi2", _chi2)
 
 
-def _chi2(table) -> float:
+def _chi2(table: Contingency) -> float:
     """N (sum n^2 / (a b) - 1) = sum_ij n_ij d_ij / (a_i b_j), d = N n - a b exact.
 
     The second form does not cancel at large N (N times a sum near 1). Its terms may still
@@ -572,9 +573,9 @@ _ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
 _STREHL = "Strehl & Ghosh, JMLR 3 (2002)"
 
 
-def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
-           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
-           **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+           reference: str, *, better: Better = "higher", symmetric: bool = True,
+           adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)

@@ -53,8 +53,9 @@ class Contingency:
     __slots__ = ("_rows", "_cols", "_counts", "_class_labels", "_cluster_labels",
                  "_class_sizes", "_cluster_sizes", "_n", "_derived")
 
-    def __init__(self, rows, cols, counts, class_labels, cluster_labels, class_sizes,
-                 cluster_sizes):
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
+                 class_labels: np.ndarray, cluster_labels: np.ndarray,
+                 class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> None:
         # Private: callers pass a canonical table. Use the from_* constructors.
         self._rows, self._cols, self._counts = _frozen(rows), _frozen(cols), _frozen(counts)
         self._class_labels = _frozen(class_labels)
@@ -213,7 +214,9 @@ class Contingency:
         return cls._from_counted(cells, t_labels, p_labels, complete, p_complete)
 
     @classmethod
-    def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
+    def _from_counted(cls, cells: tuple[np.ndarray, ...], t_labels: np.ndarray,
+                      p_labels: np.ndarray, t_complete: bool, p_complete: bool,
+                      ) -> Contingency:
         """From sorted (rows, cols, counts, a, b); labels from ``factorize_for_counting``,
         whose small-range integer axes may list values that never occur: drop those."""
         rows, cols, counts, a, b = cells
@@ -285,7 +288,7 @@ class Contingency:
         dense[self._rows, self._cols] = self._counts
         return dense
 
-    def to_sparse(self):
+    def to_sparse(self) -> Any:
         """The table as a ``scipy.sparse.csr_matrix`` (int64)."""
         from scipy import sparse
 
@@ -368,7 +371,7 @@ class Contingency:
         majority[cols[first]] = self._rows[order][first]
         return np.lexsort((np.arange(self.n_clusters), -self._cluster_sizes, majority))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
                               self._cluster_labels, self._class_sizes, self._cluster_sizes))
 
@@ -410,7 +413,7 @@ def _available_memory() -> int:
         return 2**63
 
 
-def _same_labels(a, b):
+def _same_labels(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.tolist() == b.tolist()
 
 
@@ -423,7 +426,7 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
 
 
 def contingency_matrix(labels_true: Any, labels_pred: Any, *, eps: float | None = None,
-                       sparse: bool = False, dtype: Any = np.int64):
+                       sparse: bool = False, dtype: Any = np.int64) -> Any:
     """scikit-learn's ``contingency_matrix``: counts of (class, cluster) pairs.
 
     Rows follow the sorted true labels, columns the sorted predicted labels. Returns a dense
