@@ -18,7 +18,7 @@ else:  # pragma: no cover
 def _usage() -> None:
     truth, pred = [0, 0, 1, 1], [0, 1, 1, 1]
     assert_type(cm.adjusted_rand_score(truth, pred), float)
-    assert_type(cm.recovery_rate(truth, pred), float)
+    assert_type(cm.recovery_rate_score(truth, pred), float)
     assert_type(cm.pair_counts(truth, pred), cm.PairCounts)
     table = cm.Contingency.from_labels(truth, pred)
     assert_type(table, cm.Contingency)

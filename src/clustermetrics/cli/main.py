@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from .. import __version__
+from .._version import __version__
 from .chance import add_chance_command
 from .compare import add_compare_command
 from .demo import add_demo_command

@@ -22,8 +22,9 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 
 from ..table import Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "UndefinedMetricError",
-           "Undefined", "ScoreFunction", "Better", "deprecated_alias", "score"]
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
+           "UndefinedMetricError", "Undefined", "ScoreFunction", "Better", "deprecated_alias",
+           "score"]
 
 R = TypeVar("R")
 
@@ -142,6 +143,27 @@ class Real:
         return "float"
 
 
+@dataclass(frozen=True)
+class Integer:
+    """An integer option >= ``low``; ``none_ok``: None is allowed too (no limit)."""
+
+    doc: str
+    low: int = 0
+    none_ok: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        if value is None and self.none_ok:
+            return value
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                or value < self.low:
+            extra = " or None" if self.none_ok else ""
+            raise ValueError(f"{name} must be an integer >= {self.low}{extra}, got {value!r}")
+        return int(value)
+
+    def describe(self) -> str:
+        return "int or None" if self.none_ok else "int"
+
+
 # --------------------------------------------------------------------------- undefined
 class UndefinedMetricError(ValueError, ZeroDivisionError):
     """A score's denominator is zero and ``force_finite=False`` asked not to replace it."""
@@ -167,7 +189,7 @@ _ZERO_DIVISION_OPTIONS = {
 }
 
 
-def score(*, options: Mapping[str, Choice | Real] | None = None,
+def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
           returns: str = "float") -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
@@ -236,7 +258,7 @@ def _table(labels_true: Any, labels_pred: Any, contingency: Any) -> Contingency:
     return as_contingency(labels_true, labels_pred)
 
 
-def _signature(declared: Mapping[str, Choice | Real], defaults: Mapping[str, Any],
+def _signature(declared: Mapping[str, Choice | Real | Integer], defaults: Mapping[str, Any],
                zero_division: float | None | bool, finite_default: float | None | bool,
                ) -> inspect.Signature:
     kw = inspect.Parameter.KEYWORD_ONLY
@@ -263,9 +285,9 @@ contingency : Contingency or array-like of shape (n_classes, n_clusters), option
     arguments are then not read."""
 
 
-def _document(doc: str, declared: Mapping[str, Choice | Real], defaults: Mapping[str, Any],
-              zero_division: float | None | bool, finite_default: float | None | bool,
-              returns: str) -> str:
+def _document(doc: str, declared: Mapping[str, Choice | Real | Integer],
+              defaults: Mapping[str, Any], zero_division: float | None | bool,
+              finite_default: float | None | bool, returns: str) -> str:
     """The body's docstring with the numpydoc Parameters and Returns sections inserted
     before its first other section (Examples, References, Notes, See Also)."""
     lines = [_LABELS_DOC]
@@ -314,6 +336,8 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
                       FutureWarning, stacklevel=2)
         return new(*args, **fixed, **kwargs)
 
-    alias.__name__ = alias.__qualname__ = old
-    alias.__doc__ = f"Deprecated: use :func:`{hint}`."
-    return alias
+    made: Any = alias
+    made.__name__ = made.__qualname__ = old
+    made.replacement, made.fixed = new, dict(fixed)
+    made.__doc__ = f"Deprecated: use :func:`{hint}`."
+    return made
