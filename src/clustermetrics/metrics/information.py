@@ -9,7 +9,7 @@ the joint entropy H(U, V) = H(U) + H(V) - MI and the conditional H(U|V) = H(U) -
 All are O(nnz) functions of the table; MI and the entropies are computed once per table
 and shared by every score, each cell's log taken of an exact integer ratio. AMI's expected
 MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case conventions, except
-the deviations README.md lists.
+the deviations the user guide lists.
 
 Reduced mutual information (Newman, Cantwell & Young 2020) is not offered: it needs the
 number of contingency tables with the given margins, whose exact count is #P-hard (Dyer,
