@@ -123,6 +123,7 @@ from .metrics.set_matching import (
 )
 from .model_selection import scorer
 from .noise import with_noise
+from .paired import PairedComparison, compare_clusterings
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
 from .table import Contingency, as_contingency, contingency_matrix
@@ -130,8 +131,9 @@ from .table import Contingency, as_contingency, contingency_matrix
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
     "evaluate_frame", "scorer",
-    "METRICS", "MetricInfo", "diagnose", "Diagnostics", "with_noise", "bcubed_precision_score",
-    "bcubed_recall_score", "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
+    "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo", "diagnose",
+    "Diagnostics", "with_noise", "bcubed_precision_score", "bcubed_recall_score",
+    "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
     "bcubed_precision_class_weighted", "bcubed_recall_class_weighted",
     "bcubed_f_class_weighted", "element_centric_similarity_score",
     "element_centric_similarity", "entropy", "mutual_info_score",
