@@ -9,7 +9,7 @@ the joint entropy H(U, V) = H(U) + H(V) - MI and the conditional H(U|V) = H(U) -
 All are O(nnz) functions of the table; MI and the entropies are computed once per table
 and shared by every score, each cell's log taken of an exact integer ratio. AMI's expected
 MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case conventions, except
-the deviations README.md lists.
+the deviations the user guide lists.
 
 The standardized MI (Romano et al. 2014) divides MI - E[MI] by the standard deviation of
 MI under the same model (:mod:`._smi`). The reduced MI of Newman, Cantwell & Young (2020)
@@ -21,6 +21,7 @@ needs the number of contingency tables with the given margins, whose exact count
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -44,6 +45,7 @@ from ._reduced import code_difference, conditional_code, entropy_code, stirling_
 from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
 from .definition import (
     INFO,
+    Better,
     Choice,
     Integer,
     MetricInfo,
@@ -804,7 +806,7 @@ def chi2_score(table: Contingency) -> float:
     return table.cached("chi2", _chi2)
 
 
-def _chi2(table) -> float:
+def _chi2(table: Contingency) -> float:
     """N (sum n^2 / (a b) - 1) = sum_ij n_ij d_ij / (a_i b_j), d = N n - a b exact.
 
     The second form does not cancel at large N (N times a sum near 1). Its terms may still
@@ -858,9 +860,9 @@ _ROMANO = "Romano, Bailey, Nguyen & Verspoor, ICML (2014)"
 _JERDEE = "Jerdee, Kirkley & Newman, Phys. Rev. E 110 (2024)"
 
 
-def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
-           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
-           **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+           reference: str, *, better: Better = "higher", symmetric: bool = True,
+           adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)
