@@ -9,9 +9,9 @@ a test-particle simulation with galpy (Bovy 2015, ApJS 216, 29):
 - **Galaxy**: galpy's ``MWPotential2014`` (bulge, Miyamoto-Nagai disc, NFW dark halo;
   static, axisymmetric). E is measured from the potential at infinity (galpy's bulge
   potential tends to a constant there, which is subtracted).
-- **Satellites** are Plummer spheres: mass ``log10(M / Msun) ~ U(7, 9)``, scale radius
-  ``b = 0.5 kpc (M / 10^8 Msun)^(1/3)`` (central velocity dispersions of about 3 to
-  20 km/s, as in dwarf galaxies), their stars drawn from the isotropic Plummer
+- **Satellites** are Plummer spheres: mass ``log10(M / Msun) ~ U(8, 9.5)``, scale radius
+  ``b = 0.5 kpc (M / 10^8 Msun)^(1/3)`` (central velocity dispersions of 12 to 38 km/s,
+  dwarf galaxies with their dark matter), their stars drawn from the isotropic Plummer
   distribution function (galpy's ``isotropicPlummerdf``) out to the satellite's tidal
   radius in the Galaxy (galpy's ``rtide``; stars beyond it are not bound to it).
 - **Orbits** like accreted debris: the satellite's centre starts at a galactocentric
@@ -35,7 +35,7 @@ about 2 kpc km/s of a 1e-10 integration in the median, 50 at the 99th percentile
 a satellite's spread of 100 to 700) in the same potential with its two spherical
 components tabulated on a fine radial grid (galpy's ``interpSphericalPotential``, forces
 within 1e-9 of the exact ones, twice as fast). That integration is the only slow step,
-about 0.7 ms of CPU per star (some 4 minutes of CPU for 33 x 10,000 stars), so each
+about 0.7 ms of CPU per star (214 s of CPU for 33 x 10,000 stars), so each
 satellite's stars are cached on disk (:func:`cache_dir`).
 
 Columns: E [km^2/s^2], L_z and L_perp [kpc km/s]. ``normalize=True`` applies the paper's
