@@ -28,7 +28,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n-per-satellite", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="docs/stellar_halo.png")
+    p.add_argument("--out", default="docs/guide/stellar_halo.png")
     args = p.parse_args()
     X, y = stellar_halo(10, args.n_per_satellite, args.seed, progress=None)
     Xn = X / np.asarray(PAPER_SCALE)
