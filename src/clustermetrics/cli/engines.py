@@ -11,6 +11,7 @@ from typing import Any
 
 from ..sources.duckdb_source import from_duckdb
 from ..sources.files import expand_paths, is_glob, is_parquet, read_labels
+from ..sources.parquet import from_parquet
 from ..sources.spark import from_spark_files
 from ..table import Contingency
 
@@ -97,7 +98,8 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
             names) -> Contingency:
     if pred is None and is_parquet(expand_paths(truth)[0]):
-        raise ValueError(f"--engine memory reads text tables; use --engine duckdb for {truth}")
+        return from_parquet(truth, true_col, pred_col, drop_null=drop_null, stats=stats,
+                            names=names)
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,
                        header=header, drop_null=drop_null, stats=stats, names=names)
     return Contingency.from_labels(t, p)

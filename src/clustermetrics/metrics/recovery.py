@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..table import Contingency, as_contingency
+from ..table import Contingency, as_contingency, label_values
 from ._assignment import _cell_index
 from ._greedy import greedy_cells
 from .matching import recall_leaders, recall_matching, recall_weights
@@ -211,8 +211,8 @@ def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str
     m, n = table.n_clusters, table.n_classes
     cells = cells[np.argsort(table.cols[cells], kind="stable")]
     w = _weights(table)[cells].tolist()
-    clusters = table.cluster_labels[table.cols[cells]].tolist()
-    classes = table.class_labels[table.rows[cells]].tolist()
+    clusters = label_values(table.cluster_labels[table.cols[cells]])
+    classes = label_values(table.class_labels[table.rows[cells]])
     denom = {"predicted": m, "true": n, "max": max(m, n)}[denominator]
     return Recovery(
         rate=math.fsum(w) / denom,

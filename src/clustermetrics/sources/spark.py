@@ -15,11 +15,12 @@ import numpy as np
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import PARAMETERS, expand_paths, is_parquet
+from .files import expand_paths, is_parquet
+from .parquet import arrow_labels, label_types
 
 __all__ = ["from_spark", "from_spark_files"]
 
-_NOT_LABELS = ("array", "map", "struct", "binary")
+_NOT_LABELS = ("array", "map", "struct")
 
 
 def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool = False,
@@ -53,14 +54,15 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     Spark cannot be told every rule for files with CRLF line ends: it reads a CRLF inside a
     quoted label as LF, and takes a line break inside a quoted column name for the line
     end; such files are an error here (DuckDB and the in-memory reader read them).
-    Parquet nanosecond timestamps are refused by Spark itself (its timestamps are in
-    microseconds).
+    Parquet label columns have the types and values of every engine
+    (:mod:`clustermetrics.sources.parquet`): those Spark has no type for (float16, times,
+    nanosecond timestamps) are read as their stored values and turned back exactly.
     """
     files = expand_paths(path)
     # the files are checked before Spark starts: a bad file fails in a moment
     parquet = is_parquet(files[0])
     if parquet:
-        _check_parquet_parts(files, true_col, pred_col, str(path), names)
+        types = label_types(files, true_col, pred_col, str(path), names)
     else:
         parts = text_parts(files, sep, true_col, pred_col, drop_null, names)
         for part in parts:
@@ -74,10 +76,10 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
             if not parquet:
                 return _text_table(spark, path, staged, parts, true_col, pred_col, drop_null,
                                    stats)
-            frame = _spark_call(path, staged, lambda: spark.read.parquet(*staged))
-            _check_columns(frame, str(path), true_col, pred_col)
-            t, p, n = _spark_call(path, staged, lambda: _grouped(frame, true_col, pred_col))
-            return table_from_groups(t, p, n, str(path), true_col, pred_col, drop_null, stats)
+            t, p, n = _spark_call(path, staged, lambda: _parquet_groups(
+                spark, list(staged), true_col, pred_col, types))
+            return table_from_groups(types[true_col].exact(t), types[pred_col].exact(p), n,
+                                     str(path), true_col, pred_col, drop_null, stats)
     finally:
         if own:
             spark.stop()
@@ -160,30 +162,16 @@ def _spark_call(path, staged, call):
         raise ValueError(f"{path}: Spark could not read it: {message}") from None
 
 
-def _check_parquet_parts(files, true_col, pred_col, name, names) -> None:
-    """Every Parquet part holds both columns, with one type across parts (Spark would read
-    a part lacking a column as NULLs)."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ImportError("reading files with Spark needs the spark extra: pip install "
-                          "'clustermetrics[spark]'") from None
-    spell = {**PARAMETERS, **(names or {})}
-    first: dict[str, tuple] = {}
-    for path in files:
-        try:
-            schema = pq.read_schema(path)
-        except Exception as exc:  # pyarrow's errors: not a Parquet file, unreadable...
-            raise ValueError(f"{path}: cannot read as Parquet: "
-                             f"{str(exc).splitlines()[0]}") from None
-        for option, col in ((spell["true_col"], true_col), (spell["pred_col"], pred_col)):
-            if col not in schema.names:
-                raise no_such_column(path, col, option, schema.names)
-            kind = schema.field(col).type
-            seen = first.setdefault(col, (kind, path))
-            if seen[0] != kind:
-                raise ValueError(f"{name}: column {col!r} is {seen[0]} in {seen[1]} but "
-                                 f"{kind} in {path}")
+def _parquet_groups(spark, links, true_col, pred_col, types):
+    """Grouped cells of two Parquet columns, read with the schema of those columns alone
+    (Spark cannot even open a file holding a type it lacks, such as float16, in another
+    column); types Spark lacks are read as their stored values (``LabelType.spark``)."""
+    from pyspark.sql.types import StructField, StructType
+
+    schema = StructType([StructField(col, types[col].spark())
+                         for col in dict.fromkeys((true_col, pred_col))])
+    frame = spark.read.schema(schema).parquet(*links)
+    return _grouped(frame, true_col, pred_col)
 
 
 def _check_columns(dataframe, name, true_col, pred_col) -> None:
@@ -198,7 +186,8 @@ def _check_columns(dataframe, name, true_col, pred_col) -> None:
 
 def _grouped(dataframe, true_col, pred_col):
     arrow = _to_arrow(dataframe.groupBy(true_col, pred_col).count())
-    return _masked(arrow.column(0)), _masked(arrow.column(1)), arrow.column(2).to_numpy()
+    return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),
+            arrow.column(2).to_numpy())
 
 
 def _to_arrow(grouped: Any):
@@ -209,14 +198,3 @@ def _to_arrow(grouped: Any):
     session = grouped.sparkSession
     session.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
     return pa.Table.from_pandas(grouped.toPandas(), preserve_index=False)
-
-
-def _masked(column) -> np.ma.MaskedArray:
-    """Arrow column -> masked numpy array (mask = NULL), values kept exactly."""
-    column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
-    mask = column.is_null().to_numpy(zero_copy_only=False)
-    present = column.drop_null()
-    if mask.any() and len(present):
-        # an int column with nulls would convert to float (2**53 + 1 lost): fill them first
-        column = column.fill_null(present[0])
-    return np.ma.masked_array(column.to_numpy(zero_copy_only=False), mask=mask)
