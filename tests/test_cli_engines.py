@@ -77,8 +77,12 @@ def test_drop_null_in_memory_text_files(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "p", "--engine", "memory"],
-     "--engine memory reads text tables; use --engine duckdb"),
+    (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "p", "--sep", ";"],
+     "--sep applies to delimited text files; {d}/d.parquet is Parquet"),
+    (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--header"],
+     "--header applies to the two-file form"),
+    (["score", "", "--true-col", "t", "--pred-col", "p"], "TRUTH is an empty path"),
+    (["score", "{d}/d.csv", ""], "PRED is an empty path"),
     (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--memory-limit", "1GB"],
      "--memory-limit applies to --engine duckdb, not memory"),
     (["score", "{d}/d.csv", "{d}/d.csv", "--engine", "duckdb"],
@@ -94,4 +98,4 @@ def test_engine_errors_are_one_line(files, capsys, argv, message):
     d, _, _ = files
     code, out, err = _run(capsys, *[a.format(d=d) for a in argv])
     assert code == 2 and out == ""
-    assert len(err.splitlines()) == 1 and message in err, err
+    assert len(err.splitlines()) == 1 and message.format(d=d) in err, err

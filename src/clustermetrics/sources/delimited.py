@@ -111,6 +111,8 @@ def _is_gzip(path: str) -> bool:
 
 def _chunks(path: str, size: int) -> Iterator[bytes]:
     """The file's bytes (decompressed for ``.gz``), ``size`` at a time, as one error class."""
+    if not path:  # Path("") is the current folder
+        raise ValueError("the file path is empty ('')")
     file = Path(path)
     if not file.exists():
         raise ValueError(f"{path}: no such file")

@@ -19,7 +19,7 @@ from ..table import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
-from .files import PARAMETERS, expand_paths, is_parquet
+from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import label_types
 
 __all__ = ["from_duckdb"]
@@ -85,6 +85,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
             files = expand_paths(source)
             staged = stage(files, work)
             if is_parquet(files[0]):
+                no_sep_for_parquet(sep, source, names)
                 return read.parquet(staged)
             return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
                                                 names))

@@ -19,8 +19,8 @@ import numpy as np
 
 from .delimited import is_blank, read_bytes, resolve_sep, scan
 
-__all__ = ["expand_paths", "is_glob", "is_parquet", "read_label_columns", "read_label_file",
-           "read_labels", "read_table_rows"]
+__all__ = ["expand_paths", "is_glob", "is_parquet", "no_sep_for_parquet", "read_label_columns",
+           "read_label_file", "read_labels", "read_table_rows"]
 
 # how errors spell the parameters; the command line passes its flags instead
 PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
@@ -68,6 +68,13 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
     return t, p
 
 
+def no_sep_for_parquet(sep: str | None, source, names: Mapping[str, str] | None = None):
+    """A separator says how to split text: given for Parquet it is an error, not ignored."""
+    if sep is not None:
+        spell = {**PARAMETERS, **(names or {})}
+        raise ValueError(f"{spell['sep']} applies to delimited text files; {source} is Parquet")
+
+
 def is_parquet(path: str) -> bool:
     return str(path).lower().endswith((".parquet", ".pq"))
 
@@ -82,6 +89,8 @@ def expand_paths(path: str) -> list[str]:
     """The files ``path`` stands for: itself when it exists, else the sorted matches of the
     pattern (Python's ``glob``, ``**`` crossing folders); none is an error."""
     path = os.fspath(path)
+    if not path:
+        raise ValueError("the file path is empty ('')")
     if os.path.isdir(path):
         raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
     if os.path.exists(path):

@@ -98,7 +98,7 @@ class LabelType:
         if pa.types.is_time32(kind):
             return T.IntegerType()
         if pa.types.is_null(kind):
-            return T.StringType()  # every value is NULL
+            return T.NullType()
         return T.LongType()  # nanosecond timestamps, time64, durations: the stored int64
 
     def exact(self, values: np.ndarray) -> np.ndarray:

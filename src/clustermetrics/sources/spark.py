@@ -6,16 +6,19 @@ The non-zero cells (usually far fewer than the rows) are fetched through Arrow.
 
 from __future__ import annotations
 
+import logging
+import os
+import re
+import sys
 import tempfile
+import warnings
 from collections.abc import Mapping
 from typing import Any
-
-import numpy as np
 
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import expand_paths, is_parquet
+from .files import expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import arrow_labels, label_types
 
 __all__ = ["from_spark", "from_spark_files"]
@@ -62,6 +65,7 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     # the files are checked before Spark starts: a bad file fails in a moment
     parquet = is_parquet(files[0])
     if parquet:
+        no_sep_for_parquet(sep, path, names)
         types = label_types(files, true_col, pred_col, str(path), names)
     else:
         parts = text_parts(files, sep, true_col, pred_col, drop_null, names)
@@ -86,14 +90,35 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
 
 
 def _local_session():
+    """A local SparkSession that keeps the terminal quiet: the JVM's own output (its log,
+    its warnings) goes to a log file, not to stderr, and Spark shows no progress bars."""
     try:
+        from pyspark import SparkContext
         from pyspark.sql import SparkSession
     except ImportError:
         raise ImportError("reading files with Spark needs the spark extra: pip install "
                           "'clustermetrics[spark]'") from None
-    return (SparkSession.builder.master("local[2]").appName("clustermetrics")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "8").getOrCreate())
+    builder = (SparkSession.builder.master("local[2]").appName("clustermetrics")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "8"))
+    if SparkContext._gateway is not None:  # a JVM runs already: its output goes where it goes
+        return builder.getOrCreate()
+    # the JVM inherits stderr when it starts: it gets a log file instead, for its life
+    log = os.path.join(tempfile.mkdtemp(prefix="clustermetrics-spark-"), "spark.log")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(log, "ab") as fh:
+            os.dup2(fh.fileno(), 2)
+        try:
+            return builder.getOrCreate()
+        except Exception as exc:  # no Java, a JVM that does not start...
+            raise ValueError(f"Spark could not start (is Java installed? `java -version`); "
+                             f"its log: {log}: {_first_line(exc)}") from None
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _text_table(spark, path, staged, parts: list[TextPart], true_col, pred_col, drop_null,
@@ -149,17 +174,48 @@ def _check_spark_can_read(layout) -> None:
 
 def _spark_call(path, staged, call):
     """Run ``call``; Spark's own errors (Java's included) become one-line ValueErrors that
-    name the user's files."""
+    name the user's files. pyspark's warnings about its own dependencies are not ours to
+    show."""
+    loggers = [logging.getLogger(name) for name in _PYSPARK_LOGGERS]
+    disabled = [logger.disabled for logger in loggers]
     try:
-        return call()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+            for logger in loggers:  # pyspark logs every error it raises, stack and all
+                logger.disabled = True
+            return call()
     except ValueError:
         raise
     except Exception as exc:  # py4j and pyspark raise many classes; all are read errors
-        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-        message = lines[0] if lines else type(exc).__name__
+        message = _first_line(exc)
         for link, original in staged.items():
             message = message.replace(link, original)
         raise ValueError(f"{path}: Spark could not read it: {message}") from None
+    finally:
+        for logger, was in zip(loggers, disabled, strict=True):
+            logger.disabled = was
+
+
+_PYSPARK_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
+
+
+# "org.apache.spark.SparkException: " and the like, before the message itself
+_JAVA_CLASS = re.compile(r"^(?:Caused by: )?(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)"
+                         r"(?::\s*|$)")
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error that says something: not py4j's "An error occurred
+    while calling o42.method", not a Java stack frame, without the Java class name."""
+    for line in str(exc).splitlines():
+        line = line.strip().lstrip(":").strip()
+        if not line or line.startswith(("An error occurred while calling", "at ", "...",
+                                        "JVM stacktrace")):
+            continue
+        line = _JAVA_CLASS.sub("", line).strip()
+        if line:
+            return line
+    return type(exc).__name__
 
 
 def _parquet_groups(spark, links, true_col, pred_col, types):

@@ -12,6 +12,7 @@ refuses them.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -260,8 +261,8 @@ def _object_counts(values: np.ndarray, name: str) -> np.ndarray:
     """Counts given as Python objects (ints beyond int64 included): checked exactly."""
     items = values.tolist()
     for v in items:
-        if v is None or isinstance(v, bool) or not isinstance(v, (int, float, np.integer,
-                                                                   np.floating, Decimal)):
+        if v is None or isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (numbers.Real, Decimal)):  # Fraction(4, 2) is the count 2
             raise ValueError(f"{name} must be non-negative integers, got a value of type "
                              f"{type(v).__name__}")
         if isinstance(v, _INEXACT) and _nan_or_inf(v)[0]:
