@@ -146,7 +146,7 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
                                  f"row needs a label ({spell['drop_null']} skips such rows)")
             label = ""
         labels.append(label)
-    return np.array(labels, dtype=str)
+    return _strings(labels)
 
 
 def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
@@ -191,7 +191,15 @@ class _TablePart:
                                          f"{self.spell['drop_null']} skips such rows)")
                     label = ""
                 out.append(label)
-        return np.array(t, dtype=str), np.array(p, dtype=str)
+        return _strings(t), _strings(p)
+
+
+def _strings(labels: list[str]) -> np.ndarray:
+    """Labels as an object array: a fixed-width 'U' array would pad every label to the
+    longest (one label of 10^5 characters among 10^6 would take 400 GB)."""
+    out = np.empty(len(labels), dtype=object)
+    out[:] = labels
+    return out
 
 
 def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
