@@ -80,3 +80,25 @@ def test_cli_spark_engine_matches_memory(tmp_path, capsys):
         assert code == 0, err
         outputs.append(out)
     assert outputs[0] == outputs[1]
+
+
+def test_cli_spark_keeps_the_terminal_quiet(tmp_path):
+    # a fresh process, so a fresh JVM: its log4j lines, Java's warnings and Spark's
+    # progress bars must not reach the terminal; a Spark-side error is one line
+    import subprocess
+    import sys
+
+    pq.write_table(pa.table({"t": pa.array([1, 2, 2], pa.uint64()),
+                             "p": pa.array([0.5, -0.0, 0.0], pa.float16())}),
+                   tmp_path / "d.parquet")
+    script = ("import sys; from clustermetrics.cli import main; "
+              "sys.exit(main(sys.argv[1:]))")
+    args = [sys.executable, "-c", script, "score", str(tmp_path / "d.parquet"), "--true-col",
+            "t", "--pred-col", "p", "--engine", "spark", "--metrics", "ari", "--format",
+            "json", "--details"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    memory = subprocess.run(args[:-6] + ["memory"] + args[-5:], capture_output=True,
+                            text=True, timeout=300)
+    assert memory.returncode == 0 and done.stdout == memory.stdout
+    assert '"0.0"' not in done.stdout and "-0.0" not in done.stdout  # 0.0 as a number
