@@ -260,3 +260,36 @@ def _examples(strategy, n=4):
 
     collect()
     return found or [None]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["t", "T", "p", "P", "q", "t "]), min_size=1, max_size=5),
+       st.sampled_from(["t", "T", "t "]), st.sampled_from(["p", "P"]))
+def test_column_names_are_found_alike(names, true_col, pred_col):
+    # a label column is read when it is named exactly once and no other column differs
+    # from it only in case (DuckDB and Spark take such names for one); otherwise every
+    # engine gives the same error
+    table = pa.Table.from_arrays([pa.array([i, i + 1, i]) for i in range(len(names))],
+                                 names=names)
+    hits = {c: names.count(c) for c in (true_col, pred_col)}
+    twins = any(n != c and n.lower() == c.lower() for c in (true_col, pred_col) for n in names)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "labels.parquet")
+        pq.write_table(table, path)
+        got = {engine: outcome_cols(engine, path, true_col, pred_col)
+               for engine in ("memory", "duckdb")}
+    assert got["memory"] == got["duckdb"], got
+    if all(count == 1 for count in hits.values()) and not twins:
+        assert got["memory"][0] == "table", got
+    else:
+        assert got["memory"][0] == "error", got
+        assert ("differ only in case" in got["memory"][1] or "named once" in
+                got["memory"][1] or "has no column" in got["memory"][1]), got
+
+
+def outcome_cols(engine, path, true_col, pred_col):
+    try:
+        table = table_from_files(engine, path, None, true_col=true_col, pred_col=pred_col)
+    except ValueError as exc:
+        return ("error", str(exc))
+    return ("table", *_shown(table))

@@ -218,7 +218,7 @@ class _Scanner:
             raise ValueError(f"{self.path} is empty")
         if self.rows == 0:
             raise ValueError(f"{self.path} has a header but no rows" if self.has_header
-                             else f"{self.path} is empty")
+                             else f"{self.path} has no labels: only blank lines")
         return Layout(self.path, self.sep, self._header(), self.ncols or 1,
                       self.rows + self.blank, self.blank, self.first_blank, self.run,
                       bool(self.crlf), frozenset(self.quoted_breaks), self.longest,

@@ -82,7 +82,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
             read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names)
             if not isinstance(source, (str, Path)):
                 return read.relation(_relation(source))
-            files = expand_paths(source)
+            files = expand_paths(source, "source")
             staged = stage(files, work)
             if is_parquet(files[0]):
                 no_sep_for_parquet(sep, source, names)

@@ -40,6 +40,9 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
     ``stats``. ``names`` respells the parameters in messages (e.g. as command-line flags).
     """
     spell = {**PARAMETERS, **(names or {})}
+    for name, path in (("truth", truth), ("pred", pred)):
+        if path == "":
+            raise ValueError(f"{name} is an empty path ('')")
     if pred is not None:
         if true_col or pred_col:
             raise ValueError(f"give either two label files, or one table with "
@@ -85,14 +88,20 @@ def is_glob(path: str) -> bool:
     return any(ch in str(path) for ch in "*?[") and not os.path.exists(path)
 
 
-def expand_paths(path: str) -> list[str]:
+def expand_paths(path: str, name: str = "path") -> list[str]:
     """The files ``path`` stands for: itself when it exists, else the sorted matches of the
-    pattern (Python's ``glob``, ``**`` crossing folders); none is an error."""
+    pattern (Python's ``glob``, ``**`` crossing folders); none is an error. ``name``: the
+    parameter that gave the path, named when it is not a path at all."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a file path or a glob, got {type(path).__name__}")
     path = os.fspath(path)
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
     if not path:
-        raise ValueError("the file path is empty ('')")
+        raise ValueError(f"{name} is an empty path ('')")
     if os.path.isdir(path):
-        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
+        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet or "
+                         f"{path}/*.csv")
     if os.path.exists(path):
         return [path]
     if not is_glob(path):
@@ -129,6 +138,10 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
     Missing labels are an error naming the line, or kept as "" with ``allow_blank``.
     """
     spell = {**PARAMETERS, **(names or {})}
+    if is_parquet(path):
+        raise ValueError(f"{path} is Parquet: label files hold one label per line of text; "
+                         f"read a Parquet table with {spell['true_col']} and "
+                         f"{spell['pred_col']}")
     sep = resolve_sep(path, sep, spell["sep"])
     data = read_bytes(path)
     layout = scan(path, sep, header=header, one_label=True, data=data)

@@ -217,6 +217,11 @@ def label_types(files: list[str], true_col: str, pred_col: str, name: str,
             if len(hits) > 1:
                 raise ValueError(f"{path} has {len(hits)} columns named {col!r} ({option}); "
                                  "the column to read must be named once")
+            twins = [n for n in schema.names if n != col and n.lower() == col.lower()]
+            if twins:
+                raise ValueError(f"{path} has columns {col!r} and {twins[0]!r} ({option}), "
+                                 "names that differ only in case, which DuckDB and Spark "
+                                 "take for one; rename one of them")
             kind = schema.field(col).type
             value = kind.value_type if pa.types.is_dictionary(kind) else kind
             why = _refusal(value)
@@ -263,7 +268,7 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
     ``drop_null``; infinite labels are an error.
     """
     pa = pyarrow()
-    files = expand_paths(source)
+    files = expand_paths(source, "source")
     name = str(source)
     types = label_types(files, true_col, pred_col, name, names)
     builder = ContingencyBuilder()

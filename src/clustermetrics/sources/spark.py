@@ -210,7 +210,7 @@ def _first_line(exc: BaseException) -> str:
     for line in str(exc).splitlines():
         line = line.strip().lstrip(":").strip()
         if not line or line.startswith(("An error occurred while calling", "at ", "...",
-                                        "JVM stacktrace")):
+                                        "JVM stacktrace", "Exception thrown in awaitResult")):
             continue
         line = _JAVA_CLASS.sub("", line).strip()
         if line:
