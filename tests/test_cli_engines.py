@@ -1,6 +1,7 @@
 """clustermetrics score with --engine/--memory-limit/--drop-null: same report on every path."""
 
 import json
+import sys
 
 import numpy as np
 import pyarrow as pa
@@ -99,3 +100,18 @@ def test_engine_errors_are_one_line(files, capsys, argv, message):
     code, out, err = _run(capsys, *[a.format(d=d) for a in argv])
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and message.format(d=d) in err, err
+
+
+def test_auto_without_duckdb_reads_parquet_in_memory(monkeypatch, files, capsys):
+    # without DuckDB, Parquet is read by pyarrow in memory, to the same table; without
+    # pyarrow either, the message names both extras
+    d, _, _ = files
+    with_duckdb = _run(capsys, "score", d / "d.parquet", "--true-col", "t", "--pred-col", "p",
+                       "--format", "csv")
+    monkeypatch.setitem(sys.modules, "duckdb", None)
+    assert choose_engine("auto", str(d / "d.parquet"), None) == "memory"
+    assert _run(capsys, "score", d / "d.parquet", "--true-col", "t", "--pred-col", "p",
+                "--format", "csv") == with_duckdb
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ValueError, match=r"clustermetrics\[duckdb\].*clustermetrics\[parquet\]"):
+        choose_engine("auto", str(d / "d.parquet"), None)

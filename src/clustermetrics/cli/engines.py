@@ -40,10 +40,11 @@ def choose_engine(engine: str, truth: str, pred: str | None) -> str:
     big = os.path.isfile(path) and os.path.getsize(path) > AUTO_DUCKDB_BYTES
     if is_parquet(path) or is_glob(path) or big:
         if not _installed("duckdb"):
-            if not is_parquet(path):  # text: the in-memory reader reads it the same way
+            # the in-memory readers read it the same way: text always, Parquet with pyarrow
+            if not is_parquet(path) or _installed("pyarrow"):
                 return "memory"
-            raise ValueError(f"reading {path} needs DuckDB: pip install "
-                             "'clustermetrics[duckdb]' (or --engine spark)")
+            raise ValueError(f"reading {path} needs DuckDB or pyarrow: pip install "
+                             "'clustermetrics[duckdb]' (or 'clustermetrics[parquet]')")
         return "duckdb"
     return "memory"
 

@@ -52,6 +52,10 @@ def stage(files: list[str], folder: str) -> dict[str, str]:
     file is linked from ``folder`` under a plain name that keeps what its suffix says."""
     staged = {}
     for i, path in enumerate(files):
+        if not os.path.isfile(path):  # a pipe or a device: the check would consume it
+            raise ValueError(f"{path} is not a regular file (a pipe or a device?); DuckDB "
+                             "and Spark read a file after it is checked, so read it with "
+                             "engine 'memory'")
         suffix = ".parquet" if is_parquet(path) else ".csv"
         if Path(path).suffix.lower() == ".gz":
             suffix += ".gz"
