@@ -63,6 +63,13 @@ def test_errors(spark):
     empty = spark.createDataFrame([], "t long, p string")
     with pytest.raises(ValueError, match="has no rows"):
         from_spark(empty, "t", "p")
+    # a plan that fails when it runs: one line, the cause, no Java class or py4j wrapper
+    failing = spark.range(3).selectExpr("id AS t", "raise_error('labels went wrong') AS p")
+    with pytest.raises(ValueError) as info:
+        from_spark(failing, "t", "p")
+    message = str(info.value)
+    assert "\n" not in message and "labels went wrong" in message, message
+    assert "py4j" not in message and "An error occurred" not in message, message
 
 
 def test_cli_spark_engine_matches_memory(tmp_path, capsys):

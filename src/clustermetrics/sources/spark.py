@@ -40,7 +40,7 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
         raise ValueError(f"dataframe must be a pyspark.sql.DataFrame, got "
                          f"{type(dataframe).__name__}")
     _check_columns(dataframe, "DataFrame", true_col, pred_col)
-    t, p, n = _grouped(dataframe, true_col, pred_col)
+    t, p, n = _spark_call("DataFrame", {}, lambda: _grouped(dataframe, true_col, pred_col))
     return table_from_groups(t, p, n, "DataFrame", true_col, pred_col, drop_null, stats)
 
 
