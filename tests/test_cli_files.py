@@ -72,9 +72,11 @@ def test_a_missing_extra_is_one_line(capsys, monkeypatch, table, engine, module,
 def test_auto_without_duckdb(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "duckdb", None)
     pq.write_table(pa.table({"t": [1, 2], "p": [1, 1]}), tmp_path / "d.parquet")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # Parquet needs DuckDB or pyarrow
     line = _one_line_error(capsys, "score", tmp_path / "d.parquet", "--true-col", "t",
                            "--pred-col", "p")
     assert "pip install 'clustermetrics[duckdb]'" in line
+    monkeypatch.setitem(sys.modules, "pyarrow", pa)
     for i in range(2):  # a glob of text files: the in-memory reader reads it the same way
         (tmp_path / f"part{i}.csv").write_text("t,p\na,x\n")
     code, out, err = _run(capsys, "score", tmp_path / "part*.csv", "--true-col", "t",
