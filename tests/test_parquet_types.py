@@ -293,3 +293,30 @@ def outcome_cols(engine, path, true_col, pred_col):
     except ValueError as exc:
         return ("error", str(exc))
     return ("table", *_shown(table))
+
+
+STORAGES = {"string": lambda v: pa.array(v, pa.string()),
+            "large_string": lambda v: pa.array(v, pa.large_string()),
+            "dictionary": lambda v: pa.array(v, pa.string()).dictionary_encode()}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(list(STORAGES)),
+                          st.lists(st.sampled_from(["a", "b", "é"]), min_size=1, max_size=4)),
+                min_size=1, max_size=3))
+def test_parts_storing_strings_differently_are_one_column(parts):
+    # a glob's parts may store a string column plainly, with large offsets or as a
+    # dictionary: the labels are the strings, and every engine reads them as one file
+    with tempfile.TemporaryDirectory() as folder:
+        every = []
+        for i, (storage, values) in enumerate(parts):
+            pq.write_table(pa.table({"t": STORAGES[storage](values),
+                                     "p": pa.array([len(v) for v in values])}),
+                           os.path.join(folder, f"part{i}.parquet"))
+            every += values
+        want = Contingency.from_labels(np.array(every, dtype=object),
+                                       np.array([len(v) for v in every]))
+        for engine in ("memory", "duckdb"):
+            got = table_from_files(engine, os.path.join(folder, "part*.parquet"), None,
+                                   true_col="t", pred_col="p")
+            assert got == want, engine

@@ -227,16 +227,24 @@ def label_types(files: list[str], true_col: str, pred_col: str, name: str,
             why = _refusal(value)
             if why:
                 raise ValueError(f"{path}: column {col!r} has type {kind}, {why}")
-            seen = first.setdefault(col, (kind, path, _stored_unit(parquet.schema, schema,
-                                                                     col)))
-            if seen[0] != kind:
-                raise ValueError(f"{name}: column {col!r} is {seen[0]} in {seen[1]} but "
+            seen = first.setdefault(col, (_plain(value), path,
+                                          _stored_unit(parquet.schema, schema, col), kind))
+            if seen[0] != _plain(value):
+                raise ValueError(f"{name}: column {col!r} is {seen[3]} in {seen[1]} but "
                                  f"{kind} in {path}")
-    out = {}
-    for col, (kind, _, unit) in first.items():
-        value = kind.value_type if pa.types.is_dictionary(kind) else kind
-        out[col] = LabelType(value, unit)
-    return out
+    return {col: LabelType(kind, unit) for col, (kind, _, unit, _) in first.items()}
+
+
+def _plain(kind):
+    """The type of the labels a column holds: a dictionary's values, strings and bytes
+    whatever their offsets (parts of a glob may store them either way)."""
+    pa = pyarrow()
+    if _is_string(kind):
+        return pa.string()
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or \
+            getattr(pa.types, "is_binary_view", lambda k: False)(kind):
+        return pa.binary()
+    return kind
 
 
 def arrow_labels(column) -> np.ma.MaskedArray:
