@@ -320,3 +320,44 @@ def test_parts_storing_strings_differently_are_one_column(parts):
             got = table_from_files(engine, os.path.join(folder, "part*.parquet"), None,
                                    true_col="t", pred_col="p")
             assert got == want, engine
+
+
+RELATION_TYPES = [  # DuckDB types no Parquet file has: (SQL type, values, the label of each)
+    ("HUGEINT", st.integers(-2**127, 2**127 - 1), int),
+    ("UHUGEINT", st.integers(0, 2**128 - 1), int),
+    ("DECIMAL(38,0)", st.integers(-10**38 + 1, 10**38 - 1), decimal.Decimal),
+    ("DECIMAL(38,19)", st.integers(-10**38 + 1, 10**38 - 1),
+     lambda v: decimal.Decimal(f"{v}E-19")),
+    ("BLOB", st.binary(max_size=3), bytes),
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(RELATION_TYPES), st.data())
+def test_duckdb_relations_keep_wide_values_exact(case, data):
+    # 128-bit integers and 38-digit decimals would merge through float64 in numpy
+    import duckdb
+
+    sql_type, values, label = case
+    t = data.draw(st.lists(values, min_size=1, max_size=6))
+    p = list(range(len(t)))
+    rows = ", ".join(f"(CAST({_sql(v, sql_type)} AS {sql_type}), {i})" for i, v in enumerate(t))
+    con = duckdb.connect()
+    try:
+        relation = con.sql(f"SELECT * FROM (VALUES {rows}) AS v(t, p)")
+        from clustermetrics.sources import from_duckdb
+
+        table = from_duckdb(relation, "t", "p")
+    finally:
+        con.close()
+    want = np.empty(len(t), dtype=object)
+    want[:] = [label(v) for v in t]
+    assert _shown(table) == _shown(Contingency.from_labels(want, np.array(p)))
+
+
+def _sql(value, sql_type):
+    if isinstance(value, bytes):
+        return "'" + "".join(f"\\x{b:02x}" for b in value) + "'::BLOB"
+    if sql_type.startswith("DECIMAL(38,19)"):
+        return f"'{decimal.Decimal(f'{value}E-19')}'"
+    return f"'{value}'"
