@@ -87,12 +87,14 @@ from .metrics.pair_counting import (
     pair_precision_score,
     pair_recall_score,
     phi_score,
+    rand_moments,
     rand_score,
     rogers_tanimoto_score,
     russel_rao_score,
     sokal_sneath1_score,
     sokal_sneath2_score,
     southwood_score,
+    standardized_rand_score,
 )
 from .metrics.recovery import Recovery, pseudo_recovery_rate, recovery, recovery_rate
 from .metrics.set_matching_extra import (
@@ -142,4 +144,5 @@ __all__ = [
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
     "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
+    "standardized_rand_score", "rand_moments",
 ]

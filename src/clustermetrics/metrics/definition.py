@@ -18,14 +18,31 @@ import numbers
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..table import Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "UndefinedMetricError",
-           "Undefined", "deprecated_alias", "score"]
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "Significance",
+           "UndefinedMetricError", "Undefined", "deprecated_alias", "score"]
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
+
+
+class Significance(NamedTuple):
+    """A score against its analytic null distribution (random labellings with the table's
+    margins: the permutation model).
+
+    ``z`` = (value - null_mean) / null_sd; ``pvalue`` the one-sided probability, under the
+    null, of a value at least as good as the observed one (in the score's direction), from
+    the normal approximation stated in ``method``. When the margins admit a single value of
+    the score (null_sd = 0), z is 0.0 and the p-value 1.0.
+    """
+
+    z: float
+    pvalue: float
+    null_mean: float
+    null_sd: float
+    method: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,7 +56,8 @@ class MetricInfo:
     it depends on the data (MI = H). ``detail``, when set, returns a richer result (the
     recovery matching) whose ``rate`` is the score; ``evaluate`` keeps it in
     ``Report.details``. ``label_invariant`` is False for scores whose tie-breaking follows
-    label order (the paper's greedy recovery rate).
+    label order (the paper's greedy recovery rate). ``significance``, when set, gives the
+    score's :class:`Significance` from its exact null moments (no sampling).
     """
 
     key: str
@@ -56,6 +74,7 @@ class MetricInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     detail: Callable[..., Any] | None = None
     label_invariant: bool = True
+    significance: Callable[[Contingency], Significance] | None = None
 
     def compute(self, table: Contingency) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
