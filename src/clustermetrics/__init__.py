@@ -112,6 +112,7 @@ from .metrics.set_matching_extra import (
 from .noise import with_noise
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
+from .significance import PermutationTest, permutation_test
 from .table import Contingency, as_contingency, contingency_matrix
 
 __version__ = "0.1.0"
@@ -144,5 +145,5 @@ __all__ = [
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
     "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
-    "standardized_rand_score", "rand_moments",
+    "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
 ]

@@ -751,7 +751,7 @@ def standardized_rand_score(table: Contingency) -> float:
     return m.z
 
 
-_NORMAL = "normal approximation to the permutation model (exact mean and variance)"
+_NORMAL = "normal approximation with the exact mean and variance of the permutation model"
 
 
 def _affine_null(func, key: str) -> Any:
