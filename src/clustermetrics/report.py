@@ -296,7 +296,7 @@ def significance_cells(sig: Significance | None) -> list[str]:
     """The z and p-value columns of one score ("" without an analytic null)."""
     if sig is None:
         return ["", ""]
-    return [f"{sig.z:.3f}", f"{sig.pvalue:.3g}"]
+    return [f"{sig.z:.3f}", f"{sig.pvalue:.3g}" if sig.pvalue > 0 else "< 1e-300"]
 
 
 def significance_notes(significance: Mapping[str, Significance] | None) -> list[str]:

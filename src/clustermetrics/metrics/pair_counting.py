@@ -28,8 +28,10 @@ import numpy as np
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
+from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
     PAIR,
+    Choice,
     MetricInfo,
     Real,
     Significance,
@@ -48,6 +50,11 @@ __all__ = [
     "adjusted_fowlkes_mallows_score", "modified_adjusted_rand_score",
     "standardized_rand_score", "rand_moments", "PairMoments",
 ]
+
+_RANDOM_MODEL = Choice(RANDOM_MODELS, "Random clusterings the chance term is taken over, "
+                       "the truth fixed: 'perm' (the prediction's cluster sizes fixed; "
+                       "scikit-learn), 'num' (its number of clusters fixed), 'all' (any "
+                       "clustering); Gates & Ahn, JMLR 18 (2017).")
 
 # Below this N every n*(n-1) fits in int64, and so does every sum of C(n, 2) (<= C(N, 2)).
 _INT64_SAFE_N = 3_000_000_000
@@ -142,8 +149,8 @@ def rand_score(table: Contingency) -> float:
     return agree / total
 
 
-@score(zero_division=True)
-def adjusted_rand_score(table: Contingency) -> float:
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True)
+def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
     ARI = (Index - Expected) / (Max - Expected) with Index = TP, Expected =
@@ -153,6 +160,17 @@ def adjusted_rand_score(table: Contingency) -> float:
     differently (FN = FP = 0) the score is 1.0, as in scikit-learn. Symmetric. Computed
     exactly in integers and divided once.
 
+    ``random_model`` chooses the random clusterings the expectation is taken over (Gates &
+    Ahn 2017), with the truth fixed: "perm" (default, scikit-learn's ARI) keeps the
+    predicted cluster sizes; "num" draws the prediction uniformly among the partitions
+    into its number of clusters K; "all" uniformly among all partitions. Then ARI =
+    (RI - E[RI]) / (1 - E[RI]), which is Hubert & Arabie's ARI for "perm", with
+    E[RI] = (P/M) q + (1 - P/M)(1 - q), P the truth's together pairs, M = C(N, 2) and q the
+    probability that two items share a random cluster: S(N-1, K) / S(N, K) ("num"),
+    B(N-1) / B(N) ("all") (Stirling and Bell numbers, exact integers). Not symmetric for
+    "num" and "all". They are computed up to N x K = 400,000 ("num") and N = 2,000
+    ("all"); beyond, ValueError.
+
     Examples
     --------
     >>> round(adjusted_rand_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
@@ -160,15 +178,33 @@ def adjusted_rand_score(table: Contingency) -> float:
 
     References
     ----------
-    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985).
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Gates & Ahn, "The
+    impact of random models on clustering similarity", JMLR 18 (2017).
     """
     tp, fn, fp, tn = _pairs(table)
+    if random_model != "perm":
+        return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     if den == 0:  # then FN = FP = 0: the labellings agree on every pair
         raise Undefined(
             1.0, "ARI is undefined (0/0): every pair is together in both labellings, or "
                  "apart in both")
     return 2 * (tp * tn - fn * fp) / den
+
+
+def _ari_one_sided(table: Contingency, model: str) -> float:
+    """(RI - E[RI]) / (1 - E[RI]) with the prediction random under ``model``, exactly."""
+    tp, fn, fp, tn = _pairs(table)
+    m = tp + fn + fp + tn
+    if fn == 0 and fp == 0:
+        return 1.0  # agreement on every pair (also when there is no pair)
+    q = pair_probability(model, table.n_samples, table.n_clusters)
+    together = Fraction(tp + fn, m)
+    expected = together * q + (1 - together) * (1 - q)
+    if expected == 1:
+        raise Undefined(0.0, f"ARI under random_model={model!r} is undefined (0/0): every "
+                             "random clustering agrees with the truth on every pair")
+    return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
 @score(zero_division=True)
