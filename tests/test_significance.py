@@ -144,3 +144,24 @@ def test_cli_significance_and_permutations(tmp_path, capsys):
     assert "--permutations must be an integer" in capsys.readouterr().err
     assert main(["score", str(truth), str(pred), "--seed", "1"]) == 2
     assert "--permutations" in capsys.readouterr().err
+
+
+def test_several_references_show_the_best_references_significance():
+    truth_a = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    truth_b = [0, 0, 0, 1, 1, 1, 2, 2, 0]
+    pred = [0, 0, 0, 1, 1, 1, 2, 2, 1]
+    multi = cm.evaluate({"a": truth_a, "b": truth_b}, pred, "ari", significance=True,
+                        n_perm=30, seed=0)
+    best = multi.reports[multi.best_reference["ari"]]
+    text = multi.format()
+    assert f"{best.significance['ari'].z:.3f}" in text and "permutation p-value (best)" in text
+    data = json.loads(multi.to_json())
+    assert data["reports"]["a"]["significance"]["ari"]["z"] == \
+        multi.reports["a"].significance["ari"].z
+
+
+def test_patefield_refuses_huge_dense_tables():
+    wide = cm.Contingency.from_labels(np.arange(20_001), np.arange(20_001))
+    with pytest.raises(ValueError, match="sampler='shuffle'"):
+        next(iter(null_tables(wide, 1, sampler="patefield")))
+    assert cm.permutation_test(wide, metric="ari", n_perm=2, seed=0).sampler == "shuffle"

@@ -489,16 +489,28 @@ class MultiReport(ScoreMapping):
         head = [f"{plural(len(self.reports), 'reference')}: "
                 + "; ".join(f"{visible(name)} ({r.summary()})"
                             for name, r in self.reports.items())]
+        first = self._first()
+        sig, perm = first.significance, first.permutation
+
+        def best(k: str) -> Any:
+            return self.reports[self.best_reference[k]]
         rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
                  f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
                  f"{self.spread[k].mean: .6f}"]
                 + ([interval_text(intervals[k])] if intervals else [])
+                + (significance_cells(best(k).significance.get(k)) if sig is not None else [])
+                + ([permutation_cell(best(k).permutation[k])] if perm is not None else [])
                 for k, v in self._values.items()]
         header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
         if intervals:
             header.append(interval_header(self.bootstrap, " (best reference)"))
+        if sig is not None:
+            header += ["z (best)", "p-value (best)"]
+        if perm is not None:
+            header.append("permutation p-value (best)")
         head.append(text_table(header, rows, indent=2))
         head += bootstrap_notes(intervals, self.bootstrap)
+        head += significance_notes(sig) + permutation_notes(perm)
         if top != 0:
             for name, report in self.reports.items():
                 head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]

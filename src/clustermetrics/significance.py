@@ -44,6 +44,7 @@ __all__ = ["PermutationTest", "permutation_test", "permutation_tests", "null_tab
 
 MAX_N_PERM = 10_000_000
 MAX_ITEMS_PERM = 10**9 - 1
+MAX_DENSE_CELLS = 10**8
 SAMPLERS = ("auto", "patefield", "shuffle")
 _TIE = 1e-12
 
@@ -207,9 +208,13 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
                          f"{MAX_ITEMS_PERM:,} items (numpy's hypergeometric sampler), this "
                          f"one has {table.n_samples:,}; the pair-counting scores have an "
                          "analytic null: evaluate(..., significance=True)")
+    chosen = choose_sampler(table, sampler)
+    if chosen == "patefield" and table.n_classes * table.n_clusters > MAX_DENSE_CELLS:
+        raise ValueError(f"sampler='patefield' builds dense {table.n_classes:,} x "
+                         f"{table.n_clusters:,} tables, more than {MAX_DENSE_CELLS:,} cells; "
+                         "use sampler='shuffle' or 'auto'")
     rng = np.random.default_rng(seed)
-    draw = _patefield(table, rng) if choose_sampler(table, sampler) == "patefield" \
-        else _shuffle(table, rng)
+    draw = _patefield(table, rng) if chosen == "patefield" else _shuffle(table, rng)
     emi = table.peek("emi")
     for _ in range(int(n_perm)):
         rows, cols, counts = draw()
