@@ -762,7 +762,8 @@ def standardized_rand_score(table: Contingency) -> float:
     also the z-score of the ARI and of every pair-counting index affine in S. Computed
     from exact rationals, rounded once. About 0 for independent labellings (variance 1);
     large values say the agreement is unlikely to be chance. Unbounded; not comparable
-    across data sets of different sizes (it grows like sqrt(N) for a fixed agreement).
+    across data sets of different sizes (for a fixed ARI it grows with N, up to
+    linearly: the null spread of the ARI shrinks as N grows).
     When the margins allow a single value of S (e.g. a labelling with one cluster, or all
     singletons) the variance is 0 and the score is 0.0. Symmetric.
 
