@@ -60,7 +60,7 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
                      names: Mapping[str, str] = FLAGS) -> Contingency:
     """Count the pairs of the labels in the file(s) with ``engine``; report NULLs skipped.
 
-    Every engine reads a file the same way (README.md, "How files are read"). A missing
+    Every engine reads a file the same way (the user guide, "How files are read"). A missing
     extra is a ValueError naming it. ``spark``: a SparkSession to use instead of a fresh
     local one; ``names``: how messages spell the parameters (the command line's flags).
     """

@@ -20,6 +20,7 @@ score raises its documented convention through the zero-division policy of
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -31,6 +32,7 @@ from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fr
 from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
     PAIR,
+    Better,
     Choice,
     MetricInfo,
     Real,
@@ -845,9 +847,9 @@ _DESGRAUPES = "Desgraupes, Clustering indices, clusterCrit (2013)"
 _PERM = "permetrics (Thieu, 2024)"
 
 
-def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
-           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
-           **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+           reference: str, *, better: Better = "higher", symmetric: bool = True,
+           adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=PAIR, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -50,7 +51,7 @@ class Recovery(NamedTuple):
     denominator: str
 
 
-_OPTIONS = {
+_OPTIONS: dict[str, Choice | Integer] = {
     "method": Choice(("exact", "greedy", "bruteforce"), """\
 ``"exact"``: maximum-weight bipartite matching, polynomial (dense assignment
     solver on small tables, sparse matching on large ones); among equally good matchings
@@ -237,7 +238,7 @@ def _max_cardinality(table: Contingency) -> int:
 _LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
 
 
-def _entry(key: str, name: str, func, **more) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=False, adjusted=False,
                       reference=_LI_KLETTE, **more)

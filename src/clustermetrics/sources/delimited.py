@@ -1,6 +1,6 @@
 """The one reading of a delimited text file (CSV/TSV), shared by every engine.
 
-The rules are written down in README.md ("How files are read"). :func:`scan` checks a file
+The rules are written down in the user guide ("How files are read"). :func:`scan` checks a file
 against them in one streaming pass over its bytes (numpy, memory bounded by a window) and
 returns its :class:`Layout`: the header, the number of rows, where the blank lines are.
 The in-memory reader then splits the fields with Python's ``csv`` module, and DuckDB and

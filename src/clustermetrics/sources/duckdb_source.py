@@ -47,7 +47,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     source : path or glob (``data/*.parquet``), or a ``duckdb.DuckDBPyRelation``. A path
         that exists is read as itself even if it holds ``*?[``; the parts of a glob are
         combined by column name. Files other than ``.parquet``/``.pq`` are delimited text
-        (also gzip, ``.gz``), read by the rules of README.md's "How files are read", exactly
+        (also gzip, ``.gz``), read by the rules of the user guide's "How files are read", exactly
         as the in-memory reader and Spark read them.
     true_col, pred_col : column names.
     sep : field separator of text files (one character; default: tab for ``.tsv``/``.tab``,
@@ -62,6 +62,8 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     progress : show DuckDB's progress bar while it scans (on stderr).
     names : how messages spell the parameters (a command line passes its flags).
 
+    Notes
+    -----
     Integer labels come back as numbers and the grouped cells are sorted in numpy (packed
     int64 keys); for text labels DuckDB numbers the distinct labels in sorted order first,
     so no Python string is hashed.
@@ -198,7 +200,7 @@ class _Read:
             raise self._error(exc) from None
 
 
-# ASCII whitespace (README: "How files are read"); RE2 reads the escapes
+# ASCII whitespace (user guide: "How files are read"); RE2 reads the escapes
 _BLANK_RE = "[ \\t\\n\\r\\v\\f]*"
 _DEFAULT_LINE = 2_097_152  # DuckDB's max_line_size
 

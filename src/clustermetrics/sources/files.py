@@ -1,6 +1,6 @@
 """Reading label files in memory: one label per line, or two columns of a CSV/TSV table.
 
-Every file is read by the one reading of ``_delimited`` (the rules are in README.md, "How
+Every file is read by the one reading of ``_delimited`` (the rules are in the user guide, "How
 files are read"), so this reader gives the same table as DuckDB and Spark. Labels are the
 exact strings in the file ("01" and "1" differ); an empty or whitespace-only cell is a
 missing label. Every problem is a ``ValueError`` naming the file and, where there is one,

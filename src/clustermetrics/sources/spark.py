@@ -47,7 +47,7 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
 
     Files are read as :func:`~clustermetrics.sources.from_duckdb` reads them (a path that
     exists is itself; parts of a glob combine by column name; text by the rules of
-    README.md's "How files are read"). ``spark``: the SparkSession to use (default: a local
+    the user guide's "How files are read"). ``spark``: the SparkSession to use (default: a local
     one, started and stopped here). ``names`` respells the parameters in messages.
 
     Spark cannot be told every rule for files with CRLF line ends: it reads a CRLF inside a
