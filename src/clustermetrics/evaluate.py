@@ -178,8 +178,13 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
         intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
                                         seed=seed, progress=progress)
         boot = Bootstrap(float(ci), int(n_boot), seed)
-    nulls = {k: METRICS[k].significance(scored) for k in keys
-             if METRICS[k].significance is not None} if significance else None
+    nulls = None
+    if significance:
+        nulls = {}
+        for k in keys:
+            analytic = METRICS[k].significance
+            if analytic is not None:
+                nulls[k] = analytic(scored)
     permutation = None
     if n_perm is not None:
         permutation = permutation_tests(scored, keys, n_perm=n_perm, seed=_second_stream(seed),

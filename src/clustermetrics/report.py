@@ -154,7 +154,7 @@ class Report(ScoreMapping):
             for row, key in zip(rows, self._values, strict=True):
                 test = self.permutation[key]
                 row += [repr(test.pvalue), repr(test.pvalue_se), repr(test.null_mean),
-                        repr(test.null_sd), test.n_perm]
+                        repr(test.null_sd), str(test.n_perm)]
         return _csv(header, rows, self.intervals, self.bootstrap, self.noise,
                     list(self._values))
 

@@ -125,7 +125,7 @@ def check_permutation_options(n_perm: Any, seed: Any = None, sampler: Any = "aut
                               names: tuple[str, str] = ("n_perm", "seed")) -> None:
     """ValueError naming the option when ``n_perm``, ``seed`` or ``sampler`` is unusable."""
     if isinstance(n_perm, bool) or not isinstance(n_perm, numbers.Integral) \
-            or not 1 <= n_perm <= MAX_N_PERM:
+            or not 1 <= int(n_perm) <= MAX_N_PERM:
         raise ValueError(f"{names[0]} must be an integer from 1 to {MAX_N_PERM:,}, "
                          f"got {n_perm!r}")
     check_seed(seed, names[1])
@@ -221,8 +221,17 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
         null = Contingency.from_sorted_cells(rows, cols, counts, table.class_labels,
                                              table.cluster_labels)
         if emi is not None:  # a function of the margins alone, the same for every draw
-            null.cached("emi", lambda _t, value=emi: value)
+            null.cached("emi", _constant(emi))
         yield null
+
+
+def _constant(value: Any) -> Callable[[Contingency], Any]:
+    def compute(_table: Contingency) -> Any:
+        return value
+    return compute
+
+
+_Cells = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _patefield(table: Contingency, rng: np.random.Generator,
@@ -234,7 +243,7 @@ def _patefield(table: Contingency, rng: np.random.Generator,
     flip = a.shape[0] > b.shape[0]
     outer, inner = (b, a) if flip else (a, b)
 
-    def draw():
+    def draw() -> _Cells:
         left = inner.copy()
         dense = np.empty((outer.shape[0], inner.shape[0]), dtype=np.int64)
         for i, size in enumerate(outer.tolist()):
@@ -258,7 +267,7 @@ def _shuffle(table: Contingency, rng: np.random.Generator,
     pred_codes = np.repeat(np.arange(n_cols, dtype=small), table.cluster_sizes)
     dense = width <= 4 * table.n_samples
 
-    def draw():
+    def draw() -> _Cells:
         keys = true_codes + rng.permutation(pred_codes)
         if dense:
             counts = np.bincount(keys, minlength=width)

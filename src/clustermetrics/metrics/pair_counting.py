@@ -793,7 +793,8 @@ def standardized_rand_score(table: Contingency) -> float:
 _NORMAL = "normal approximation with the exact mean and variance of the permutation model"
 
 
-def _affine_null(func, key: str) -> Any:
+def _affine_null(func: Callable[..., float], key: str,
+                 ) -> Callable[[Contingency], Significance]:
     """The analytic :class:`Significance` of ``func``, a score equal to alpha + beta S
     given the margins; ``_LINES[key](moments)`` gives (alpha, beta), Fractions where
     they are rational, so the null mean and variance are exact before one rounding."""
@@ -815,12 +816,12 @@ def _affine_null(func, key: str) -> Any:
     return significance
 
 
-def _ari_line(m: PairMoments):
+def _ari_line(m: PairMoments) -> tuple[Fraction, Fraction]:
     gap = Fraction(m.p + m.q, 2) - m.mean  # > 0 whenever Var[S] > 0
     return -m.mean / gap, 1 / gap
 
 
-_LINES = {
+_LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
     "ari": _ari_line,
     "ri": lambda m: (Fraction(m.pairs - m.p - m.q, m.pairs), Fraction(2, m.pairs)),
     "gamma": lambda m: (Fraction(m.pairs - 2 * m.p - 2 * m.q, m.pairs),
