@@ -17,7 +17,7 @@ import numpy as np
 from ._html import html_table
 from ._json import json_label
 from ._text import text_table
-from .table import as_contingency
+from .table import as_contingency, label_values
 
 __all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose", "check_top",
            "diagnostics_data"]
@@ -195,10 +195,10 @@ def _side(own: np.ndarray, other: np.ndarray, counts: np.ndarray, sizes: np.ndar
     best_other = other[first]
     outside = sizes - best_count
     listed = counts >= min_share * sizes[own]
-    parts = _group_parts(own[listed], other_labels[other[listed]].tolist(),
+    parts = _group_parts(own[listed], label_values(other_labels[other[listed]]),
                          counts[listed].tolist(), (counts[listed] / sizes[own[listed]]).tolist(),
                          sizes.shape[0])
-    labels, best_labels = own_labels.tolist(), other_labels[best_other].tolist()
+    labels, best_labels = label_values(own_labels), label_values(other_labels[best_other])
     sizes_l, best_l, outside_l = sizes.tolist(), best_count.tolist(), outside.tolist()
     recall = (best_count / sizes).tolist()
     worst = np.lexsort((np.arange(sizes.shape[0]), -outside))

@@ -23,6 +23,7 @@ from ..report import (
     interval_header,
     interval_text,
 )
+from ..sources.files import is_parquet
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
 from .output import CliError, add_output_options, log, render
 
@@ -97,6 +98,11 @@ def _score(args: argparse.Namespace) -> str:
     check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
                   n_boot=args.n_boot, seed=args.seed, n_perm=args.permutations,
                   names=_SCORE_NAMES)
+    for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
+                       *(("--reference", ref) for ref in args.reference)):
+        if path == "":
+            raise CliError(f"{what} is an empty path; give a file")
+    _check_text_flags(args)
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
@@ -224,6 +230,19 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
     if len(set(cols)) != len(cols):
         raise CliError("--true-col names the same column twice")
     return [(col or "truth", args.truth, col) for col in cols]
+
+
+def _check_text_flags(args: argparse.Namespace) -> None:
+    """--header and --sep say how to read text files: where they cannot apply they are an
+    error rather than silently ignored."""
+    if args.header and args.pred is None:
+        raise CliError("--header applies to the two-file form (TRUTH PRED); a table read "
+                       "with --true-col/--pred-col always starts with its header line")
+    if args.sep is not None or args.header:
+        for path in (args.truth, args.pred, *args.reference):
+            if path is not None and is_parquet(path):
+                flag = "--sep" if args.sep is not None else "--header"
+                raise CliError(f"{flag} applies to delimited text files; {path} is Parquet")
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from ..table import Contingency
+from ..table import Contingency, label_values
 from ._assignment import cell_index
 from ._greedy import greedy_cells
 from ._matchings import recall_leaders, recall_matching, recall_weights
@@ -172,8 +172,8 @@ def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str
     m, n = table.n_clusters, table.n_classes
     cells = cells[np.argsort(table.cols[cells], kind="stable")]
     w = _weights(table)[cells].tolist()
-    clusters = table.cluster_labels[table.cols[cells]].tolist()
-    classes = table.class_labels[table.rows[cells]].tolist()
+    clusters = label_values(table.cluster_labels[table.cols[cells]])
+    classes = label_values(table.class_labels[table.rows[cells]])
     denom = {"predicted": m, "true": n, "max": max(m, n)}[denominator]
     return Recovery(
         rate=math.fsum(w) / denom,
