@@ -50,7 +50,8 @@ from functools import cache, cached_property, lru_cache
 
 import mpmath
 
-__all__ = ["reference", "REFERENCES", "pair_counts", "emi", "emi_pair", "Table"]
+__all__ = ["reference", "REFERENCES", "pair_counts", "pair_count_moments", "emi", "emi_pair",
+           "Table"]
 
 _DPS = 80  # significant digits of every mpmath evaluation
 _MAX_MAPS = 10**6  # brute-force matchings refuse bigger tables
@@ -237,6 +238,48 @@ def _ari(t: Table) -> Fraction:
     m, p, q = tp + fn + fp + tn, tp + fn, tp + fp
     expected = Fraction(p * q, m)
     return (tp - expected) / (Fraction(p + q, 2) - expected)
+
+
+def _falling(x: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= x - i
+    return out
+
+
+def pair_count_moments(t: Table) -> tuple[Fraction, Fraction]:
+    """E[S] and Var[S], S = sum_ij C(n_ij, 2), under the permutation model, from the
+    factorial moments of the cells of a random table with these margins (every cell pair,
+    zero cells included): a class's (x)_r items land in given clusters with probability
+    (b)_r / (N)_r. Not the library's pairs-of-pairs route."""
+    n, cells = t.total, [(i, j) for i in range(t.k) for j in range(t.l)]
+
+    def moment(cell_a, cell_b) -> Fraction:  # E[(n_ij)_2 (n_kl)_2]
+        (i, j), (k, col) = cell_a, cell_b
+        if n < 4 and cell_a != cell_b:
+            return Fraction(0)
+        if cell_a == cell_b:  # (x)_2^2 = (x)_4 + 4 (x)_3 + 2 (x)_2
+            return sum((c * Fraction(_falling(t.a[i], r) * _falling(t.b[j], r),
+                                     _falling(n, r)) if _falling(n, r) else Fraction(0))
+                       for r, c in ((4, 1), (3, 4), (2, 2)))
+        tuples = _falling(t.a[i], 4) if i == k else _falling(t.a[i], 2) * _falling(t.a[k], 2)
+        placed = _falling(t.b[j], 4) if j == col else _falling(t.b[j], 2) * _falling(t.b[col], 2)
+        return Fraction(tuples * placed, _falling(n, 4))
+
+    if n < 2:
+        return Fraction(0), Fraction(0)
+    mean = sum(Fraction(_falling(t.a[i], 2) * _falling(t.b[j], 2), 2 * _falling(n, 2))
+               for i, j in cells)
+    second = sum(moment(x, y) for x in cells for y in cells) / 4
+    return mean, second - mean * mean
+
+
+def _sri(t: Table) -> mpmath.mpf:
+    """Romano et al.'s standardized Rand index (S - E[S]) / sd(S); 0 when Var[S] = 0."""
+    mean, var = pair_count_moments(t)
+    if var == 0:
+        return mpmath.mpf(0)
+    return _sqrt_ratio(t.pairs[0] - mean, var)
 
 
 def _ri(t: Table) -> Fraction:
@@ -691,6 +734,7 @@ REFERENCES: dict[str, Callable[[Table], Fraction | mpmath.mpf]] = {
     # pair counting
     "ari": _ari,
     "ri": _ri,
+    "sri": _sri,
     "fmi": _fmi,
     "pair_precision": _pair_precision,
     "pair_recall": _pair_recall,

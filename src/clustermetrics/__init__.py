@@ -86,12 +86,14 @@ from .metrics.pair_counting import (
     pair_precision_score,
     pair_recall_score,
     phi_score,
+    rand_moments,
     rand_score,
     rogers_tanimoto_score,
     russel_rao_score,
     sokal_sneath1_score,
     sokal_sneath2_score,
     southwood_score,
+    standardized_rand_score,
 )
 from .metrics.recovery import (
     Recovery,
@@ -131,6 +133,7 @@ from .noise import with_noise
 from .paired import PairedComparison, compare_clusterings
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
+from .significance import PermutationTest, permutation_test
 from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [
@@ -170,4 +173,5 @@ __all__ = [
     "exact_match_recall", "UndefinedMetricError",
     "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
     "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
+    "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
 ]

@@ -19,6 +19,7 @@ from .bootstrap import Bootstrap, bootstrap_intervals, check_bootstrap_options
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report
+from .significance import check_permutation_options, permutation_tests
 from .table import Contingency, as_contingency
 
 __all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several"]
@@ -32,7 +33,7 @@ def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> MultiReport: ...
+             significance: bool = False, n_perm: int | None = None) -> MultiReport: ...
 
 
 @overload
@@ -40,7 +41,7 @@ def evaluate(labels_true: Contingency, labels_pred: None = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report: ...
+             significance: bool = False, n_perm: int | None = None) -> Report: ...
 
 
 @overload
@@ -48,14 +49,14 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report | MultiReport: ...
+             significance: bool = False, n_perm: int | None = None) -> Report | MultiReport: ...
 
 
 def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report | MultiReport:
+             significance: bool = False, n_perm: int | None = None) -> Report | MultiReport:
     """Compute many scores at once; the contingency table is built exactly once.
 
     Parameters
@@ -82,10 +83,23 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         a score is undefined).
     n_boot : int, default 1000 when ``ci`` is given
         Number of bootstrap replicates (2 to 1,000,000); only with ``ci``.
-    seed : seed for the bootstrap's random generator (a non-negative integer of any size,
-        as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
-        ``ci``.
-    progress : callable(done, total), called after each bootstrap replicate.
+    seed : seed for the bootstrap's and the permutation test's random generator (a
+        non-negative integer of any size, as numpy's ``SeedSequence`` takes, or a numpy
+        Generator / SeedSequence); only with ``ci`` or ``n_perm``.
+    progress : callable(done, total), called after each bootstrap replicate and each
+        permutation draw.
+    significance : bool, default False
+        Also give each score that has an analytic null distribution (the pair-counting
+        scores affine in the pair count: ARI, RI, SRI, FMI, pair precision and recall,
+        ...) its z-score and one-sided p-value against random labellings with the same
+        class and cluster sizes (``Report.significance``; exact null mean and variance,
+        normal approximation for the p-value). For any score, see
+        :func:`~clustermetrics.permutation_test`.
+    n_perm : int or None
+        Also run a permutation test of every score with this many random tables with the
+        table's margins (``Report.permutation``: p-value with its Monte Carlo standard
+        error, null mean and sd; see :mod:`clustermetrics.significance`); ``seed`` seeds
+        it.
 
     Options that would have no effect are refused rather than ignored: ``n_boot`` or
     ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
@@ -100,34 +114,41 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     (1, 0.7059)
     """
     keys = resolve_metrics(metrics)
-    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
+    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed,
+                  n_perm=n_perm)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
+    if not isinstance(significance, bool):
+        raise ValueError(f"significance must be True or False, got {significance!r}")
     options = dict(noise_label=noise_label, noise=noise, ci=ci,
                    n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed,
-                   progress=progress)
+                   progress=progress, significance=significance, n_perm=n_perm)
     if is_several(labels_true):
         return evaluate_references(labels_true, labels_pred, keys, **options)
     return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
 
 
 def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
-                  n_boot: Any = None, seed: Any = None,
+                  n_boot: Any = None, seed: Any = None, n_perm: Any = None,
                   names: Mapping[str, str] | None = None) -> None:
     """Refuse unusable values and options that would have no effect, naming them as
     ``names`` spells them (the command line passes its flags). Cheap: before any work."""
     name = {"noise_label": "noise_label", "noise": "noise", "ci": "ci", "n_boot": "n_boot",
-            "seed": "seed", **(names or {})}
+            "seed": "seed", "n_perm": "n_perm", **(names or {})}
+    if n_perm is not None:
+        check_permutation_options(n_perm, seed, names=(name["n_perm"], name["seed"]))
     if noise is not None:
         check_noise_mode(noise, name["noise"])
     if noise is not None and noise_label is None:
         raise ValueError(f"{name['noise']} {noise!r} needs {name['noise_label']} (the "
                          "predicted label that marks noise points)")
     if ci is None:
-        for option, value in (("n_boot", n_boot), ("seed", seed)):
-            if value is not None:
-                raise ValueError(f"{name[option]} applies to bootstrap intervals: give "
-                                 f"{name['ci']} too (e.g. 0.95)")
+        if n_boot is not None:
+            raise ValueError(f"{name['n_boot']} applies to bootstrap intervals: give "
+                             f"{name['ci']} too (e.g. 0.95)")
+        if seed is not None and n_perm is None:
+            raise ValueError(f"{name['seed']} applies to bootstrap intervals and permutation "
+                             f"tests: give {name['ci']} (e.g. 0.95) or {name['n_perm']} too")
         return
     check_bootstrap_options(ci, _UNSET_N_BOOT if n_boot is None else n_boot,
                             (name["ci"], name["n_boot"]), seed, name["seed"])
@@ -136,7 +157,7 @@ def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
                    noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
                    seed: Any = None, progress: Callable[[int, int], None] | None = None,
-                   ) -> Report:
+                   significance: bool = False, n_perm: int | None = None) -> Report:
     """:func:`evaluate` of one table and resolved metric keys (options checked)."""
     noise = noise or "singletons"
     if noise_label is None:
@@ -157,8 +178,29 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
         intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
                                         seed=seed, progress=progress)
         boot = Bootstrap(float(ci), int(n_boot), seed)
+    nulls = None
+    if significance:
+        nulls = {}
+        for k in keys:
+            analytic = METRICS[k].significance
+            if analytic is not None:
+                nulls[k] = analytic(scored)
+    permutation = None
+    if n_perm is not None:
+        permutation = permutation_tests(scored, keys, n_perm=n_perm, seed=_second_stream(seed),
+                                        progress=progress if progress is not None else False)
     return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
-                  bootstrap=boot)
+                  bootstrap=boot, significance=nulls, permutation=permutation)
+
+
+def _second_stream(seed: Any) -> Any:
+    """The permutation test's seed: a stream independent of the bootstrap's when both
+    come from one ``seed`` (a Generator is simply drawn on)."""
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
+        return seed
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, 1))
+    return np.random.SeedSequence(seed, spawn_key=(1,))
 
 
 def _replicate_values(table: Contingency, keys: list[str]) -> dict[str, float]:

@@ -22,8 +22,10 @@ from ._json import dumps, json_data, json_label
 from ._text import csv_text, plural, text_table, visible
 from .bootstrap import MAX_SKIPPED_SHARE, Bootstrap, Interval
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
+from .metrics.definition import Significance
 from .noise import NoiseInfo
 from .registry import METRICS
+from .significance import PermutationTest
 from .table import Contingency
 
 __all__ = ["MultiReport", "Report", "ScoreMapping", "Spread"]
@@ -63,19 +65,28 @@ class Report(ScoreMapping):
     seconds each score took (after the shared table was built); ``intervals`` the bootstrap
     intervals when ``evaluate(..., ci=...)`` asked for them, and ``bootstrap`` how they
     were drawn (level, replicates, seed); ``noise`` what noise handling did (or None);
-    ``diagnostics`` the per-class and per-cluster breakdown.
+    ``diagnostics`` the per-class and per-cluster breakdown; ``significance`` (when
+    ``evaluate(..., significance=True)`` asked for it, else None) the
+    :class:`~clustermetrics.metrics.definition.Significance` (z, p-value, null mean and sd)
+    of each score with an analytic null distribution; ``permutation`` (with
+    ``evaluate(..., n_perm=...)``) each score's
+    :class:`~clustermetrics.significance.PermutationTest`.
     """
 
     def __init__(self, table: Contingency, values: dict[str, float],
                  details: dict[str, Any], timings: dict[str, float], *,
                  intervals: dict[str, Interval] | None = None,
-                 noise: NoiseInfo | None = None, bootstrap: Bootstrap | None = None):
+                 noise: NoiseInfo | None = None, bootstrap: Bootstrap | None = None,
+                 significance: dict[str, Significance] | None = None,
+                 permutation: dict[str, PermutationTest] | None = None):
         self._values = dict(values)
         self.table = table
         self.details = dict(details)
         self.timings = dict(timings)
         self.intervals = dict(intervals or {})
         self.noise = noise
+        self.significance = None if significance is None else dict(significance)
+        self.permutation = None if permutation is None else dict(permutation)
         if bootstrap is None and self.intervals:
             first = next(iter(self.intervals.values()))
             bootstrap = Bootstrap(first.level, first.n_boot, None)
@@ -96,7 +107,11 @@ class Report(ScoreMapping):
         """The report as plain JSON data: the table size (``n_samples``, ``n_classes``,
         ``n_clusters``), ``scores``, and, whenever they were asked for, the bootstrap
         intervals (``intervals``, ``ci``, ``n_boot``, ``seed``, ``skipped``,
-        ``unreliable``) and the noise handling (``noise``). ``details=True`` adds each
+        ``unreliable``), the noise handling (``noise``) and the analytic significance
+        (``significance``: key -> ``z``, ``pvalue``, ``null_mean``, ``null_sd``, with
+        ``significance_method``) and the permutation tests (``permutation``: key ->
+        ``pvalue``, ``pvalue_se``, ``null_mean``, ``null_sd``, ``n_skipped``, with
+        ``n_perm`` and ``permutation_sampler``). ``details=True`` adds each
         score's details (the recovery matchings); ``diagnostics=True`` the ``top`` worst
         classes and clusters (all when None; ``top`` needs ``diagnostics``). Labels and
         numbers are JSON data (:mod:`clustermetrics._json`), so
@@ -110,6 +125,8 @@ class Report(ScoreMapping):
             "scores": dict(self._values),
         }
         out.update(intervals_dict(self.intervals, self.bootstrap))
+        out.update(significance_dict(self.significance))
+        out.update(permutation_dict(self.permutation))
         if self.noise is not None:
             out["noise"] = noise_dict(self.noise)
         if details:
@@ -120,10 +137,24 @@ class Report(ScoreMapping):
 
     def to_csv(self) -> str:
         """One row per score: ``metric,value``, then with intervals ``ci_low,ci_high,
-        ci_level,n_boot,seed,skipped`` and with a noise label ``noise_label,noise,n_noise``
-        (csv-module quoting; labels as their ``str()``)."""
+        ci_level,n_boot,seed,skipped``, with significance ``z,pvalue,null_mean,null_sd``
+        (empty for scores without an analytic null) and with a noise label
+        ``noise_label,noise,n_noise`` (csv-module quoting; labels as their ``str()``)."""
         header = ["metric", "value"]
         rows = [[k, repr(v)] for k, v in self._values.items()]
+        if self.significance is not None:
+            header += ["z", "pvalue", "null_mean", "null_sd"]
+            for row, key in zip(rows, self._values, strict=True):
+                sig = self.significance.get(key)
+                row += ["", "", "", ""] if sig is None else \
+                    [repr(sig.z), repr(sig.pvalue), repr(sig.null_mean), repr(sig.null_sd)]
+        if self.permutation is not None:
+            header += ["perm_pvalue", "perm_pvalue_se", "perm_null_mean", "perm_null_sd",
+                       "n_perm"]
+            for row, key in zip(rows, self._values, strict=True):
+                test = self.permutation[key]
+                row += [repr(test.pvalue), repr(test.pvalue_se), repr(test.null_mean),
+                        repr(test.null_sd), str(test.n_perm)]
         return _csv(header, rows, self.intervals, self.bootstrap, self.noise,
                     list(self._values))
 
@@ -144,17 +175,29 @@ class Report(ScoreMapping):
         "all": every row) the worst classes and clusters below it; 0 for none."""
         top = _diagnostics_rows(diagnostics)
         rows = []
+        sig = self.significance
         for k, v in self._values.items():
             row = [k, METRICS[k].name, f"{v: .6f}"]
             if self.intervals:
                 row.append(interval_text(self.intervals[k]))
+            if sig is not None:
+                row += significance_cells(sig.get(k))
+            if self.permutation is not None:
+                row.append(permutation_cell(self.permutation[k]))
             rows.append(row)
-        if self.intervals:
-            table = text_table(["metric", "score", "value", interval_header(self.bootstrap)],
-                               rows, indent=2)
+        if self.intervals or sig is not None or self.permutation is not None:
+            header = ["metric", "score", "value"]
+            if self.intervals:
+                header.append(interval_header(self.bootstrap))
+            if sig is not None:
+                header += ["z", "p-value"]
+            if self.permutation is not None:
+                header.append("permutation p-value")
+            table = text_table(header, rows, indent=2)
         else:  # no header: one aligned line per score
             table = text_table(["", "", ""], rows, indent=2).split("\n", 1)[-1]
-        parts = [self.summary(), table, *bootstrap_notes(self.intervals, self.bootstrap)]
+        parts = [self.summary(), table, *bootstrap_notes(self.intervals, self.bootstrap),
+                 *significance_notes(sig), *permutation_notes(self.permutation)]
         if top != 0:
             parts += ["", self.diagnostics.format(top)]
         return "\n".join(parts)
@@ -336,6 +379,70 @@ def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
     }
 
 
+def significance_cells(sig: Significance | None) -> list[str]:
+    """The z and p-value columns of one score ("" without an analytic null)."""
+    if sig is None:
+        return ["", ""]
+    return [f"{sig.z:.3f}", f"{sig.pvalue:.3g}" if sig.pvalue > 0 else "< 1e-300"]
+
+
+def significance_notes(significance: Mapping[str, Significance] | None) -> list[str]:
+    """The line below a score table that says what the z and p-value columns are."""
+    if significance is None:
+        return []
+    if not significance:
+        return ["significance: none of these scores has an analytic null distribution "
+                "(a permutation test covers any score)"]
+    return ["significance: z = (value - null mean) / null sd against random labellings "
+            "with the same class and cluster sizes; one-sided p-value of a value at least "
+            "as good (" + next(iter(significance.values())).method + ")"]
+
+
+def permutation_cell(test: PermutationTest) -> str:
+    """``p ± se`` of a permutation test (``undefined`` when no draw could be scored)."""
+    if math.isnan(test.pvalue):
+        return "undefined"
+    return f"{test.pvalue:.4f} ± {test.pvalue_se:.4f}"
+
+
+def permutation_notes(tests: Mapping[str, PermutationTest] | None) -> list[str]:
+    """The line below a score table that says how the permutation test was drawn."""
+    if not tests:
+        return []
+    first = next(iter(tests.values()))
+    lines = [f"permutation test: {first.n_perm} random tables with the same class and "
+             f"cluster sizes ({first.sampler} sampler); p = (1 + draws at least as good) / "
+             f"(1 + draws) ± its Monte Carlo standard error"]
+    skipped = {k: t.n_skipped for k, t in tests.items() if t.n_skipped}
+    if skipped:
+        lines.append("permutation test: draws on which a score is undefined, skipped: "
+                     + ", ".join(f"{k} {n}" for k, n in skipped.items()))
+    return lines
+
+
+def permutation_dict(tests: Mapping[str, PermutationTest] | None) -> dict[str, Any]:
+    """The JSON fields of the permutation tests; nothing when they were not asked for."""
+    if tests is None:
+        return {}
+    first = next(iter(tests.values()), None)
+    return {"permutation": {k: {"pvalue": t.pvalue, "pvalue_se": t.pvalue_se,
+                                "null_mean": t.null_mean, "null_sd": t.null_sd,
+                                "n_skipped": t.n_skipped} for k, t in tests.items()},
+            "n_perm": None if first is None else first.n_perm,
+            "permutation_sampler": None if first is None else first.sampler}
+
+
+def significance_dict(significance: Mapping[str, Significance] | None) -> dict[str, Any]:
+    """The JSON fields of significance: ``significance`` (key -> z, pvalue, null_mean,
+    null_sd) and ``significance_method``; nothing when it was not asked for."""
+    if significance is None:
+        return {}
+    method = next(iter(significance.values())).method if significance else None
+    return {"significance": {k: {"z": v.z, "pvalue": v.pvalue, "null_mean": v.null_mean,
+                                 "null_sd": v.null_sd} for k, v in significance.items()},
+            "significance_method": method}
+
+
 def noise_dict(noise: NoiseInfo) -> dict[str, Any]:
     return {"label": json_label(noise.label), "mode": noise.mode, "n_noise": noise.n_noise,
             "n_samples": noise.n_samples}
@@ -469,16 +576,28 @@ class MultiReport(ScoreMapping):
         head = [f"{plural(len(self.reports), 'reference')}: "
                 + "; ".join(f"{visible(name)} ({r.summary()})"
                             for name, r in self.reports.items())]
+        first = self._first()
+        sig, perm = first.significance, first.permutation
+
+        def best(k: str) -> Any:
+            return self.reports[self.best_reference[k]]
         rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
                  f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
                  f"{self.spread[k].mean: .6f}"]
                 + ([interval_text(intervals[k])] if intervals else [])
+                + (significance_cells(best(k).significance.get(k)) if sig is not None else [])
+                + ([permutation_cell(best(k).permutation[k])] if perm is not None else [])
                 for k, v in self._values.items()]
         header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
         if intervals:
             header.append(interval_header(self.bootstrap, " (best reference)"))
+        if sig is not None:
+            header += ["z (best)", "p-value (best)"]
+        if perm is not None:
+            header.append("permutation p-value (best)")
         head.append(text_table(header, rows, indent=2))
         head += bootstrap_notes(intervals, self.bootstrap)
+        head += significance_notes(sig) + permutation_notes(perm)
         if top != 0:
             for name, report in self.reports.items():
                 head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]

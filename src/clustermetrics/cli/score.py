@@ -70,7 +70,17 @@ def add_score_command(sub) -> None:
     p.add_argument("--n-boot", type=int,
                    help="with --ci: bootstrap replicates (default 1000)")
     p.add_argument("--seed", type=int,
-                   help="with --ci: seed of the bootstrap (reproducible intervals)")
+                   help="with --ci or --permutations: seed of the bootstrap and of the "
+                        "permutation test (reproducible results)")
+    p.add_argument("--significance", action="store_true",
+                   help="add the z-score and one-sided p-value of each score with an analytic "
+                        "null (ARI, RI, SRI, FMI, pair precision/recall, ...): random "
+                        "labelings with the same class and cluster sizes, exact mean and "
+                        "variance, normal approximation")
+    p.add_argument("--permutations", type=int, metavar="N",
+                   help="add a permutation test of every score: N random tables with the "
+                        "same class and cluster sizes give each score's p-value (with its "
+                        "Monte Carlo standard error) and null mean and sd; --seed seeds it")
     p.add_argument("--details", nargs="?", const="10", metavar="N",
                    help="also list the N largest split errors (classes spread over clusters) "
                         "and merge errors (clusters mixing classes); N defaults to 10, 'all' "
@@ -86,7 +96,8 @@ def _score(args: argparse.Namespace) -> str:
         raise CliError("--details with --format csv: the split and merge tables have no "
                        "CSV form (CSV is the score table); use --format table or json")
     check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
-                  n_boot=args.n_boot, seed=args.seed, names=_SCORE_NAMES)
+                  n_boot=args.n_boot, seed=args.seed, n_perm=args.permutations,
+                  names=_SCORE_NAMES)
     for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
                        *(("--reference", ref) for ref in args.reference)):
         if path == "":
@@ -103,8 +114,11 @@ def _score(args: argparse.Namespace) -> str:
         raise CliError("repeat --true-col (several references) or --pred-col (several "
                        "runs), not both")
     n_boot = (args.n_boot or 1000) if args.ci is not None else None
-    bar = progress_bar((n_boot or 0) * len(references) * len(pred_cols), "bootstrap",
-                       enabled=None if args.ci is not None else False)
+    draws = (n_boot or 0) + (args.permutations or 0)
+    what = "bootstrap" if not args.permutations else \
+        "permutations" if n_boot is None else "bootstrap + permutations"
+    bar = progress_bar(draws * len(references) * len(pred_cols), what,
+                       enabled=None if draws else False)
     reports = {}
     try:
         for pred_col in pred_cols:
@@ -120,8 +134,8 @@ def _score(args: argparse.Namespace) -> str:
             reports[pred_col] = evaluate(
                 first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
                 noise=args.noise if noise_label is not None else None,
-                ci=args.ci, n_boot=n_boot, seed=args.seed,
-                progress=lambda done, total: bar.update(1))
+                ci=args.ci, n_boot=n_boot, seed=args.seed, significance=args.significance,
+                n_perm=args.permutations, progress=lambda done, total: bar.update(1))
     finally:
         bar.close()
     if len(reports) > 1:
@@ -242,7 +256,7 @@ def _same_file(a: str, b: str) -> bool:
 
 
 _SCORE_NAMES = {"noise_label": "--noise-label", "noise": "--noise", "ci": "--ci",
-                "n_boot": "--n-boot", "seed": "--seed"}
+                "n_boot": "--n-boot", "seed": "--seed", "n_perm": "--permutations"}
 
 
 def _details_count(value: str | None) -> int | None:

@@ -58,7 +58,7 @@ import numpy as np
 from .. import _kernels
 from ._hypergeometric import mean_xlog_x_over_mean
 
-__all__ = ["expected_mutual_information"]
+__all__ = ["expected_mutual_information", "expected_mutual_information_weighted"]
 
 _BLOCK_CELLS = 1 << 17  # window cells per vectorised block (measured best of 2^13..2^20)
 _LOG_TABLE_MAX = 1 << 24  # log(1..m) is tabulated when the largest margin is below this
@@ -83,11 +83,22 @@ def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
     """
     if a.shape[0] == 1 or b.shape[0] == 1:
         return 0.0
-    n = int(n)
     ua, ca = np.unique(np.asarray(a, dtype=np.int64), return_counts=True)
     ub, cb = np.unique(np.asarray(b, dtype=np.int64), return_counts=True)
+    return expected_mutual_information_weighted(ua, ca, ub, cb, n, tol)
+
+
+def expected_mutual_information_weighted(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray,
+                                         cb: np.ndarray, n: int, tol: float = 1e-15) -> float:
+    """sum_(a, b) ca cb E[(k/N) log(N k / (a b))], k ~ Hypergeometric(N, a, b), over the
+    distinct sizes ``ua`` (sorted, int64) with counts ``ca`` and ``ub`` with weights ``cb``
+    (counts, or expected numbers of clusters of each size under a random-clustering
+    model: real weights summing to the expected number of clusters, with sum cb ub = N).
+    ``tol`` bounds the pruning error as for :func:`expected_mutual_information`."""
+    n = int(n)
     log_n = math.log(n)
-    tail_tol = tol / (2.0 * min(a.shape[0], b.shape[0]) * max(log_n, 1.0)) if tol > 0 else 0.0
+    rows = min(float(ca.sum()), float(cb.sum()))
+    tail_tol = tol / (2.0 * max(rows, 1.0) * max(log_n, 1.0)) if tol > 0 else 0.0
     biggest = int(max(ua[-1], ub[-1])) + 1
     logs = _log_table(biggest) if biggest <= _LOG_TABLE_MAX else None
     total = 0.0

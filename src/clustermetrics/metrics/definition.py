@@ -18,13 +18,13 @@ import numbers
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 
 from ..table import Contingency, as_contingency
 
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
-           "UndefinedMetricError", "Undefined", "ScoreFunction", "Better", "deprecated_alias",
-           "score"]
+           "Significance", "UndefinedMetricError", "Undefined", "ScoreFunction", "Better",
+           "deprecated_alias", "score"]
 
 R = TypeVar("R")
 
@@ -43,6 +43,23 @@ class ScoreFunction(Protocol[R]):
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
 
 
+class Significance(NamedTuple):
+    """A score against its analytic null distribution (random labellings with the table's
+    margins: the permutation model).
+
+    ``z`` = (value - null_mean) / null_sd; ``pvalue`` the one-sided probability, under the
+    null, of a value at least as good as the observed one (in the score's direction), from
+    the normal approximation stated in ``method``. When the margins admit a single value of
+    the score (null_sd = 0), z is 0.0 and the p-value 1.0.
+    """
+
+    z: float
+    pvalue: float
+    null_mean: float
+    null_sd: float
+    method: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class MetricInfo:
     """One registered score.
@@ -54,7 +71,8 @@ class MetricInfo:
     it depends on the data (MI = H). ``detail``, when set, returns a richer result (the
     recovery matching) whose ``rate`` is the score; ``evaluate`` keeps it in
     ``Report.details``. ``label_invariant`` is False for scores whose tie-breaking follows
-    label order (the paper's greedy recovery rate).
+    label order (the paper's greedy recovery rate). ``significance``, when set, gives the
+    score's :class:`Significance` from its exact null moments (no sampling).
     """
 
     key: str
@@ -71,6 +89,7 @@ class MetricInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     detail: Callable[..., Any] | None = None
     label_invariant: bool = True
+    significance: Callable[[Contingency], Significance] | None = None
 
     def compute(self, table: Contingency) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""

@@ -40,7 +40,8 @@ from ._cells import (
     log_cluster_size_cells,
     log_counts,
 )
-from ._emi import expected_mutual_information
+from ._emi import expected_mutual_information, expected_mutual_information_weighted
+from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
 from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
 from .definition import (
@@ -59,7 +60,7 @@ __all__ = [
     "ENTRIES", "entropy", "mutual_info_score", "normalized_mutual_info_score",
     "adjusted_mutual_info_score", "expected_mutual_info_score",
     "homogeneity_completeness_v_measure", "homogeneity_score", "completeness_score",
-    "v_measure_score", "variation_of_information_distance",
+    "v_measure_score", "variation_of_information_distance", "expected_mi_random",
     "normalized_variation_of_information_distance", "normalized_information_distance",
     "cluster_entropy_error", "chi2_score", "standardized_mutual_info_score",
     "standardized_mutual_info", "StandardizedMI", "reduced_mutual_info_score",
@@ -167,6 +168,10 @@ _MEANS = ("arithmetic", "geometric", "min", "max")
 _NMI_MEAN = Choice((*_MEANS, "joint"), "How MI is normalised: the mean of H(U) and H(V) "
                    "or the joint entropy H(U, V).")
 _AMI_MEAN = Choice(_MEANS, "The mean of H(U) and H(V) that AMI is normalised by.")
+_RANDOM_MODEL = Choice(RANDOM_MODELS, "Random clusterings E[MI] is taken over, the truth "
+                       "fixed: 'perm' (the prediction's cluster sizes fixed; scikit-learn), "
+                       "'num' (its number of clusters fixed), 'all' (any clustering); Gates "
+                       "& Ahn, JMLR 18 (2017).")
 _BETA = Real("Weight of completeness: beta > 1 weighs completeness more.", low=0.0)
 
 
@@ -263,9 +268,10 @@ def expected_mutual_info_score(table: Contingency) -> float:
     return _emi(table)
 
 
-@score(options={"average_method": _AMI_MEAN}, zero_division=True)
-def adjusted_mutual_info_score(table: Contingency, *,
-                               average_method: str = "arithmetic") -> float:
+@score(options={"average_method": _AMI_MEAN, "random_model": _RANDOM_MODEL},
+       zero_division=True)
+def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "arithmetic",
+                               random_model: str = "perm") -> float:
     """Adjusted mutual information: (MI - E[MI]) / (mean(H(U), H(V)) - E[MI]).
 
     E[MI] is the expected MI of random labellings with the same class and cluster sizes
@@ -280,6 +286,16 @@ def adjusted_mutual_info_score(table: Contingency, *,
     the value when either is below 2.2e-16 (an exactly independent table, a labelling
     with one class of nearly all items).
 
+    ``random_model`` chooses the random clusterings E[MI] is taken over, the truth fixed
+    (Gates & Ahn 2017): "perm" (default, scikit-learn's AMI) keeps the predicted cluster
+    sizes; "num" draws the prediction uniformly among the partitions into its number of
+    clusters K; "all" among all partitions. E[MI] is then sum_b w_b E[MI term of a random
+    b-subset], w_b the expected number of random clusters of size b (C(N, b) S(N-b, K-1) /
+    S(N, K), or C(N, b) B(N-b) / B(N); exact integers), each term hypergeometric as for
+    "perm". The normaliser stays the mean of the observed entropies (clusim's ``adj_mi``
+    uses log K or log N instead, so its values differ; its E[MI] is the same). Computed up
+    to N x K = 400,000 ("num") and N = 2,000 ("all"); beyond, ValueError.
+
     Examples
     --------
     >>> round(adjusted_mutual_info_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
@@ -288,10 +304,13 @@ def adjusted_mutual_info_score(table: Contingency, *,
     References
     ----------
     Vinh, Epps & Bailey, "Information theoretic measures for clusterings comparison", JMLR
-    11 (2010).
+    11 (2010); Gates & Ahn, "The impact of random models on clustering similarity", JMLR
+    18 (2017).
     """
     if table.n_classes == table.n_clusters == 1:
         raise Undefined(1.0, "AMI is undefined (0/0): both labellings have a single label")
+    if random_model != "perm":
+        return _ami_one_sided(table, average_method, random_model)
     if table.n_classes == 1 or table.n_clusters == 1:
         return 0.0
     mi, h_true, h_pred = _info(table)
@@ -579,6 +598,33 @@ def normalized_reduced_mutual_info_score(table: Contingency, *,
                         "normalised RMI is undefined (0/0): the self-information in the "
                         "denominator is not positive")
     return float(num / den)
+
+
+def expected_mi_random(table: Contingency, random_model: str) -> float:
+    """E[MI] (nats) with the truth fixed and the prediction random under ``random_model``
+    ("num" or "all"; see :func:`adjusted_mutual_info_score`), cached on the table."""
+    def compute(t: Contingency) -> float:
+        sizes, weights = cluster_size_weights(random_model, t.n_samples, t.n_clusters)
+        if t.n_classes == 1:
+            return 0.0
+        keep = weights > 0
+        ua, ca = np.unique(np.asarray(t.class_sizes, dtype=np.int64), return_counts=True)
+        return expected_mutual_information_weighted(ua, ca, sizes[keep], weights[keep],
+                                                    t.n_samples)
+    return table.cached(f"emi_{random_model}", compute)
+
+
+def _ami_one_sided(table: Contingency, average_method: str, random_model: str) -> float:
+    if table.n_classes == 1 or (random_model == "num" and table.n_clusters == 1):
+        return 0.0  # MI = 0 for every random clustering: MI - E[MI] = 0 exactly
+    emi = expected_mi_random(table, random_model)
+    mi, h_true, h_pred = _info(table)
+    denominator = _mean(h_true, h_pred, mi, average_method) - emi
+    if denominator <= 0:
+        raise Undefined(1.0 if mi == _mean(h_true, h_pred, mi, average_method) else 0.0,
+                        f"AMI under random_model={random_model!r} is undefined: the "
+                        "normaliser is not above the expected MI")
+    return float((mi - emi) / denominator)
 
 
 def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None, *,

@@ -28,7 +28,19 @@ import numpy as np
 
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
-from .definition import PAIR, Better, MetricInfo, Real, Undefined, deprecated_alias, score
+from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
+from ._random_models import RANDOM_MODELS, pair_probability
+from .definition import (
+    PAIR,
+    Better,
+    Choice,
+    MetricInfo,
+    Real,
+    Significance,
+    Undefined,
+    deprecated_alias,
+    score,
+)
 
 __all__ = [
     "ENTRIES", "PairCounts", "pair_counts", "pair_confusion_matrix",
@@ -38,7 +50,13 @@ __all__ = [
     "russel_rao_score", "sokal_sneath1_score", "sokal_sneath2_score", "southwood_score",
     "kendall_tau_score", "gamma_score", "g_plus_distance", "g_plus_score",
     "adjusted_fowlkes_mallows_score", "modified_adjusted_rand_score",
+    "standardized_rand_score", "rand_moments", "PairMoments",
 ]
+
+_RANDOM_MODEL = Choice(RANDOM_MODELS, "Random clusterings the chance term is taken over, "
+                       "the truth fixed: 'perm' (the prediction's cluster sizes fixed; "
+                       "scikit-learn), 'num' (its number of clusters fixed), 'all' (any "
+                       "clustering); Gates & Ahn, JMLR 18 (2017).")
 
 # Below this N every n*(n-1) fits in int64, and so does every sum of C(n, 2) (<= C(N, 2)).
 _INT64_SAFE_N = 3_000_000_000
@@ -133,8 +151,8 @@ def rand_score(table: Contingency) -> float:
     return agree / total
 
 
-@score(zero_division=True)
-def adjusted_rand_score(table: Contingency) -> float:
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True)
+def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
     ARI = (Index - Expected) / (Max - Expected) with Index = TP, Expected =
@@ -144,6 +162,17 @@ def adjusted_rand_score(table: Contingency) -> float:
     differently (FN = FP = 0) the score is 1.0, as in scikit-learn. Symmetric. Computed
     exactly in integers and divided once.
 
+    ``random_model`` chooses the random clusterings the expectation is taken over (Gates &
+    Ahn 2017), with the truth fixed: "perm" (default, scikit-learn's ARI) keeps the
+    predicted cluster sizes; "num" draws the prediction uniformly among the partitions
+    into its number of clusters K; "all" uniformly among all partitions. Then ARI =
+    (RI - E[RI]) / (1 - E[RI]), which is Hubert & Arabie's ARI for "perm", with
+    E[RI] = (P/M) q + (1 - P/M)(1 - q), P the truth's together pairs, M = C(N, 2) and q the
+    probability that two items share a random cluster: S(N-1, K) / S(N, K) ("num"),
+    B(N-1) / B(N) ("all") (Stirling and Bell numbers, exact integers). Not symmetric for
+    "num" and "all". They are computed up to N x K = 400,000 ("num") and N = 2,000
+    ("all"); beyond, ValueError.
+
     Examples
     --------
     >>> round(adjusted_rand_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
@@ -151,15 +180,33 @@ def adjusted_rand_score(table: Contingency) -> float:
 
     References
     ----------
-    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985).
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Gates & Ahn, "The
+    impact of random models on clustering similarity", JMLR 18 (2017).
     """
     tp, fn, fp, tn = _pairs(table)
+    if random_model != "perm":
+        return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     if den == 0:  # then FN = FP = 0: the labellings agree on every pair
         raise Undefined(
             1.0, "ARI is undefined (0/0): every pair is together in both labellings, or "
                  "apart in both")
     return 2 * (tp * tn - fn * fp) / den
+
+
+def _ari_one_sided(table: Contingency, model: str) -> float:
+    """(RI - E[RI]) / (1 - E[RI]) with the prediction random under ``model``, exactly."""
+    tp, fn, fp, tn = _pairs(table)
+    m = tp + fn + fp + tn
+    if fn == 0 and fp == 0:
+        return 1.0  # agreement on every pair (also when there is no pair)
+    q = pair_probability(model, table.n_samples, table.n_clusters)
+    together = Fraction(tp + fn, m)
+    expected = together * q + (1 - together) * (1 - q)
+    if expected == 1:
+        raise Undefined(0.0, f"ARI under random_model={model!r} is undefined (0/0): every "
+                             "random clustering agrees with the truth on every pair")
+    return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
 @score(zero_division=True)
@@ -670,6 +717,130 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
 
 
 
+# --------------------------------------------------------------------- chance models
+def _moments(table: Contingency) -> PairMoments:
+    return table.cached("pair_moments", lambda t: pair_moments(
+        t.n_samples, _pairs(t).tp, t.class_sizes, t.cluster_sizes))
+
+
+def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
+    """The pair count S = TP and its exact mean and variance under the permutation model.
+
+    Random labellings with the table's class and cluster sizes (one labelling's items
+    randomly permuted: Hubert & Arabie 1985) give S a hypergeometric-like distribution with
+
+        E[S] = P Q / M,
+        Var[S] = P Q / M + T1 U1 / (N)_3 + 4 T0 U0 / (N)_4 - (P Q / M)^2,
+
+    P = sum_i C(a_i, 2), Q = sum_j C(b_j, 2), M = C(N, 2), T1 = sum_i (a_i)_3,
+    U1 = sum_j (b_j)_3, T0 = P^2 - P - T1, U0 = Q^2 - Q - U1 ((N)_k falling factorials;
+    the derivation counts pairs of item pairs by how they overlap). O(R + C) after the
+    table; ``mean`` and ``variance`` are exact :class:`~fractions.Fraction` at any N.
+    Every affine function of S with the margins fixed (RI, ARI, pair precision and
+    recall, FMI) takes its null mean and variance from these; ``z`` is the standardized
+    Rand index.
+
+    Examples
+    --------
+    >>> m = rand_moments([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
+    >>> m.s, m.mean, m.variance
+    (2, Fraction(6, 5), Fraction(24, 25))
+
+    References
+    ----------
+    Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Romano, Vinh,
+    Bailey & Verspoor, "Adjusting for chance clustering comparison measures", JMLR 17 (2016).
+    """
+    return _moments(as_contingency(labels_true, labels_pred))
+
+
+@score(zero_division=True)
+def standardized_rand_score(table: Contingency) -> float:
+    """Standardized Rand index (SRI): the Rand index in standard deviations above chance.
+
+    SRI = (RI - E[RI]) / sd(RI) = (S - E[S]) / sd(S) with S the pairs together in both
+    labellings and the exact mean and variance of the permutation model (random
+    labellings with the same class and cluster sizes; see :func:`rand_moments`). It is
+    also the z-score of the ARI and of every pair-counting index affine in S. Computed
+    from exact rationals, rounded once. About 0 for independent labellings (variance 1);
+    large values say the agreement is unlikely to be chance. Unbounded; not comparable
+    across data sets of different sizes (for a fixed ARI it grows with N, up to
+    linearly: the null spread of the ARI shrinks as N grows).
+    When the margins allow a single value of S (e.g. a labelling with one cluster, or all
+    singletons) the variance is 0 and the score is 0.0. Symmetric.
+
+    The one-sided p-value of the normal approximation, P(Z >= SRI), is in
+    ``evaluate(..., significance=True)``; :func:`~clustermetrics.permutation_test` gives
+    a sampled one.
+
+    Examples
+    --------
+    >>> round(standardized_rand_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
+    0.816497
+
+    References
+    ----------
+    Romano, Vinh, Bailey & Verspoor, "Adjusting for chance clustering comparison
+    measures", JMLR 17 (2016); Hubert & Arabie, J. Classification 2 (1985).
+    """
+    m = _moments(table)
+    if m.variance == 0:
+        raise Undefined(0.0, "the standardized Rand index is undefined (0/0): the margins "
+                             "allow a single value of the pair count")
+    return m.z
+
+
+_NORMAL = "normal approximation with the exact mean and variance of the permutation model"
+
+
+def _affine_null(func: Callable[..., float], key: str,
+                 ) -> Callable[[Contingency], Significance]:
+    """The analytic :class:`Significance` of ``func``, a score equal to alpha + beta S
+    given the margins; ``_LINES[key](moments)`` gives (alpha, beta), Fractions where
+    they are rational, so the null mean and variance are exact before one rounding."""
+    line = _LINES[key]
+
+    def significance(table: Contingency) -> Significance:
+        m = _moments(table)
+        if m.variance == 0:  # S takes one value: so does the score
+            return Significance(0.0, 1.0, float(func(table)), 0.0, _NORMAL)
+        alpha, beta = line(m)
+        if isinstance(beta, Fraction):
+            mean = float(alpha + beta * m.mean)
+            sd = sqrt_fraction(beta * beta * m.variance)
+        else:
+            mean = alpha + beta * float(m.mean)
+            sd = abs(beta) * math.sqrt(float(m.variance))
+        z = m.z
+        return Significance(z if beta > 0 else -z, normal_upper_tail(z), mean, sd, _NORMAL)
+    return significance
+
+
+def _ari_line(m: PairMoments) -> tuple[Fraction, Fraction]:
+    gap = Fraction(m.p + m.q, 2) - m.mean  # > 0 whenever Var[S] > 0
+    return -m.mean / gap, 1 / gap
+
+
+_LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
+    "ari": _ari_line,
+    "ri": lambda m: (Fraction(m.pairs - m.p - m.q, m.pairs), Fraction(2, m.pairs)),
+    "gamma": lambda m: (Fraction(m.pairs - 2 * m.p - 2 * m.q, m.pairs),
+                        Fraction(4, m.pairs)),
+    "g_plus": lambda m: (Fraction(m.p + m.q, m.pairs), Fraction(-2, m.pairs)),
+    "pair_precision": lambda m: (Fraction(0), Fraction(1, m.q)),
+    "pair_recall": lambda m: (Fraction(0), Fraction(1, m.p)),
+    "russel_rao": lambda m: (Fraction(0), Fraction(1, m.pairs)),
+    "fmi": lambda m: (0.0, 1.0 / math.sqrt(m.p * m.q)),
+}
+
+
+def _sri_null(table: Contingency) -> Significance:
+    m = _moments(table)
+    if m.variance == 0:
+        return Significance(0.0, 1.0, 0.0, 0.0, _NORMAL)
+    return Significance(m.z, normal_upper_tail(m.z), 0.0, 1.0, _NORMAL)
+
+
 g_plus_score = deprecated_alias("g_plus_score", g_plus_distance)
 
 _HUBERT = "Hubert & Arabie, J. Classification 2 (1985)"
@@ -687,14 +858,19 @@ def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: f
 
 ENTRIES = [
     _entry("ari", "Adjusted Rand index", adjusted_rand_score, -0.5, 1.0, _HUBERT,
-           adjusted=True),
-    _entry("ri", "Rand index", rand_score, 0.0, 1.0, "Rand, JASA 66 (1971)"),
+           adjusted=True,
+           significance=_affine_null(adjusted_rand_score, "ari")),
+    _entry("ri", "Rand index", rand_score, 0.0, 1.0, "Rand, JASA 66 (1971)",
+           significance=_affine_null(rand_score, "ri")),
     _entry("fmi", "Fowlkes-Mallows index", fowlkes_mallows_score, 0.0, 1.0,
-           "Fowlkes & Mallows, JASA 78 (1983)"),
+           "Fowlkes & Mallows, JASA 78 (1983)",
+           significance=_affine_null(fowlkes_mallows_score, "fmi")),
     _entry("pair_precision", "Pair precision (PrS)", pair_precision_score, 0.0, 1.0,
-           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False),
+           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False,
+           significance=_affine_null(pair_precision_score, "pair_precision")),
     _entry("pair_recall", "Pair recall (ReS)", pair_recall_score, 0.0, 1.0,
-           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False),
+           "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False,
+           significance=_affine_null(pair_recall_score, "pair_recall")),
     _entry("pair_f1", "Pair F1", pair_f_score, 0.0, 1.0,
            "Manning et al., Introduction to IR (2008) 16.3", options={"beta": 1.0}),
     _entry("pair_jaccard", "Pair Jaccard index", pair_jaccard_score, 0.0, 1.0,
@@ -710,7 +886,8 @@ ENTRIES = [
     _entry("rogers_tanimoto", "Rogers-Tanimoto index", rogers_tanimoto_score, 0.0, 1.0,
            "Rogers & Tanimoto, Science 132 (1960)"),
     _entry("russel_rao", "Russel-Rao index", russel_rao_score, 0.0, 1.0, _DESGRAUPES,
-           perfect=None),
+           perfect=None,
+           significance=_affine_null(russel_rao_score, "russel_rao")),
     _entry("sokal_sneath1", "Sokal-Sneath index 1", sokal_sneath1_score, 0.0, 1.0,
            _DESGRAUPES),
     _entry("sokal_sneath2", "Sokal-Sneath index 2", sokal_sneath2_score, 0.0, 1.0,
@@ -720,11 +897,16 @@ ENTRIES = [
     _entry("kendall_tau", "Kendall's tau on pairs (permetrics TauS)", kendall_tau_score,
            -1.0, math.inf, "Kendall (1938); " + _PERM, perfect=None),
     _entry("gamma", "Gamma (2 RI - 1)", gamma_score, -1.0, 1.0,
-           "Baker & Hubert, JASA 70 (1975); " + _PERM),
+           "Baker & Hubert, JASA 70 (1975); " + _PERM,
+           significance=_affine_null(gamma_score, "gamma")),
     _entry("g_plus", "G-plus (1 - RI)", g_plus_distance, 0.0, 1.0, "Rohlf (1974); " + _PERM,
-           better="lower", perfect=0.0),
+           better="lower", perfect=0.0,
+           significance=_affine_null(g_plus_distance, "g_plus")),
     _entry("afmi", "Adjusted Fowlkes-Mallows index", adjusted_fowlkes_mallows_score,
            -math.inf, 1.0, _HUBERT, adjusted=True),
     _entry("mari", "Modified adjusted Rand index", modified_adjusted_rand_score, -math.inf,
            1.0, "Sundqvist, Chiquet & Rigaill, Comput. Stat. 38 (2023)", adjusted=True),
+    _entry("sri", "Standardized Rand index", standardized_rand_score, -math.inf, math.inf,
+           "Romano, Vinh, Bailey & Verspoor, JMLR 17 (2016)", adjusted=True, perfect=None,
+           significance=_sri_null),
 ]

@@ -1,0 +1,68 @@
+"""The two samplers of random tables with fixed margins (clustermetrics.significance), side
+by side on a zoo of table shapes, with the one ``sampler="auto"`` picks.
+
+Prints per shape: N, classes R, clusters C, seconds per random table for "patefield"
+(row-wise multivariate hypergeometric, O(R C)) and "shuffle" (one permutation of N
+cluster codes, O(N)), their ratio, and the auto choice (should be the faster one, or
+within the noise of it). Also: seconds per draw of a whole ARI permutation test.
+
+    .venv/bin/python benchmarks/bench_permutation.py [--draws 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import clustermetrics as cm
+from clustermetrics.significance import choose_sampler, null_tables
+
+SHAPES = [  # (N, R, C): balanced, few-vs-many, entity-resolution-like, near-perfect
+    (10_000, 10, 10),
+    (1_000_000, 10, 10),
+    (1_000_000, 100, 100),
+    (1_000_000, 1000, 1000),
+    (1_000_000, 30, 3000),
+    (100_000, 5000, 5000),
+    (10_000_000, 100, 100),
+]
+
+
+def table_of(n: int, r: int, c: int, rng: np.random.Generator) -> cm.Contingency:
+    truth = rng.integers(0, r, n)
+    pred = np.where(rng.random(n) < 0.7, truth % c, rng.integers(0, c, n))
+    return cm.Contingency.from_labels(truth, pred)
+
+
+def per_draw(table: cm.Contingency, sampler: str, draws: int) -> float:
+    start = time.perf_counter()
+    for _ in null_tables(table, draws, seed=0, sampler=sampler):
+        pass
+    return (time.perf_counter() - start) / draws
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--draws", type=int, default=20)
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f}; seconds per random table")
+    print(f"{'N':>10} {'R':>5} {'C':>5} {'patefield':>10} {'shuffle':>10} "
+          f"{'pate/shuf':>9} {'auto':>9} {'ARI test':>9}")
+    rng = np.random.default_rng(0)
+    for n, r, c in SHAPES:
+        table = table_of(n, r, c, rng)
+        draws = max(2, args.draws if n <= 1_000_000 else args.draws // 5)
+        pate = per_draw(table, "patefield", draws)
+        shuf = per_draw(table, "shuffle", draws)
+        start = time.perf_counter()
+        cm.permutation_test(table, metric="ari", n_perm=draws, seed=0)
+        test = (time.perf_counter() - start) / draws
+        print(f"{n:>10} {table.n_classes:>5} {table.n_clusters:>5} {pate:>10.5f} "
+              f"{shuf:>10.5f} {pate / shuf:>9.2f} {choose_sampler(table):>9} {test:>9.5f}")
+
+
+if __name__ == "__main__":
+    main()
