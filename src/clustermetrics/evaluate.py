@@ -15,7 +15,13 @@ from typing import Any, overload
 import numpy as np
 
 from ._progress import slow_step_note
-from .bootstrap import Bootstrap, bootstrap_intervals, check_bootstrap_options
+from .bootstrap import (
+    DEFAULT_METHOD,
+    Bootstrap,
+    bootstrap_intervals,
+    check_bootstrap_options,
+    check_method,
+)
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report
@@ -32,7 +38,7 @@ def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> MultiReport: ...
+             ci_method: str | None = None) -> MultiReport: ...
 
 
 @overload
@@ -40,7 +46,7 @@ def evaluate(labels_true: Contingency, labels_pred: None = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report: ...
+             ci_method: str | None = None) -> Report: ...
 
 
 @overload
@@ -48,14 +54,14 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report | MultiReport: ...
+             ci_method: str | None = None) -> Report | MultiReport: ...
 
 
 def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
-             ) -> Report | MultiReport:
+             ci_method: str | None = None) -> Report | MultiReport:
     """Compute many scores at once; the contingency table is built exactly once.
 
     Parameters
@@ -76,8 +82,8 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         Given explicitly, it needs ``noise_label``. When every point is noise,
         "singletons" scores N one-item clusters and "exclude" is an error.
     ci : float in (0, 1) or None
-        Also compute percentile bootstrap intervals at this level (``Report.intervals``);
-        each replicate is a multinomial redraw of the table's cells, O(nnz) (see
+        Also compute bootstrap intervals at this level (``Report.intervals``); each
+        replicate is a multinomial redraw of the table's cells, O(nnz) (see
         :mod:`clustermetrics.bootstrap`, which also gives the rule for replicates on which
         a score is undefined).
     n_boot : int, default 1000 when ``ci`` is given
@@ -86,9 +92,16 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
         ``ci``.
     progress : callable(done, total), called after each bootstrap replicate.
+    ci_method : {"bca", "percentile", "basic", "normal"}, default "bca" when ``ci`` is given
+        How replicates become an interval (:func:`~clustermetrics.bootstrap.\
+interval_from_replicates`). The bias-corrected and accelerated (BCa) default covers the
+        population score at the nominal level where percentile intervals of biased scores
+        (mutual information, NMI) do not; intervals under conditions where no method
+        does (a score at the bound of its range, a sample small for its table) carry
+        ``flags`` (README, "How good are the intervals").
 
-    Options that would have no effect are refused rather than ignored: ``n_boot`` or
-    ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
+    Options that would have no effect are refused rather than ignored: ``n_boot``,
+    ``ci_method`` or ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
 
     Examples
     --------
@@ -100,43 +113,46 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     (1, 0.7059)
     """
     keys = resolve_metrics(metrics)
-    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
+    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed,
+                  ci_method=ci_method)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
     options = dict(noise_label=noise_label, noise=noise, ci=ci,
                    n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed,
-                   progress=progress)
+                   progress=progress, ci_method=ci_method or DEFAULT_METHOD)
     if is_several(labels_true):
         return evaluate_references(labels_true, labels_pred, keys, **options)
     return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
 
 
 def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
-                  n_boot: Any = None, seed: Any = None,
+                  n_boot: Any = None, seed: Any = None, ci_method: Any = None,
                   names: Mapping[str, str] | None = None) -> None:
     """Refuse unusable values and options that would have no effect, naming them as
     ``names`` spells them (the command line passes its flags). Cheap: before any work."""
     name = {"noise_label": "noise_label", "noise": "noise", "ci": "ci", "n_boot": "n_boot",
-            "seed": "seed", **(names or {})}
+            "seed": "seed", "ci_method": "ci_method", **(names or {})}
     if noise is not None:
         check_noise_mode(noise, name["noise"])
     if noise is not None and noise_label is None:
         raise ValueError(f"{name['noise']} {noise!r} needs {name['noise_label']} (the "
                          "predicted label that marks noise points)")
     if ci is None:
-        for option, value in (("n_boot", n_boot), ("seed", seed)):
+        for option, value in (("n_boot", n_boot), ("seed", seed), ("ci_method", ci_method)):
             if value is not None:
                 raise ValueError(f"{name[option]} applies to bootstrap intervals: give "
                                  f"{name['ci']} too (e.g. 0.95)")
         return
     check_bootstrap_options(ci, _UNSET_N_BOOT if n_boot is None else n_boot,
                             (name["ci"], name["n_boot"]), seed, name["seed"])
+    if ci_method is not None:
+        check_method(ci_method, name["ci_method"])
 
 
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
                    noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
                    seed: Any = None, progress: Callable[[int, int], None] | None = None,
-                   ) -> Report:
+                   ci_method: str = DEFAULT_METHOD) -> Report:
     """:func:`evaluate` of one table and resolved metric keys (options checked)."""
     noise = noise or "singletons"
     if noise_label is None:
@@ -153,9 +169,11 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
                     return None
             return _replicate_values(rep, keys)
 
-        intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
-                                        seed=seed, progress=progress)
-        boot = Bootstrap(float(ci), int(n_boot), seed)
+        intervals = bootstrap_intervals(
+            table, replicate, keys, level=ci, n_boot=n_boot, seed=seed, progress=progress,
+            method=ci_method, point=values,
+            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in keys})
+        boot = Bootstrap(float(ci), int(n_boot), seed, ci_method)
     return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
                   bootstrap=boot)
 

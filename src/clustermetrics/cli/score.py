@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 
 from .._progress import progress_bar
+from ..bootstrap import DEFAULT_METHOD, METHODS
 from ..diagnostics import check_top
 from ..evaluate import check_options, evaluate
 from ..noise import NOISE_MODES
@@ -53,7 +54,10 @@ def add_score_command(sub) -> None:
                    help="with --noise-label: noise points become one-item clusters (default) "
                         "or are excluded from both labelings")
     p.add_argument("--ci", type=float, metavar="LEVEL",
-                   help="add percentile bootstrap intervals at this level, e.g. 0.95")
+                   help="add bootstrap intervals at this level, e.g. 0.95")
+    p.add_argument("--ci-method", choices=METHODS,
+                   help=f"with --ci: how replicates become an interval (default "
+                        f"{DEFAULT_METHOD}; see `clustermetrics coverage`)")
     p.add_argument("--n-boot", type=int,
                    help="with --ci: bootstrap replicates (default 1000)")
     p.add_argument("--seed", type=int,
@@ -73,7 +77,8 @@ def _score(args: argparse.Namespace) -> str:
         raise CliError("--details with --format csv: the split and merge tables have no "
                        "CSV form (CSV is the score table); use --format table or json")
     check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
-                  n_boot=args.n_boot, seed=args.seed, names=_SCORE_NAMES)
+                  n_boot=args.n_boot, seed=args.seed, ci_method=args.ci_method,
+                  names=_SCORE_NAMES)
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
@@ -92,7 +97,7 @@ def _score(args: argparse.Namespace) -> str:
         report = evaluate(
             first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
             noise=args.noise if noise_label is not None else None,
-            ci=args.ci, n_boot=n_boot, seed=args.seed,
+            ci=args.ci, n_boot=n_boot, seed=args.seed, ci_method=args.ci_method,
             progress=lambda done, total: bar.update(1))
     finally:
         bar.close()
@@ -152,7 +157,7 @@ def _same_file(a: str, b: str) -> bool:
 
 
 _SCORE_NAMES = {"noise_label": "--noise-label", "noise": "--noise", "ci": "--ci",
-                "n_boot": "--n-boot", "seed": "--seed"}
+                "n_boot": "--n-boot", "seed": "--seed", "ci_method": "--ci-method"}
 
 
 def _details_count(value: str | None) -> int | None:
