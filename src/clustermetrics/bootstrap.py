@@ -28,7 +28,8 @@ from scipy import special
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
-           "check_method", "check_seed", "interval_from_replicates", "jackknife_cells",
+           "check_method", "check_seed", "interval_flags", "interval_from_replicates",
+           "jackknife_cells", "jackknife_values", "replicate_values",
            "DEFAULT_METHOD", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS", "MAX_N_BOOT",
            "MAX_SKIPPED_SHARE", "METHODS", "MIN_ITEMS_PER_CELL", "BOUND_SHARE"]
 
@@ -158,15 +159,8 @@ def bootstrap_intervals(table: Contingency,
     """
     check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     check_method(method)
-    rng = np.random.default_rng(seed)
-    n = table.n_samples
-    draw = multinomial_sampler(table.counts)
-    values = np.full((len(keys), n_boot), np.nan)
-    for b in range(n_boot):
-        counts = draw(rng, n)
-        values[:, b] = _values(score(table.with_counts(counts)), keys)
-        if progress is not None:
-            progress(b + 1, n_boot)
+    values = replicate_values(table, score, keys, n_boot, np.random.default_rng(seed),
+                              progress)
     if method == "percentile":
         centre = np.full(len(keys), np.nan)
     elif point is None:
@@ -175,31 +169,68 @@ def bootstrap_intervals(table: Contingency,
         centre = np.array([point.get(k, math.nan) for k in keys], dtype=np.float64)
     jack = weights = None
     if method == "bca":
-        cells, weights = jackknife_cells(table.counts)
-        jack = np.full((len(keys), cells.shape[0]), np.nan)
-        for i, c in enumerate(cells.tolist()):
-            counts = table.counts.copy()
-            counts[c] -= 1
-            if counts.any():
-                jack[:, i] = _values(score(table.with_counts(counts)), keys)
-    small = n < MIN_ITEMS_PER_CELL * table.nnz
+        jack, weights = jackknife_values(table, score, keys)
     out = {}
     for i, k in enumerate(keys):
-        bound = (-math.inf, math.inf) if bounds is None else bounds.get(k, (-math.inf,
-                                                                            math.inf))
-        row = values[i]
-        kept = row[~np.isnan(row)]
+        bound = _bounds(bounds, k)
+        kept = values[i][~np.isnan(values[i])]
         low, high = interval_from_replicates(
             kept, level, method, float(centre[i]), bound,
             None if jack is None else jack[i], weights)
-        flags = []
-        if small:
-            flags.append(FLAG_SMALL)
-        if kept.size and (np.isin(kept, bound).mean() >= BOUND_SHARE or centre[i] in bound):
-            flags.append(FLAG_BOUND)
         out[k] = Interval(low, high, float(level), int(n_boot), int(n_boot - kept.size),
-                          method, tuple(flags))
+                          method, interval_flags(table, kept, float(centre[i]), bound))
     return out
+
+
+def _bounds(bounds: Mapping[str, tuple[float, float]] | None, key: str,
+            ) -> tuple[float, float]:
+    return (-math.inf, math.inf) if bounds is None else bounds.get(key, (-math.inf,
+                                                                         math.inf))
+
+
+def replicate_values(table: Contingency,
+                     score: Callable[[Contingency], Mapping[str, float] | None],
+                     keys: Sequence[str], n_boot: int, rng: np.random.Generator,
+                     progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """(len(keys), n_boot) scores of the replicates, NaN where skipped."""
+    n = table.n_samples
+    draw = multinomial_sampler(table.counts)
+    values = np.full((len(keys), n_boot), np.nan)
+    for b in range(n_boot):
+        values[:, b] = _values(score(table.with_counts(draw(rng, n))), keys)
+        if progress is not None:
+            progress(b + 1, n_boot)
+    return values
+
+
+def jackknife_values(table: Contingency,
+                     score: Callable[[Contingency], Mapping[str, float] | None],
+                     keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(len(keys), cells) scores of the leave-one-out tables of :func:`jackknife_cells`
+    (NaN where undefined) and their weights."""
+    cells, weights = jackknife_cells(table.counts)
+    jack = np.full((len(keys), cells.shape[0]), np.nan)
+    for i, c in enumerate(cells.tolist()):
+        counts = table.counts.copy()
+        counts[c] -= 1
+        if counts.any():
+            jack[:, i] = _values(score(table.with_counts(counts)), keys)
+    return jack, weights
+
+
+def interval_flags(table: Contingency, replicates: np.ndarray, point: float,
+                   bounds: tuple[float, float]) -> tuple[str, ...]:
+    """The flags of an interval (see :class:`Interval`): :data:`FLAG_SMALL` when the
+    table has fewer than :data:`MIN_ITEMS_PER_CELL` items per non-zero cell,
+    :data:`FLAG_BOUND` when the point estimate or at least :data:`BOUND_SHARE` of the
+    (NaN-free) replicates sit at a bound of the score's range."""
+    flags = []
+    if table.n_samples < MIN_ITEMS_PER_CELL * table.nnz:
+        flags.append(FLAG_SMALL)
+    if replicates.size and (point in bounds or
+                            np.isin(replicates, bounds).mean() >= BOUND_SHARE):
+        flags.append(FLAG_BOUND)
+    return tuple(flags)
 
 
 def _values(scores: Mapping[str, float] | None, keys: Sequence[str]) -> np.ndarray:

@@ -27,7 +27,8 @@ from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report
 from .table import Contingency, as_contingency
 
-__all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several"]
+__all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several",
+           "score_values"]
 
 
 _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
@@ -167,7 +168,7 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
                 rep = noise_in_replicate(rep, noise_label, noise)
                 if rep is None:  # nothing left to score: skipped (bootstrap's rule)
                     return None
-            return _replicate_values(rep, keys)
+            return score_values(rep, keys)
 
         intervals = bootstrap_intervals(
             table, replicate, keys, level=ci, n_boot=n_boot, seed=seed, progress=progress,
@@ -178,8 +179,9 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
                   bootstrap=boot)
 
 
-def _replicate_values(table: Contingency, keys: list[str]) -> dict[str, float]:
-    """Scores of a replicate; NaN where a score is undefined on it (then skipped)."""
+def score_values(table: Contingency, keys: list[str]) -> dict[str, float]:
+    """Scores of a table (a bootstrap replicate); NaN where a score is undefined on it
+    (then skipped)."""
     out = {}
     for key in keys:
         try:
