@@ -22,13 +22,14 @@ from .bootstrap import (
     check_bootstrap_options,
     check_method,
 )
+from .metrics.replicates import REPLICATE_SCORES, CellCounts, Fallback
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report
 from .table import Contingency, as_contingency
 
 __all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several",
-           "score_values"]
+           "replicate_scores", "score_values"]
 
 
 _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
@@ -173,10 +174,34 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
         intervals = bootstrap_intervals(
             table, replicate, keys, level=ci, n_boot=n_boot, seed=seed, progress=progress,
             method=ci_method, point=values,
-            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in keys})
+            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in keys},
+            score_counts=None if noise_label is not None else
+            lambda counts: replicate_scores(table, counts, keys))
         boot = Bootstrap(float(ci), int(n_boot), seed, ci_method)
     return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
                   bootstrap=boot)
+
+
+def replicate_scores(table: Contingency, counts: np.ndarray, keys: list[str],
+                     ) -> dict[str, float]:
+    """:func:`score_values` of ``table.with_counts(counts)`` (a bootstrap replicate): the
+    scores :data:`~clustermetrics.metrics.replicates.REPLICATE_SCORES` knows from the
+    counts directly, the others (and those whose convention applies) from the replicate's
+    table, built only when one needs it."""
+    cells = CellCounts(table, counts)
+    out: dict[str, float] = {}
+    rest = []
+    for key in keys:
+        fast = REPLICATE_SCORES.get(key)
+        try:
+            if fast is None:
+                raise Fallback
+            out[key] = float(fast(cells))
+        except Fallback:
+            rest.append(key)
+    if rest:
+        out.update(score_values(table.with_counts(counts), rest))
+    return {k: out[k] for k in keys}
 
 
 def score_values(table: Contingency, keys: list[str]) -> dict[str, float]:
