@@ -84,7 +84,7 @@ def test_evaluate_ci_seeded_progress_and_degenerate_case():
         assert iv.low < iv.high
     perfect = evaluate(t, t, "ari", ci=0.95, n_boot=20, seed=0)
     assert perfect.intervals["ari"][:2] == (1.0, 1.0)
-    assert "95% BCa bootstrap interval" in str(perfect)
+    assert "95% bias-corrected normal bootstrap interval" in str(perfect)
     assert perfect.to_csv().splitlines()[0] == \
         "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped,ci_method,flags"
 

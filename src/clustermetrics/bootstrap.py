@@ -3,7 +3,24 @@
 Resampling N items with replacement and rebuilding the table is equivalent to drawing the
 table's cell counts from Multinomial(N, n_ij / N): an item's (class, cluster) pair is all a
 score sees of it. So a replicate is one multinomial draw over the non-zero cells plus the
-scores of that table, whatever N is.
+scores of that table, whatever N is (the draw itself: :func:`multinomial_sampler`).
+
+**Methods.** The same replicates give an interval in one of four ways
+(:func:`interval_from_replicates`): "normal" (the default: the bias-corrected estimate
++- z times the replicates' standard deviation), "basic" (percentiles reflected about the
+estimate), "percentile" and "bca" (bias-corrected and accelerated; the acceleration from
+a jackknife grouped by cell, :func:`jackknife_cells`). Plug-in information scores are
+biased upward, and their replicates more so: percentile intervals of NMI then miss the
+population value most of the time, which the corrected methods do not. scipy's
+``stats.bootstrap`` offers these methods too, but resamples items (O(N) per replicate,
+O(N) scorings for the jackknife), where a replicate here is an O(nnz) redraw.
+
+**Flags.** Where the coverage study (``clustermetrics coverage``) found no method at its
+nominal level, the interval says so: :data:`FLAG_SMALL` when the table has fewer than
+:data:`MIN_ITEMS_PER_CELL` items per non-zero cell (a replicate can only redraw cells the
+sample has, so it cannot see the bias of a sparse table), :data:`FLAG_BOUND` when the
+point estimate or :data:`BOUND_SHARE` of the replicates sit at a bound of the score's
+range (a perfect clustering: the replicates cannot fall on the far side).
 
 **Degenerate replicates.** A redrawn table can be one the point estimate never meets: with
 ``noise="exclude"`` every drawn item may be noise, leaving nothing to score. The rule: a
@@ -36,7 +53,7 @@ __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_opti
 MAX_N_BOOT = 1_000_000
 MAX_SKIPPED_SHARE = 0.1
 METHODS = ("percentile", "basic", "normal", "bca")
-DEFAULT_METHOD = "bca"
+DEFAULT_METHOD = "normal"  # best coverage in the study (README, "How good are the intervals")
 JACKKNIFE_CELLS = 100  # leave-one-out tables BCa's acceleration evaluates, at most
 MIN_ITEMS_PER_CELL = 5.0  # below N / nnz = this the interval is flagged FLAG_SMALL
 BOUND_SHARE = 0.05  # flagged FLAG_BOUND when this share of replicates sits at a bound

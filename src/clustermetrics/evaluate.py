@@ -94,13 +94,14 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         as numpy's ``SeedSequence`` takes, or a numpy Generator / SeedSequence); only with
         ``ci``.
     progress : callable(done, total), called after each bootstrap replicate.
-    ci_method : {"bca", "percentile", "basic", "normal"}, default "bca" when ``ci`` is given
-        How replicates become an interval (:func:`~clustermetrics.bootstrap.\
-interval_from_replicates`). The bias-corrected and accelerated (BCa) default covers the
-        population score at the nominal level where percentile intervals of biased scores
-        (mutual information, NMI) do not; intervals under conditions where no method
-        does (a score at the bound of its range, a sample small for its table) carry
-        ``flags`` (README, "How good are the intervals").
+    ci_method : {"normal", "basic", "percentile", "bca"}, default "normal" when ``ci`` is given
+        How replicates become an interval (``interval_from_replicates`` in
+        :mod:`clustermetrics.bootstrap`). The default, a normal interval centred on the
+        bias-corrected estimate, held the population score at the nominal level in the
+        coverage study (README, "How good are the intervals") where percentile intervals
+        of biased scores (mutual information, NMI, V-measure) did not. Intervals under
+        conditions where no method did (a sample with few items per cell of its table, a
+        score at the bound of its range) carry ``flags``.
 
     Options that would have no effect are refused rather than ignored: ``n_boot``,
     ``ci_method`` or ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
