@@ -14,6 +14,7 @@ from scipy import stats
 
 import clustermetrics as cm
 from clustermetrics.bootstrap import (
+    GROUPED_DRAW_MAX_VALUES,
     INDEX_DRAW_ITEMS_PER_CELL,
     interval_from_replicates,
     jackknife_cells,
@@ -22,19 +23,34 @@ from clustermetrics.bootstrap import (
 from clustermetrics.evaluate import replicate_scores, score_values
 from clustermetrics.metrics.replicates import REPLICATE_SCORES
 
+MANY_VALUES = [1] * 1008 + list(range(2, 67))  # few items per cell, 66 distinct counts
 
-@pytest.mark.parametrize("counts", [[1, 2, 1, 1, 3], [40, 7, 2, 1, 1]])
-def test_sampler_moments_and_outcome_frequencies(counts):
-    """Both samplers (few items per cell: item indices; else numpy's multinomial): each
-    cell's mean n p and variance n p (1 - p), covariances -n p_i p_j, and a chi-square
-    test of the joint outcomes against the multinomial pmf."""
+
+@pytest.mark.parametrize("counts,sampler", [
+    ([1, 2, 1, 1, 3], "draw_grouped"), ([40, 7, 2, 1, 1], "draw"),
+    ([5, 1, 1, 1, 1, 1], "draw_grouped"), (MANY_VALUES, "draw_items")])
+def test_sampler_moments_and_outcome_frequencies(counts, sampler):
+    """Every sampler (few items per cell: grouped by count, or item indices; else numpy's
+    multinomial): each cell's mean n p and variance n p (1 - p), covariances -n p_i p_j,
+    and on small tables a chi-square test of the joint outcomes against the pmf."""
     counts = np.array(counts, dtype=np.int64)
     n = int(counts.sum())
-    assert (n <= INDEX_DRAW_ITEMS_PER_CELL * len(counts)) == (counts[0] == 1)
+    assert (n <= INDEX_DRAW_ITEMS_PER_CELL * len(counts)) == (sampler != "draw")
+    assert (len(set(counts.tolist())) > GROUPED_DRAW_MAX_VALUES) == (sampler == "draw_items")
     p = counts / n
     draw = multinomial_sampler(counts)
+    assert draw.__name__ == sampler
     rng = np.random.default_rng(5)
-    m = 20_000
+    m = 20_000 if len(counts) < 100 else 400
+    if len(counts) >= 100:  # many cells: the moments of the first and last few
+        keep = [0, 1, len(counts) - 2, len(counts) - 1]
+        draws = np.array([draw(rng, n) for _ in range(m)])[:, keep]
+        counts, p = counts[keep], p[keep]
+        assert abs(draws.mean(axis=0) - n * p).max() < 5 * np.sqrt(n * p / m).max()
+        var = draws.var(axis=0, ddof=1)
+        theory = n * p * (1 - p)
+        assert (np.abs(var - theory) < 5 * theory * np.sqrt(2 / m) + 1e-9).all()
+        return
     draws = np.array([draw(rng, n) for _ in range(m)])
     assert (draws.sum(axis=1) == n).all() and (draws >= 0).all()
     cov = np.cov(draws.T)
@@ -44,15 +60,18 @@ def test_sampler_moments_and_outcome_frequencies(counts):
         se = math.sqrt((theory[i, i] * theory[j, j] + theory[i, j] ** 2) / m)
         assert abs(cov[i, j] - theory[i, j]) < 5 * se + 1e-12
     assert np.abs(draws.mean(axis=0) - n * p).max() < 5 * np.sqrt(n * p * (1 - p) / m).max()
-    if n <= 8:  # every outcome: chi-square against the exact pmf
-        outcomes, seen = np.unique(draws, axis=0, return_counts=True)
-        expected = stats.multinomial.pmf(outcomes, n, p) * m
-        support = [c for c in itertools.product(*(range(n + 1) for _ in p)) if sum(c) == n]
-        assert len(outcomes) <= len(support)
-        rest = m - expected.sum()  # outcomes never drawn, pooled
-        chi2 = ((seen - expected) ** 2 / expected).sum() + rest
-        dof = len(outcomes)  # (pooled cell included, minus the total)
-        assert stats.chi2.sf(chi2, dof) > 1e-3
+    if n <= 8:  # every outcome: chi-square against the exact pmf, rare ones pooled
+        support = np.array([c for c in itertools.product(*(range(n + 1) for _ in p))
+                            if sum(c) == n])
+        expected = stats.multinomial.pmf(support, n, p) * m
+        index = {tuple(c): i for i, c in enumerate(support.tolist())}
+        seen = np.zeros(len(support))
+        for row in draws.tolist():
+            seen[index[tuple(row)]] += 1
+        common = expected >= 5
+        observed = np.append(seen[common], seen[~common].sum())
+        wanted = np.append(expected[common], expected[~common].sum())
+        assert stats.chisquare(observed, wanted).pvalue > 1e-3
 
 
 tables = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5)), min_size=1, max_size=40)

@@ -34,7 +34,7 @@ from ..bootstrap import (
     jackknife_values,
     replicate_values,
 )
-from ..evaluate import score_values
+from ..evaluate import replicate_scores, score_values
 from ..registry import METRICS, resolve_metrics
 from ..table import Contingency
 from ._text import text_table
@@ -149,14 +149,18 @@ def _run_size(shape, pop, p, n, keys, truth, methods, n_tables, n_boot, level, r
     def score(t: Contingency) -> dict[str, float]:
         return score_values(t, keys)
 
+    def score_counts(counts: np.ndarray) -> dict[str, float]:
+        return replicate_scores(sample, counts, keys)
+
     for s in range(n_tables):
         sample = pop.with_counts(rng.multinomial(n, p))
         per_cell[s] = sample.n_samples / sample.nnz
         point = np.array([score(sample)[k] for k in keys])
-        values = replicate_values(sample, score, keys, n_boot, rng)
+        values = replicate_values(sample, score, keys, n_boot, rng,
+                                  score_counts=score_counts)
         jack = weights = None
         if "bca" in methods:
-            jack, weights = jackknife_values(sample, score, keys)
+            jack, weights = jackknife_values(sample, score, keys, score_counts)
         for i, k in enumerate(keys):
             kept = values[i][~np.isnan(values[i])]
             flagged[i, s] = bool(interval_flags(sample, kept, float(point[i]), bounds[i]))

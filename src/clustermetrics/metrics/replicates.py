@@ -27,13 +27,11 @@ import numpy as np
 
 from ..table import Contingency
 from ..table.counting import group_sum
+from ._cells import row_starts
 from ._emi import expected_mutual_information
 from .pair_counting import _sum_comb2
 
 __all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
-
-_FLOAT_EXACT = 1 << 53  # float sums of counts are exact below this total
-
 
 class Fallback(Exception):
     """The replicate needs the table's own computation (a convention applies)."""
@@ -45,18 +43,33 @@ class CellCounts:
     def __init__(self, table: Contingency, counts: np.ndarray):
         self.counts = counts
         self.n = int(counts.sum(dtype=np.int64))
-        if self.n < _FLOAT_EXACT:
-            self.a = np.bincount(table.rows, weights=counts,
-                                 minlength=table.n_classes).astype(np.int64)
-            self.b = np.bincount(table.cols, weights=counts,
-                                 minlength=table.n_clusters).astype(np.int64)
-        else:
-            self.a = group_sum(table.rows, counts, table.n_classes)
-            self.b = group_sum(table.cols, counts, table.n_clusters)
+        # exact int64 sums: rows are sorted and each has a cell (reduceat), columns not
+        self.a = np.add.reduceat(counts, row_starts(table))
+        self.b = group_sum(table.cols, counts, table.n_clusters)
         self.n_classes = int(np.count_nonzero(self.a))
         self.n_clusters = int(np.count_nonzero(self.b))
-        self.nnz = int(np.count_nonzero(counts))
+        # the histogram of the counts (they are small on the tables where speed matters):
+        # sum C(n, 2), sum n log n and the cells left all follow from it
+        top = int(counts.max(initial=0))
+        self._hist = np.bincount(counts) if top <= 4 * counts.shape[0] + 16 else None
+        self.nnz = int(counts.shape[0] - self._hist[0]) if self._hist is not None \
+            else int(np.count_nonzero(counts))
         self._info: tuple[float, float, float] | None = None
+
+    def sum_comb2_counts(self) -> int:
+        """sum C(n_ij, 2), exact."""
+        if self._hist is None:
+            return _sum_comb2(self.counts, self.n)
+        v = np.flatnonzero(self._hist[2:]) + 2
+        return sum(int(h) * (int(x) * (int(x) - 1) // 2)
+                   for x, h in zip(v.tolist(), self._hist[v].tolist(), strict=True))
+
+    def sum_x_log_x_counts(self) -> float:
+        """sum n_ij log n_ij."""
+        if self._hist is None:
+            return _sum_x_log_x(self.counts)
+        v = np.flatnonzero(self._hist[2:]) + 2
+        return math.fsum((self._hist[v] * (v * np.log(v))).tolist())
 
     def info(self) -> tuple[float, float, float]:
         """(MI, H(truth), H(prediction)) in nats; Fallback where the table's MI takes its
@@ -67,7 +80,8 @@ class CellCounts:
                 raise Fallback
             n = self.n
             n_log_n = n * math.log(n)
-            s_n, s_a, s_b = (_sum_x_log_x(v) for v in (self.counts, self.a, self.b))
+            s_n = self.sum_x_log_x_counts()
+            s_a, s_b = _sum_x_log_x(self.a), _sum_x_log_x(self.b)
             mi = max((s_n - s_a - s_b + n_log_n) / n, 0.0)
             self._info = (mi, max((n_log_n - s_a) / n, 0.0), max((n_log_n - s_b) / n, 0.0))
         return self._info
@@ -89,7 +103,7 @@ def _sum_x_log_x(values: np.ndarray) -> float:
 
 def adjusted_rand(r: CellCounts) -> float:
     n = r.n
-    tp = _sum_comb2(r.counts, n)
+    tp = r.sum_comb2_counts()
     fn, fp = _sum_comb2(r.a, n) - tp, _sum_comb2(r.b, n) - tp
     tn = n * (n - 1) // 2 - tp - fn - fp
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
