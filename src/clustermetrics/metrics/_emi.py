@@ -83,11 +83,22 @@ def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
     """
     if a.shape[0] == 1 or b.shape[0] == 1:
         return 0.0
-    n = int(n)
     ua, ca = np.unique(np.asarray(a, dtype=np.int64), return_counts=True)
     ub, cb = np.unique(np.asarray(b, dtype=np.int64), return_counts=True)
+    return emi_of_distinct_sizes(ua, ca, ub, cb, n, tol)
+
+
+def emi_of_distinct_sizes(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray,
+                          n: int, tol: float = 1e-15) -> float:
+    """:func:`expected_mutual_information` from the distinct class sizes ``ua``
+    (increasing) and how many classes have each (``ca``), and the same for the clusters:
+    callers that know them (a bootstrap replicate, from a histogram) skip the sort."""
+    n_a, n_b = int(ca.sum()), int(cb.sum())
+    if n_a == 1 or n_b == 1:
+        return 0.0
+    n = int(n)
     log_n = math.log(n)
-    tail_tol = tol / (2.0 * min(a.shape[0], b.shape[0]) * max(log_n, 1.0)) if tol > 0 else 0.0
+    tail_tol = tol / (2.0 * min(n_a, n_b) * max(log_n, 1.0)) if tol > 0 else 0.0
     biggest = int(max(ua[-1], ub[-1])) + 1
     logs = _log_table(biggest) if biggest <= _LOG_TABLE_MAX else None
     total = 0.0

@@ -28,7 +28,7 @@ import numpy as np
 from ..table import Contingency
 from ..table.counting import group_sum
 from ._cells import row_starts
-from ._emi import expected_mutual_information
+from ._emi import emi_of_distinct_sizes
 from .pair_counting import _sum_comb2
 
 __all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
@@ -101,6 +101,18 @@ def _sum_x_log_x(values: np.ndarray) -> float:
     return math.fsum((v * np.log(v)).tolist())
 
 
+def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct positive sizes, increasing; how many labels have each), as np.unique
+    gives them, from a histogram when the sizes are small."""
+    top = int(sizes.max(initial=0))
+    if top > 4 * sizes.shape[0] + 16:
+        values, times = np.unique(sizes[sizes > 0], return_counts=True)
+        return values, times
+    hist = np.bincount(sizes)
+    values = np.flatnonzero(hist[1:]) + 1
+    return values, hist[values]
+
+
 def adjusted_rand(r: CellCounts) -> float:
     n = r.n
     tp = r.sum_comb2_counts()
@@ -127,7 +139,7 @@ def adjusted_mutual_info(r: CellCounts) -> float:
     if r.n in (r.n_classes, r.n_clusters):
         raise Fallback
     mi, h_true, h_pred = r.info()
-    emi = expected_mutual_information(r.a[r.a > 0], r.b[r.b > 0], r.n)
+    emi = emi_of_distinct_sizes(*_distinct(r.a), *_distinct(r.b), r.n)
     denominator = (h_true + h_pred) / 2.0 - emi
     if denominator <= 0:
         raise Fallback
