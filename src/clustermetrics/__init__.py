@@ -8,6 +8,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 from ._version import __version__ as __version__
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
+from .frames import evaluate_frame
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -120,6 +121,7 @@ from .metrics.set_matching import (
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
+from .model_selection import scorer
 from .noise import with_noise
 from .paired import PairedComparison, compare_clusterings
 from .registry import METRICS, MetricInfo
@@ -128,6 +130,7 @@ from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
+    "evaluate_frame", "scorer",
     "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo", "diagnose",
     "Diagnostics", "with_noise", "bcubed_precision_score", "bcubed_recall_score",
     "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
