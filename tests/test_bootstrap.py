@@ -27,7 +27,7 @@ def test_multinomial_replicates_match_item_resampling_in_distribution():
     table = Contingency.from_labels(t, p)
     seen = []
     bootstrap_intervals(table, lambda rep: seen.append(cm.adjusted_rand_score(rep)) or {},
-                        [], n_boot=1500, seed=1)
+                        [], n_boot=1500, seed=1, method="percentile")
     rng = np.random.default_rng(2)
     items = [cm.adjusted_rand_score(t[idx], p[idx])
              for idx in (rng.integers(0, t.shape[0], t.shape[0]) for _ in range(1500))]
@@ -42,7 +42,8 @@ def test_replicates_are_resamples_of_the_table():
     cells = set(zip(table.class_labels[table.rows].tolist(),
                     table.cluster_labels[table.cols].tolist(), strict=True))
     reps = []
-    bootstrap_intervals(table, lambda rep: reps.append(rep) or {}, [], n_boot=20, seed=0)
+    bootstrap_intervals(table, lambda rep: reps.append(rep) or {}, [], n_boot=20, seed=0,
+                        method="percentile")
     for rep in reps:
         assert rep.n_samples == table.n_samples
         assert set(zip(rep.class_labels[rep.rows].tolist(),
@@ -59,7 +60,8 @@ def test_intervals_are_percentiles_of_the_replicate_scores():
         values.append(cm.normalized_mutual_info_score(rep))
         return {"nmi": values[-1]}
 
-    iv = bootstrap_intervals(table, score, ["nmi"], level=0.8, n_boot=50, seed=4)["nmi"]
+    iv = bootstrap_intervals(table, score, ["nmi"], level=0.8, n_boot=50, seed=4,
+                             method="percentile")["nmi"]
     ordered = sorted(values)
     # linear interpolation between order statistics at 10 % and 90 % of 49 steps
     lo = ordered[4] + 0.9 * (ordered[5] - ordered[4])
@@ -82,9 +84,9 @@ def test_evaluate_ci_seeded_progress_and_degenerate_case():
         assert iv.low < iv.high
     perfect = evaluate(t, t, "ari", ci=0.95, n_boot=20, seed=0)
     assert perfect.intervals["ari"][:2] == (1.0, 1.0)
-    assert "95% bootstrap interval" in str(perfect)
+    assert "95% bias-corrected normal bootstrap interval" in str(perfect)
     assert perfect.to_csv().splitlines()[0] == \
-        "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped"
+        "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped,ci_method,flags"
 
 
 def test_noise_is_applied_inside_each_replicate():
@@ -168,9 +170,11 @@ def test_degenerate_replicates_are_scored_or_skipped_by_the_rule(
         point = evaluate(labels_true, pred, keys, **options)
     except ValueError as exc:  # e.g. all predictions noise: the point estimate refuses
         with pytest.raises(ValueError, match=re.escape(str(exc))):
-            evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed, **options)
+            evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed,
+                     ci_method="percentile", **options)
         return
-    report = evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed, **options)
+    report = evaluate(labels_true, pred, keys, ci=level, n_boot=n_boot, seed=seed,
+                     ci_method="percentile", **options)
     reports = report.reports.values() if len(truths) > 1 else [report]
     assert dict(report) == dict(point)
     for truth, single in zip(truths, reports, strict=True):
@@ -201,15 +205,26 @@ def _no_constant(name):
 
 
 def test_the_examples_that_aborted_now_complete():
+    """Replicates drawn only from the noise cells: scored under "singletons" (all
+    singleton clusters), skipped under "exclude", one skip per such replicate."""
     t = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
     p = [0, 0, 0, -1, -1, 1, 1, -1, -1, -1]
-    for seed in (1, 4):  # these redraw every item from the noise cells at least once
-        single = evaluate(t, p, "ari", noise_label=-1, ci=0.95, n_boot=1000, seed=seed)
-        assert single.intervals["ari"].n_skipped == 0  # scored: all singleton clusters
+    table = Contingency.from_labels(t, p)
+    noise_cells = table.cluster_labels[table.cols] == -1
+    draw = multinomial_sampler(table.counts)
+    seen = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)  # the replicates evaluate draws with this seed
+        all_noise = sum(int(draw(rng, 10)[~noise_cells].sum() == 0) for _ in range(1000))
+        seen += all_noise
+        single = evaluate(t, p, "ari", noise_label=-1, ci=0.95, n_boot=1000, seed=seed,
+                          ci_method="percentile")
+        assert single.intervals["ari"].n_skipped == 0
         excl = evaluate(t, p, "ari", noise_label=-1, noise="exclude", ci=0.95, n_boot=1000,
-                        seed=seed)
-        assert excl.intervals["ari"].n_skipped == 1
-        assert "replicates skipped (nothing left to score" in str(excl)
+                        seed=seed, ci_method="percentile")
+        assert excl.intervals["ari"].n_skipped == all_noise
+        assert ("replicates skipped (nothing left to score" in str(excl)) == (all_noise > 0)
+    assert seen > 0  # 2^-10 per replicate: about 6 in 6,000
 
 
 @settings(max_examples=30, deadline=None)

@@ -36,7 +36,8 @@ def test_ci_is_seeded_and_matches_the_library(capsys):
     lib = cm.evaluate(_labels(TRUTH), _labels(PRED), "ari,nmi", ci=0.9, n_boot=50, seed=4)
     assert json.loads(out)["intervals"] == {k: [v.low, v.high] for k, v in lib.intervals.items()}
     code, out, _ = _run(capsys, *argv[:-2], "--format", "csv")
-    assert out.splitlines()[0] == "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped"
+    assert out.splitlines()[0] == \
+        "metric,value,ci_low,ci_high,ci_level,n_boot,seed,skipped,ci_method,flags"
 
 
 def test_noise_label_singletons_and_exclude(capsys):

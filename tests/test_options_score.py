@@ -96,7 +96,7 @@ def _check_table(text, row, expected):
             iv = _best_interval(expected, key)
             assert f"[{iv.low: .6f}, {iv.high: .6f}]" in line
     if "--ci" in row:
-        assert "90% bootstrap interval" in text
+        assert "90% bias-corrected normal bootstrap interval" in text
         assert f"bootstrap: {row.get('--n-boot', 1000)} replicates, " \
                f"{'seed 3' if '--seed' in row else 'unseeded'}" in text
     else:

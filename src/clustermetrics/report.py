@@ -20,7 +20,7 @@ from ._html import goodness_style, html_table
 from ._html import text as html_text
 from ._json import dumps, json_data, json_label
 from ._text import csv_text, plural, text_table, visible
-from .bootstrap import MAX_SKIPPED_SHARE, Bootstrap, Interval
+from .bootstrap import FLAG_SMALL, MAX_SKIPPED_SHARE, MIN_ITEMS_PER_CELL, Bootstrap, Interval
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
 from .metrics.definition import Significance
 from .noise import NoiseInfo
@@ -89,7 +89,7 @@ class Report(ScoreMapping):
         self.permutation = None if permutation is None else dict(permutation)
         if bootstrap is None and self.intervals:
             first = next(iter(self.intervals.values()))
-            bootstrap = Bootstrap(first.level, first.n_boot, None)
+            bootstrap = Bootstrap(first.level, first.n_boot, None, first.method)
         self.bootstrap = bootstrap
 
     @property
@@ -137,9 +137,9 @@ class Report(ScoreMapping):
 
     def to_csv(self) -> str:
         """One row per score: ``metric,value``, then with intervals ``ci_low,ci_high,
-        ci_level,n_boot,seed,skipped``, with significance ``z,pvalue,null_mean,null_sd``
-        (empty for scores without an analytic null) and with a noise label
-        ``noise_label,noise,n_noise`` (csv-module quoting; labels as their ``str()``)."""
+        ci_level,n_boot,seed,skipped,ci_method,flags``, with significance ``z,pvalue,
+        null_mean,null_sd`` (empty for scores without an analytic null) and with a noise
+        label ``noise_label,noise,n_noise`` (csv-module quoting; labels as their ``str()``)."""
         header = ["metric", "value"]
         rows = [[k, repr(v)] for k, v in self._values.items()]
         if self.significance is not None:
@@ -196,7 +196,8 @@ class Report(ScoreMapping):
             table = text_table(header, rows, indent=2)
         else:  # no header: one aligned line per score
             table = text_table(["", "", ""], rows, indent=2).split("\n", 1)[-1]
-        parts = [self.summary(), table, *bootstrap_notes(self.intervals, self.bootstrap),
+        parts = [self.summary(), table,
+                 *bootstrap_notes(self.intervals, self.bootstrap, self.table),
                  *significance_notes(sig), *permutation_notes(self.permutation)]
         if top != 0:
             parts += ["", self.diagnostics.format(top)]
@@ -311,9 +312,14 @@ def _diagnostics_rows(value: Any) -> int | None:
     return check_top(value, "diagnostics")
 
 
+METHOD_NAMES = {"percentile": "percentile", "basic": "basic", "normal": "bias-corrected normal",
+                "bca": "BCa"}
+
+
 def interval_header(boot: Bootstrap | None, suffix: str = "") -> str:
-    """The interval column's title (the replicates and the seed are in the notes)."""
-    level = "" if boot is None else f"{boot.level:.0%} "
+    """The interval column's title, naming the level and the method (the replicates and
+    the seed are in the notes)."""
+    level = "" if boot is None else f"{boot.level:.0%} {METHOD_NAMES[boot.method]} "
     return f"{level}bootstrap interval{suffix}"
 
 
@@ -332,22 +338,25 @@ def _starred(iv: Interval) -> bool:
 
 def interval_text(iv: Interval) -> str:
     """``[low, high]``, ``*`` when more than the allowed share of replicates was skipped,
-    ``undefined`` when none was left."""
+    ``!`` when flagged (its coverage is not the nominal level), ``undefined`` when none
+    was left."""
     if _undefined(iv):
         return "undefined"
-    mark = " *" if _starred(iv) else ""
+    mark = (" *" if _starred(iv) else "") + (" !" if iv.flags else "")
     return f"[{iv.low: .6f}, {iv.high: .6f}]{mark}"
 
 
-def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None) -> list[str]:
-    """Lines below a score table: how the intervals were drawn, and which scores skipped
-    replicates (:mod:`clustermetrics.bootstrap`'s rule)."""
+def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
+                    table: Contingency | None = None) -> list[str]:
+    """Lines below a score table: how the intervals were drawn, which scores skipped
+    replicates (:mod:`clustermetrics.bootstrap`'s rule) and which intervals are flagged."""
     if not intervals:
         return []
     first = next(iter(intervals.values()))
     seed = "unseeded" if boot is None or boot.seed is None else \
         f"seed {visible(_seed_text(boot.seed))}"
-    lines = [f"bootstrap: {first.n_boot} replicates, {seed}"]
+    lines = [f"bootstrap: {first.n_boot} replicates, {seed}, "
+             f"{METHOD_NAMES[first.method]} intervals"]
     skipped = {k: iv for k, iv in intervals.items() if iv.n_skipped}
     if skipped:
         counts = ", ".join(f"{k} {iv.n_skipped}" for k, iv in skipped.items())
@@ -356,14 +365,26 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None) -
     if any(_starred(iv) for iv in intervals.values()):  # only when a row carries the *
         lines.append(f"* more than {MAX_SKIPPED_SHARE:.0%} of the replicates skipped: the "
                      "interval describes only the replicates that could be scored")
+    flagged: dict[str, list[str]] = {}
+    for k, iv in intervals.items():
+        for flag in iv.flags:
+            flagged.setdefault(flag, []).append(k)
+    for flag, keys in flagged.items():
+        why = (f"fewer than {MIN_ITEMS_PER_CELL:g} items per non-zero cell" +
+               ("" if table is None else f" (N / nnz = {table.n_samples / table.nnz:.3g})")
+               if flag == FLAG_SMALL else "replicates or the score at the end of its range")
+        lines.append(f"! {flag}, {why}: coverage below the nominal level in the coverage "
+                     f"study: {', '.join(keys)}")
     return lines
 
 
 def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
                    ) -> dict[str, Any]:
     """The JSON fields of intervals: ``intervals`` (key -> [low, high], null when
-    undefined), ``ci``, ``n_boot``, ``seed``, ``skipped`` (key -> replicates skipped) and
-    ``unreliable`` (keys that skipped more than the allowed share)."""
+    undefined), ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``skipped`` (key ->
+    replicates skipped), ``unreliable`` (keys that skipped more than the allowed share)
+    and ``flags`` (key -> the conditions under which the coverage study found the level
+    not reached, for flagged keys only)."""
     if not intervals:
         return {}
     first = next(iter(intervals.values()))
@@ -371,11 +392,13 @@ def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
     return {
         "intervals": {k: [v.low, v.high] for k, v in intervals.items()},
         "ci": first.level,
+        "ci_method": first.method,
         "n_boot": first.n_boot,
         "seed": seed if seed is None or isinstance(seed, numbers.Integral)
         else _seed_text(seed),
         "skipped": {k: v.n_skipped for k, v in intervals.items()},
         "unreliable": [k for k, v in intervals.items() if not v.reliable],
+        "flags": {k: list(v.flags) for k, v in intervals.items() if v.flags},
     }
 
 
@@ -453,12 +476,13 @@ def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Inter
     header = list(header)
     rows = [list(r) for r in rows]
     if intervals:
-        header += ["ci_low", "ci_high", "ci_level", "n_boot", "seed", "skipped"]
+        header += ["ci_low", "ci_high", "ci_level", "n_boot", "seed", "skipped", "ci_method",
+                   "flags"]
         seed = "" if boot is None or boot.seed is None else _seed_text(boot.seed)
         for row, key in zip(rows, keys, strict=True):
             iv = intervals[key]
             row += [repr(iv.low), repr(iv.high), repr(iv.level), iv.n_boot, seed,
-                    iv.n_skipped]
+                    iv.n_skipped, iv.method, "; ".join(iv.flags)]
     if noise is not None:
         header += ["noise_label", "noise", "n_noise"]
         for row in rows:

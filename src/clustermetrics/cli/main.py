@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from .._version import __version__
 from .chance import add_chance_command
 from .compare import add_compare_command
+from .coverage import add_coverage_command
 from .demo import add_demo_command
 from .metric_list import add_metrics_command
 from .output import PROG, CliError, as_flags, error_line, write
@@ -35,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (add_score_command, add_metrics_command, add_compare_command,
-                add_paired_command, add_demo_command, add_chance_command):
+                add_paired_command, add_demo_command, add_chance_command,
+                add_coverage_command):
         add(sub)
     return parser
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .._json import dumps
 from .._progress import progress_bar
 from .._text import csv_text, plural, text_table, visible
+from ..bootstrap import DEFAULT_METHOD, METHODS
 from ..diagnostics import check_top
 from ..evaluate import check_options, evaluate
 from ..noise import NOISE_MODES
@@ -66,7 +67,10 @@ def add_score_command(sub) -> None:
                    help="with --noise-label: noise points become one-item clusters (default) "
                         "or are excluded from both labelings")
     p.add_argument("--ci", type=float, metavar="LEVEL",
-                   help="add percentile bootstrap intervals at this level, e.g. 0.95")
+                   help="add bootstrap intervals at this level, e.g. 0.95")
+    p.add_argument("--ci-method", choices=METHODS,
+                   help=f"with --ci: how replicates become an interval (default "
+                        f"{DEFAULT_METHOD}; see `clustermetrics coverage`)")
     p.add_argument("--n-boot", type=int,
                    help="with --ci: bootstrap replicates (default 1000)")
     p.add_argument("--seed", type=int,
@@ -97,6 +101,7 @@ def _score(args: argparse.Namespace) -> str:
                        "CSV form (CSV is the score table); use --format table or json")
     check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
                   n_boot=args.n_boot, seed=args.seed, n_perm=args.permutations,
+                  ci_method=args.ci_method,
                   names=_SCORE_NAMES)
     for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
                        *(("--reference", ref) for ref in args.reference)):
@@ -135,7 +140,8 @@ def _score(args: argparse.Namespace) -> str:
                 first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
                 noise=args.noise if noise_label is not None else None,
                 ci=args.ci, n_boot=n_boot, seed=args.seed, significance=args.significance,
-                n_perm=args.permutations, progress=lambda done, total: bar.update(1))
+                n_perm=args.permutations, ci_method=args.ci_method,
+                progress=lambda done, total: bar.update(1))
     finally:
         bar.close()
     if len(reports) > 1:
@@ -256,7 +262,8 @@ def _same_file(a: str, b: str) -> bool:
 
 
 _SCORE_NAMES = {"noise_label": "--noise-label", "noise": "--noise", "ci": "--ci",
-                "n_boot": "--n-boot", "seed": "--seed", "n_perm": "--permutations"}
+                "n_boot": "--n-boot", "seed": "--seed", "n_perm": "--permutations",
+                "ci_method": "--ci-method"}
 
 
 def _details_count(value: str | None) -> int | None:

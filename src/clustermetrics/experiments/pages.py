@@ -16,13 +16,14 @@ from ..table import Contingency
 from . import plots
 from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table
+from .coverage import CoverageResult
 from .datasets import Dataset
 from .html import Block, Image, Pre, Section, Table
 from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
 
 __all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
-           "chance_sections"]
+           "chance_sections", "coverage_sections"]
 
 
 def pick_run(runs: Sequence[Run], algorithm: str | None = None) -> Run:
@@ -163,4 +164,17 @@ def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:
                   "One line per score: adjusted scores thick and named, the others thin "
                   "and coloured by family; unbounded scores below, symmetric-log axis")]),
         Section("Chance tables", [Pre(chance_text(curves))]),
+    ]
+
+
+def coverage_sections(result: CoverageResult) -> list[Section]:
+    return [
+        Section("Coverage of the bootstrap intervals", [
+            "Share of samples whose interval holds the population score, against the "
+            "sample size, for each interval method (same replicates for all). Black line: "
+            f"the nominal level {result.level:.0%}; grey band: +-2 binomial standard errors "
+            "of a coverage estimated from the study's samples.",
+            Image("coverage", plots.coverage_plot(result.rows, result.level),
+                  "Coverage against n (log scale), one panel per table shape and score")]),
+        Section("Coverage tables", [Pre(result.format())]),
     ]

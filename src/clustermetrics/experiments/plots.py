@@ -23,7 +23,8 @@ from ..metrics.recovery import recovery
 from ..registry import METRICS
 from ..table import Contingency
 
-__all__ = ["recovery_plot", "timing_plot", "chance_plot", "heatmap_plot", "projection_plot",
+__all__ = ["recovery_plot", "timing_plot", "chance_plot", "coverage_plot", "heatmap_plot",
+           "projection_plot",
            "matching_order", "PLOT_HINT"]
 
 PLOT_HINT = "pip install 'clustermetrics[plot]'"
@@ -266,3 +267,41 @@ def _colours(labels: np.ndarray, truth: np.ndarray, matching) -> np.ndarray:
         keys = labels.tolist()
     grey = (0.75, 0.75, 0.75)
     return np.array([palette[index[k] % len(palette)] if k in index else grey for k in keys])
+
+
+@_plain_text
+def coverage_plot(rows: Sequence[Any], level: float) -> bytes:
+    """Coverage against sample size (log axis), one panel per (shape, score), one line per
+    interval method; the nominal level as a black line and its +-2 binomial standard
+    errors (over the study's samples) as a grey band."""
+    shapes = list(dict.fromkeys(r.shape for r in rows))
+    keys = list(dict.fromkeys(r.metric for r in rows))
+    methods = list(dict.fromkeys(r.method for r in rows))
+    fig = _figure(2.6 * len(keys), 2.4 * len(shapes) + 0.6)
+    axes = np.asarray(fig.subplots(len(shapes), len(keys), squeeze=False, sharey=True))
+    for i, shape in enumerate(shapes):
+        for j, key in enumerate(keys):
+            ax = axes[i, j]
+            cells = [r for r in rows if r.shape == shape and r.metric == key]
+            if not cells:
+                continue
+            sizes = sorted({r.n for r in cells})
+            se = 2 * np.sqrt(level * (1 - level) / cells[0].n_tables)
+            ax.axhspan(level - se, level + se, color="0.9", zorder=0)
+            ax.axhline(level, color="k", lw=0.8)
+            for method in methods:
+                by_n = {r.n: r.coverage for r in cells if r.method == method}
+                ax.plot(sizes, [by_n.get(n, np.nan) for n in sizes], marker="o", ms=3,
+                        lw=1.2, label=method)
+            ax.set_xscale("log")
+            ax.set_xticks(sizes, [str(n) for n in sizes], fontsize=7)
+            ax.set_xticks([], minor=True)
+            ax.set_title(visible(f"{shape}: {key}"), fontsize=8)
+            ax.set_ylim(max(0.0, min(0.5, min(r.coverage for r in cells) - 0.05)), 1.01)
+            ax.grid(alpha=0.3)
+            if i == len(shapes) - 1:
+                ax.set_xlabel("sample size n")
+            if j == 0:
+                ax.set_ylabel("coverage")
+    axes[0, 0].legend(fontsize=7, loc="lower right")
+    return _png(fig)

@@ -168,17 +168,29 @@ class Contingency:
     def with_counts(self, counts: np.ndarray) -> Contingency:
         """The same cells with other non-negative counts: cells at 0 are dropped, then the
         labels left without items. O(nnz + labels), no re-sort (a bootstrap replicate, a
-        filtered column)."""
-        counts = np.asarray(counts, dtype=np.int64)
+        filtered column). The new margins are summed over the fixed row and column index
+        of the cells; labels are renumbered only when one lost all its items."""
+        counts = np.array(counts, dtype=np.int64)  # a copy: the caller may reuse its array
         if counts.shape != self._counts.shape:
             raise ValueError(f"counts must hold one count per cell ({self.nnz}), got "
                              f"shape {counts.shape}")
         keep = counts > 0
-        if not keep.any():
+        kept = int(np.count_nonzero(keep))
+        if not kept:
             raise ValueError("the table is empty: all counts are zero")
-        rows, t_labels = compact(self._rows[keep], self._class_labels)
-        cols, p_labels = compact(self._cols[keep], self._cluster_labels)
-        return Contingency.from_sorted_cells(rows, cols, counts[keep], t_labels, p_labels)
+        class_sizes = group_sum(self._rows, counts, self.n_classes)
+        cluster_sizes = group_sum(self._cols, counts, self.n_clusters)
+        if kept == counts.shape[0]:
+            rows, cols = self._rows, self._cols
+        else:
+            rows, cols, counts = self._rows[keep], self._cols[keep], counts[keep]
+        t_labels, p_labels = self._class_labels, self._cluster_labels
+        if not class_sizes.all():
+            rows, t_labels, class_sizes = compact_sizes(rows, t_labels, class_sizes)
+        if not cluster_sizes.all():
+            cols, p_labels, cluster_sizes = compact_sizes(cols, p_labels, cluster_sizes)
+        return Contingency(rows, cols, counts, t_labels, p_labels, class_sizes,
+                           cluster_sizes)
 
     def with_labels(self, class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
         """The same cells under other names, given in the same (sorted) order as the

@@ -1,0 +1,96 @@
+"""The ``coverage`` command: how often each bootstrap interval method holds the
+population's score, on simulated populations of known scores."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bootstrap import METHODS
+from ..experiments.coverage import (
+    DEFAULT_KEYS,
+    DEFAULT_SIZES,
+    SHAPES,
+    coverage_study,
+)
+from ..experiments.pages import coverage_sections
+from ..registry import resolve_metrics
+from .options import add_run_options, integer, numpy_seed, progress_of, with_extras, write_page
+from .output import CliError, add_output_options, render
+
+__all__ = ["add_coverage_command"]
+
+MAX_TABLES = 100_000
+MAX_SIZE = 10**9
+
+
+def add_coverage_command(sub) -> None:
+    p = sub.add_parser(
+        "coverage", help="coverage of the bootstrap intervals on simulated populations",
+        description="Draw populations with known scores (classes uniform; each item kept in "
+                    "its own cluster with some probability, else put in a random cluster), "
+                    "take samples of each size, and count how often each interval method "
+                    "holds the population score. Prints coverage and mean width per score, "
+                    "method, shape and sample size.")
+    p.add_argument("--metrics", default=",".join(DEFAULT_KEYS),
+                   help=f"comma-separated score keys (default {','.join(DEFAULT_KEYS)})")
+    p.add_argument("--shapes", default=",".join(SHAPES),
+                   help=f"comma-separated table shapes, of: {', '.join(SHAPES)} (default all)")
+    p.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
+                   help="comma-separated sample sizes (default "
+                        f"{','.join(map(str, DEFAULT_SIZES))})")
+    p.add_argument("--methods", default=",".join(METHODS),
+                   help=f"comma-separated interval methods (default {','.join(METHODS)})")
+    p.add_argument("--tables", type=integer(1, MAX_TABLES), default=100,
+                   help="samples per shape and size (default 100)")
+    p.add_argument("--n-boot", type=integer(2, 1_000_000), default=200,
+                   help="bootstrap replicates per sample (default 200)")
+    p.add_argument("--level", type=_level, default=0.95,
+                   help="confidence level (default 0.95)")
+    p.add_argument("--population", type=integer(2, MAX_SIZE), default=10**6,
+                   help="items in each population (default 1000000)")
+    p.add_argument("--seed", type=numpy_seed, default=0,
+                   help="random seed (default 0; any non-negative integer)")
+    add_run_options(p)
+    add_output_options(p)
+    p.set_defaults(handler=with_extras(_coverage))
+
+
+def _coverage(args: argparse.Namespace) -> str:
+    keys = resolve_metrics(args.metrics)
+    shapes = _names(args.shapes, SHAPES, "--shapes")
+    methods = _names(args.methods, METHODS, "--methods")
+    sizes = []
+    for text in args.sizes.split(","):
+        try:
+            sizes.append(integer(2, MAX_SIZE)(text.strip()))
+        except argparse.ArgumentTypeError as exc:
+            raise CliError(f"--sizes: {exc}") from None
+    result = coverage_study(shapes, sizes, keys, methods=methods, n_tables=args.tables,
+                            n_boot=args.n_boot, level=args.level,
+                            population=args.population, seed=args.seed,
+                            progress=progress_of(args))
+    if args.report:
+        write_page(args.report, "clustermetrics coverage: bootstrap intervals",
+                   lambda: coverage_sections(result))
+    return render(result, args.format)
+
+
+def _names(text: str, known, option: str) -> list[str]:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    for name in names:
+        if name not in known:
+            raise CliError(f"{option}: unknown {name!r}; known: {', '.join(known)}")
+    if not names:
+        raise CliError(f"{option} is empty")
+    return list(dict.fromkeys(names))
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a confidence level in (0, 1), e.g. 0.95, "
+                                         f"got {text!r}")
+    return value

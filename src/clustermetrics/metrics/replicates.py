@@ -1,0 +1,162 @@
+"""Scores of a bootstrap replicate straight from its cell counts, without building a table.
+
+A replicate keeps the original table's cells (rows, columns) and redraws their counts;
+cells drawn zero, and labels left without items, add nothing to the sums a score is made
+of (a zero count or size adds 0 to sum C(n, 2) and to sum n log n). So the margins are
+two sums over the fixed row and column index of the cells, and ARI, mutual information,
+NMI and AMI follow from a handful of sums, never re-sorting or renumbering anything:
+
+- pair counts: sum C(n_ij, 2), sum C(a_i, 2), sum C(b_j, 2), exact integers, the same
+  computation as :func:`~clustermetrics.metrics.pair_counting.pair_counts`, so ARI is
+  bit-identical to the table's;
+- MI = (sum n_ij log n_ij - sum a_i log a_i - sum b_j log b_j + N log N) / N, each sum
+  over the *distinct* values (a histogram of the counts), so its cost is one pass; its
+  rounding error is a few ulps of N log N / N, far below the replicates' spread.
+
+Where a score has a convention (one label on a side, a 0/0, a side of singletons) the
+function raises :class:`Fallback` and the caller scores the replicate's table the usual
+way, so conventions are never re-implemented here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from ..table import Contingency
+from ..table.counting import group_sum
+from ._cells import row_starts
+from ._emi import emi_of_distinct_sizes
+from .pair_counting import _sum_comb2
+
+__all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
+
+class Fallback(Exception):
+    """The replicate needs the table's own computation (a convention applies)."""
+
+
+class CellCounts:
+    """A replicate: new counts of a table's cells, with its margins and sums."""
+
+    def __init__(self, table: Contingency, counts: np.ndarray):
+        self.counts = counts
+        self.n = int(counts.sum(dtype=np.int64))
+        # exact int64 sums: rows are sorted and each has a cell (reduceat), columns not
+        self.a = np.add.reduceat(counts, row_starts(table))
+        self.b = group_sum(table.cols, counts, table.n_clusters)
+        self.n_classes = int(np.count_nonzero(self.a))
+        self.n_clusters = int(np.count_nonzero(self.b))
+        # the histogram of the counts (they are small on the tables where speed matters):
+        # sum C(n, 2), sum n log n and the cells left all follow from it
+        top = int(counts.max(initial=0))
+        self._hist = np.bincount(counts) if top <= 4 * counts.shape[0] + 16 else None
+        self.nnz = int(counts.shape[0] - self._hist[0]) if self._hist is not None \
+            else int(np.count_nonzero(counts))
+        self._info: tuple[float, float, float] | None = None
+
+    def sum_comb2_counts(self) -> int:
+        """sum C(n_ij, 2), exact."""
+        if self._hist is None:
+            return _sum_comb2(self.counts, self.n)
+        v = np.flatnonzero(self._hist[2:]) + 2
+        return sum(int(h) * (int(x) * (int(x) - 1) // 2)
+                   for x, h in zip(v.tolist(), self._hist[v].tolist(), strict=True))
+
+    def sum_x_log_x_counts(self) -> float:
+        """sum n_ij log n_ij."""
+        if self._hist is None:
+            return _sum_x_log_x(self.counts)
+        v = np.flatnonzero(self._hist[2:]) + 2
+        return math.fsum((self._hist[v] * (v * np.log(v))).tolist())
+
+    def info(self) -> tuple[float, float, float]:
+        """(MI, H(truth), H(prediction)) in nats; Fallback where the table's MI takes its
+        exact special paths (a single label on a side, one cell per class or cluster)."""
+        if self._info is None:
+            if 1 in (self.n_classes, self.n_clusters) or \
+                    self.nnz in (self.n_classes, self.n_clusters):
+                raise Fallback
+            n = self.n
+            n_log_n = n * math.log(n)
+            s_n = self.sum_x_log_x_counts()
+            s_a, s_b = _sum_x_log_x(self.a), _sum_x_log_x(self.b)
+            mi = max((s_n - s_a - s_b + n_log_n) / n, 0.0)
+            self._info = (mi, max((n_log_n - s_a) / n, 0.0), max((n_log_n - s_b) / n, 0.0))
+        return self._info
+
+
+def _sum_x_log_x(values: np.ndarray) -> float:
+    """sum v log v over non-negative integers, through the histogram of their values
+    when they are small (the usual cell counts and sizes), else directly."""
+    top = int(values.max(initial=0))
+    if top < 2:
+        return 0.0
+    if top <= 4 * values.shape[0]:
+        hist = np.bincount(values)
+        v = np.flatnonzero(hist[2:]) + 2
+        return math.fsum((hist[v] * (v * np.log(v))).tolist())
+    v = values[values > 1].astype(np.float64)
+    return math.fsum((v * np.log(v)).tolist())
+
+
+def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct positive sizes, increasing; how many labels have each), as np.unique
+    gives them, from a histogram when the sizes are small."""
+    top = int(sizes.max(initial=0))
+    if top > 4 * sizes.shape[0] + 16:
+        values, times = np.unique(sizes[sizes > 0], return_counts=True)
+        return values, times
+    hist = np.bincount(sizes)
+    values = np.flatnonzero(hist[1:]) + 1
+    return values, hist[values]
+
+
+def adjusted_rand(r: CellCounts) -> float:
+    n = r.n
+    tp = r.sum_comb2_counts()
+    fn, fp = _sum_comb2(r.a, n) - tp, _sum_comb2(r.b, n) - tp
+    tn = n * (n - 1) // 2 - tp - fn - fp
+    den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
+    if den == 0:
+        raise Fallback
+    return 2 * (tp * tn - fn * fp) / den
+
+
+def mutual_info(r: CellCounts) -> float:
+    return r.info()[0]
+
+
+def normalized_mutual_info(r: CellCounts) -> float:
+    mi, h_true, h_pred = r.info()
+    if mi == 0:
+        return 0.0
+    return min(mi / ((h_true + h_pred) / 2.0), 1.0)
+
+
+def adjusted_mutual_info(r: CellCounts) -> float:
+    if r.n in (r.n_classes, r.n_clusters):
+        raise Fallback
+    mi, h_true, h_pred = r.info()
+    emi = emi_of_distinct_sizes(*_distinct(r.a), *_distinct(r.b), r.n)
+    denominator = (h_true + h_pred) / 2.0 - emi
+    if denominator <= 0:
+        raise Fallback
+    return (mi - emi) / denominator
+
+
+def v_measure(r: CellCounts) -> float:
+    if r.info()[0] == 0:
+        raise Fallback
+    return normalized_mutual_info(r)  # V-measure (beta = 1) is NMI with the arithmetic mean
+
+
+# registry key -> the score of a replicate (the registry's default options)
+REPLICATE_SCORES: dict[str, Callable[[CellCounts], float]] = {
+    "ari": adjusted_rand,
+    "mi": mutual_info,
+    "nmi": normalized_mutual_info,
+    "v_measure": v_measure,
+    "ami": adjusted_mutual_info,
+}
