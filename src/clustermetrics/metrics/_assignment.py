@@ -11,12 +11,12 @@ large problems) first runs successive shortest paths in phases: one Dijkstra sea
 every free row at once, then either a Hopcroft-Karp maximum matching of the cells tight at
 the nearest distance (noise tables have huge numbers of ties: counts of 1, recall weights
 1/a_i) or one shortest path per search tree. Where weights rarely tie (PSI's
-n_ij / max(a_i, b_j), bootstrap replicates) phases augment a path or two each; after 4
-scans of the problem an epsilon-scaling auction with reverse bids for the unmatched
-columns solves it instead (Bertsekas 1988; Bertsekas, Castanon & Tsaknakis 1993), in
-near-linear time on noise tables (10^6 cells of PSI weights: about 2 s where scipy's
-LAPJVsp needs minutes). scipy's LAPJVsp solves whatever the compiled solvers hand back,
-and every problem when numba is missing.
+n_ij / max(a_i, b_j), bootstrap replicates) phases augment a path or two each; once their
+pace shows it (or after 32 scans of the problem) an epsilon-scaling auction with reverse
+bids for the unmatched columns solves it instead (Bertsekas 1988; Bertsekas, Castanon &
+Tsaknakis 1993), in near-linear time on noise tables (10^6 cells of PSI weights: a few
+seconds where scipy's LAPJVsp needs minutes). scipy's LAPJVsp solves whatever the
+compiled solvers hand back, and every problem when numba is missing.
 
 Exactness: rational weights (n_ij / a_i, n_ij / max(a_i, b_j)) are scaled to integers by
 their common denominator when it stays below 2**50 (``fraction=``). Integer weights are
