@@ -689,7 +689,8 @@ def _reverse_loop(ben, nc, price, assigned, gain, owner, cptr, crow, ccell, stac
 def _doubled_state(assigned, price, scale, nr, nc):
     """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
     unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
-    column on the dummy of its row; object potentials -price / scale (row dummies 0)."""
+    column on the dummy of its row; object potentials -price / scale rounded to integers
+    (row dummies 0)."""
     npers = nr + nc
     match = np.empty(npers, np.int64)
     owner = np.empty(npers, np.int64)
@@ -708,7 +709,9 @@ def _doubled_state(assigned, price, scale, nr, nc):
             owner[nc + i] = nr + a
     v = np.zeros(npers)
     for j in range(nc):
-        v[j] = -price[j] / scale
+        # integer potentials: the weights are integers, and equal weights then compare
+        # equal (fractional prices would leave most rows with a tie that is not tight)
+        v[j] = -np.floor(price[j] / scale + 0.5)
     return np.zeros(npers), v, match, owner
 
 
