@@ -9,7 +9,7 @@ the joint entropy H(U, V) = H(U) + H(V) - MI and the conditional H(U|V) = H(U) -
 All are O(nnz) functions of the table; MI and the entropies are computed once per table
 and shared by every score, each cell's log taken of an exact integer ratio. AMI's expected
 MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case conventions, except
-the deviations README.md lists.
+the deviations the user guide lists.
 
 Reduced mutual information (Newman, Cantwell & Young 2020) is not offered: it needs the
 number of contingency tables with the given margins, whose exact count is #P-hard (Dyer,
@@ -19,6 +19,7 @@ Kannan & Mount 1997); peers (clusim ``rmi``) use an asymptotic approximation.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ from ._cells import (
     log_counts,
 )
 from ._emi import expected_mutual_information
-from .definition import INFO, Choice, MetricInfo, Real, Undefined, deprecated_alias, score
+from .definition import INFO, Better, Choice, MetricInfo, Real, Undefined, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "entropy", "mutual_info_score", "normalized_mutual_info_score",
@@ -520,7 +521,7 @@ def chi2_score(table: Contingency) -> float:
     return table.cached("chi2", _chi2)
 
 
-def _chi2(table) -> float:
+def _chi2(table: Contingency) -> float:
     """N (sum n^2 / (a b) - 1) = sum_ij n_ij d_ij / (a_i b_j), d = N n - a b exact.
 
     The second form does not cancel at large N (N times a sum near 1). Its terms may still
@@ -572,9 +573,9 @@ _ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
 _STREHL = "Strehl & Ghosh, JMLR 3 (2002)"
 
 
-def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
-           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
-           **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+           reference: str, *, better: Better = "higher", symmetric: bool = True,
+           adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)
