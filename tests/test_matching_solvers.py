@@ -230,3 +230,130 @@ def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
     lr, lc = linear_sum_assignment(dense, maximize=True)
     assert math.fsum(dense[rows, cols].tolist()) == pytest.approx(
         math.fsum(dense[lr, lc].tolist()), rel=1e-12)
+
+
+# ------------------------------------------------------------- the auction, on its own
+def _random_table(rng, n_rows, n_cols, kind):
+    """A dense weight matrix (0 = no cell) of one of the kinds the solvers must get right."""
+    present = rng.random((n_rows, n_cols)) < rng.uniform(0.05, 0.9)
+    if kind == "distinct":  # tie-free floats, like PSI weights
+        values = rng.random((n_rows, n_cols)) + 0.01
+    elif kind == "ties":  # few distinct integers
+        values = rng.integers(1, 4, (n_rows, n_cols)).astype(float)
+    elif kind == "big":  # large integers: the auction's rounded path and its finishing phases
+        values = rng.integers(1, 2**40, (n_rows, n_cols)).astype(float)
+    elif kind == "chain":  # row i -> columns i and i + 1, nearly equal weights
+        present = np.zeros((n_rows, n_cols), dtype=bool)
+        k = np.arange(n_rows)
+        present[k, k % n_cols] = True
+        present[k, (k + 1) % n_cols] = True
+        values = rng.integers(4, 7, (n_rows, n_cols)).astype(float)
+    else:  # "recall": n_ij / a_i of a count matrix, ties within rows
+        counts = rng.integers(1, 4, (n_rows, n_cols)) * present
+        a = np.maximum(counts.sum(axis=1, keepdims=True), 1)
+        values = counts / a
+    dense = np.where(present, values, 0.0)
+    if rng.random() < 0.2 and n_rows > 1:  # an empty row
+        dense[rng.integers(0, n_rows)] = 0.0
+    return dense
+
+
+def _auction_on(dense):
+    from clustermetrics import _numba_kernels
+
+    n_rows, n_cols = dense.shape
+    r, c = np.nonzero(dense)
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
+    match = _numba_kernels.auction_matching(indptr, c.astype(np.int64), dense[r, c], n_cols)
+    assert match is not None
+    rows = np.flatnonzero(match >= 0)
+    cols = match[rows]
+    assert np.unique(cols).shape[0] == cols.shape[0] and np.all(dense[rows, cols] > 0)
+    return rows, cols
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 40),
+       st.sampled_from(["distinct", "ties", "big", "chain", "recall"]),
+       st.sampled_from([float(1 << 60), 2.0**20]))
+def test_auction_alone_reaches_the_optimum(seed, n_rows, n_cols, kind, auction_max):
+    """The epsilon-scaling auction without the phases in front, on tables with ties, without
+    any, chains, one row or column and empty rows; with its full integer range and with a
+    small one (2**20), which sends integer weights through its rounded path and the phases
+    that finish it. Integer weights: the optimum to the last unit (dense
+    linear_sum_assignment sums integers exactly below 2**53)."""
+    from clustermetrics import _numba_kernels
+
+    rng = np.random.default_rng(seed)
+    dense = _random_table(rng, n_rows, n_cols, kind)
+    if not dense.any():
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_numba_kernels, "_AUCTION_MAX", auction_max)
+        rows, cols = _auction_on(dense)
+    lr, lc = linear_sum_assignment(dense, maximize=True)
+    got, best = math.fsum(dense[rows, cols].tolist()), math.fsum(dense[lr, lc].tolist())
+    if kind in ("ties", "big", "chain"):
+        assert got == best
+    else:
+        assert got == pytest.approx(best, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1))
+def test_auction_path_is_exact_on_every_shape_by_brute_force(shape, seed):
+    """``max_weight_matching`` with the phases' budget at 0, so the auction solves every
+    sparse problem: exact rational optimum (brute force) with integer weights, up to
+    rounding from floats."""
+    from clustermetrics import _numba_kernels
+
+    m = shaped_matrix(shape, seed, 8)
+    m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
+    if m.size == 0:
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_numba_kernels, "_PHASE_SCANS", 0)
+        for name, frac in weightings(m):
+            expected = brute_force(frac)
+            assert solve_with("numba", m, frac, exact=True) == expected, (shape, name, m)
+            got = solve_with("numba", m, frac, exact=False)
+            assert float(got) == pytest.approx(float(expected), rel=1e-12, abs=1e-15)
+
+
+def _bench_shapes():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_shapes.py"
+    spec = importlib.util.spec_from_file_location("bench_shapes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("phase_scans", [4, 0])
+def test_matching_scores_on_every_benchmark_shape(phase_scans, monkeypatch):
+    """Every shape of benchmarks/bench_shapes.py at N = 2000 plus a chain (class i split
+    between clusters i and i + 1): the matching scores from the compiled solvers (phases
+    first, or the auction alone) equal those from a dense linear_sum_assignment."""
+    from clustermetrics import _numba_kernels
+
+    bench = _bench_shapes()
+    monkeypatch.setattr(_numba_kernels, "_PHASE_SCANS", phase_scans)
+    rng = np.random.default_rng(5)
+    chain = np.arange(2000) // 10
+    pairs = [bench.shape_labels(s, 2000, seed=1) for s in bench.SHAPES]
+    pairs.append((chain, chain + (rng.random(2000) < 0.5)))
+    scores = ["recovery_rate", "clustering_error", "nca", "npa", "psi", "psi_simplified"]
+    for t, p in pairs:
+        values = {}
+        for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
+            monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+            old = _kernels.set_kernels(mode)
+            try:
+                table = cm.Contingency.from_labels(t, p)
+                values[mode] = [cm.METRICS[s].compute(table)[0] for s in scores]
+            finally:
+                _kernels.set_kernels(old)
+        assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12, abs=1e-15)

@@ -70,10 +70,12 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
 
 @numba.njit(cache=True, nogil=True)
 def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_match, dist,
-                   drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr):
+                   drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr,
+                   extra):
     """Hopcroft-Karp on the cells tight at ``level`` (drow[i] + r_ij == dist[j] <= level):
     augment until no such path is left. Returns the number of rows still free (in
-    ``free[:n]``)."""
+    ``free[:n]``) and the number of cells the searches looked at."""
+    scanned = 0
     while True:
         qh = 0
         qt = 0
@@ -91,7 +93,8 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
                 break
             end = indptr[i + 1]
             di = drow[i]
-            for p in range(indptr[i], end + 1):
+            scanned += end + extra - indptr[i]
+            for p in range(indptr[i], end + extra):
                 j, r = _reduced(p, end, i, idx, cost, u, v, nc)
                 dj = dist[j]
                 if dj > level or di + r != dj or clayer[j] >= 0:
@@ -120,7 +123,7 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
                     di = drow[i]
                     advanced = False
                     p = stack_ptr[top]
-                    while p <= end:
+                    while p < end + extra:
                         j, r = _reduced(p, end, i, idx, cost, u, v, nc)
                         p += 1
                         dj = dist[j]
@@ -163,13 +166,12 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
             clayer[touched[q]] = -1
         nfree = still
         if augmented == 0 or nfree == 0:
-            return nfree
+            return nfree, scanned
 
 
 @numba.njit(cache=True, nogil=True)
 def _matching_phases(indptr, idx, cost, nr, nc, budget):
     ncol = nc + nr
-    work = 0
     u = np.zeros(nr)
     v = np.zeros(ncol)
     for i in range(nr):
@@ -179,6 +181,22 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
         u[i] = best
     row_match = np.full(nr, -1, np.int64)
     col_match = np.full(ncol, -1, np.int64)
+    free = np.arange(nr)
+    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr, 1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
+            extra):
+    """The phases from a feasible start: reduced costs >= 0, matched cells tight, v <= 0
+    and v = 0 on free columns; ``free[:nfree]`` the unmatched rows. ``extra`` 1: row i
+    has a dummy column nc + i at cost 0 besides its cells; 0: none (v.shape[0] columns,
+    a perfect matching exists, v unconstrained)."""
+    ncol = v.shape[0]
+    work = 0
+    scan = indptr[nr] + nr
+    mark_work = 0
+    mark_free = nfree
     dist = np.full(ncol, np.inf)
     drow = np.full(nr, np.inf)
     popped = np.zeros(ncol, np.bool_)
@@ -195,8 +213,6 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
     queue = np.empty(nr, np.int64)
     stack_row = np.empty(nr + 1, np.int64)
     stack_ptr = np.empty(nr + 1, np.int64)
-    free = np.arange(nr)
-    nfree = nr
     while nfree > 0:
         # Dijkstra from every free row at once, over reduced costs
         size = 0
@@ -209,7 +225,8 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
             rtouched[nrt] = i
             nrt += 1
             end = indptr[i + 1]
-            for p in range(indptr[i], end + 1):
+            work += end + extra - indptr[i]
+            for p in range(indptr[i], end + extra):
                 j, r = _reduced(p, end, i, idx, cost, u, v, nc)
                 if r < dist[j]:
                     if dist[j] == np.inf:
@@ -245,7 +262,7 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
             rtouched[nrt] = i2
             nrt += 1
             end = indptr[i2 + 1]
-            for p in range(indptr[i2], end + 1):
+            for p in range(indptr[i2], end + extra):
                 jj, r = _reduced(p, end, i2, idx, cost, u, v, nc)
                 if popped[jj]:
                     continue
@@ -257,16 +274,17 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
                     dist[jj] = nd
                     pred[jj] = i2
                     size = _heap_push(heap_keys, heap_nodes, size, nd, jj)
-            work += end + 1 - indptr[i2]
+            work += end + extra - indptr[i2]
         if level == np.inf:  # every tree found its own free column
             level = dist[sinks[nsink - 1]]
         before = nfree
         if level == first:
             # ties at the nearest distance (degenerate tables): a maximum matching of
             # the cells tight at that level augments all of them at once
-            nfree = _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match,
+            nfree, scanned = _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match,
                                    col_match, dist, drow, level, touched, nt, rlayer,
-                                   clayer, queue, stack_row, stack_ptr)
+                                   clayer, queue, stack_row, stack_ptr, extra)
+            work += scanned
         else:
             # one shortest path per search tree, nearest first: the trees are disjoint,
             # and every free column nearer than ``level`` is now matched
@@ -300,32 +318,349 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
             used[i] = False
         if nfree == before:  # no progress: cannot happen in exact arithmetic
             return row_match, False
-        if work > budget:  # few ties: phases of a path or two each; LAPJVsp does better
+        if work > budget:
             return row_match, False
+        if work - mark_work >= scan:
+            # few ties: phases of a path or two each. Give up as soon as the last scan's
+            # pace would need more than the budget left for the rows still free.
+            if float(mark_free - nfree) * float(budget - work) < \
+                    float(nfree) * float(work - mark_work):
+                return row_match, False
+            mark_work = work
+            mark_free = nfree
     return row_match, True
 
 
-# Cells scanned by the searches, per cell and row of the problem, before the phases give
-# up: tables with many ties (noise counts, recall weights) finish in 2-3 full scans; with
-# few ties (PSI weights, bootstrap replicates of noise tables) each phase augments a path
-# or two and the phases cost more than scipy's LAPJVsp (3e5 cells: ~30 s against 3.6 s).
-_BUDGET_SCANS = 12
+# Cells scanned by the phases (Dijkstra and Hopcroft-Karp searches together), per cell and
+# row of the problem, before they hand over to the auction: tables with many ties (noise
+# counts, recall weights) finish in 8-16 scans (10^5-10^6 cells); with few ties (PSI
+# weights, bootstrap replicates of noise tables) each phase augments a path or two, so the
+# phases also stop once the last scan's pace would not finish within the budget (about 2
+# scans there), and the auction does better. The phases that finish the auction on
+# rounded integers get ``_BUDGET_SCANS`` before the caller falls back to scipy.
+_PHASE_SCANS = 32
+_BUDGET_SCANS = 32
 
 
 def max_weight_matching(indptr, cols, weights, n_cols):
     """Row -> column of a maximum-weight matching (-1: unmatched) of the bipartite graph
     whose row i holds the cells ``cols[indptr[i]:indptr[i+1]]`` with positive
-    ``weights``; None if float rounding stalled the search or the phases went past their
-    budget (``_BUDGET_SCANS``); the caller then uses scipy.
+    ``weights``: the phases while they make progress (``_PHASE_SCANS``), else the
+    epsilon-scaling auction (:func:`auction_matching`); None if float rounding stalled the
+    search or the auction's finishing phases went past their budget (the caller then uses
+    scipy).
     """
     n_rows = indptr.shape[0] - 1
-    budget = _BUDGET_SCANS * (int(indptr[-1]) + n_rows)
     # writable C arrays only: numba compiles a separate version (seconds) for read-only
     # inputs, and a table's cached cells are read-only
-    match, ok = _matching_phases(np.require(indptr, np.int64, ["C", "W"]),
-                                 np.require(cols, np.int64, ["C", "W"]),
-                                 -np.asarray(weights, dtype=np.float64), n_rows, int(n_cols),
-                                 budget)
+    indptr = np.require(indptr, np.int64, ["C", "W"])
+    cols = np.require(cols, np.int64, ["C", "W"])
+    weights = np.require(weights, np.float64, ["C", "W"])
+    budget = _PHASE_SCANS * (int(indptr[-1]) + n_rows)
+    match, ok = _matching_phases(indptr, cols, -weights, n_rows, int(n_cols), budget)
     if not ok:
-        return None
+        return auction_matching(indptr, cols, weights, n_cols)
     return np.where(match < n_cols, match, -1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _column_lists(indptr, idx, nr, nc):
+    """CSC of the cells: (cptr, crow, ccell) with the rows and cell positions per column."""
+    nnz = indptr[nr]
+    cptr = np.zeros(nc + 1, np.int64)
+    for e in range(nnz):
+        cptr[idx[e] + 1] += 1
+    for j in range(nc):
+        cptr[j + 1] += cptr[j]
+    fill = cptr[:nc].copy()
+    crow = np.empty(nnz, np.int64)
+    ccell = np.empty(nnz, np.int64)
+    for i in range(nr):
+        for e in range(indptr[i], indptr[i + 1]):
+            j = idx[e]
+            crow[fill[j]] = i
+            ccell[fill[j]] = e
+            fill[j] += 1
+    return cptr, crow, ccell
+
+
+@numba.njit(cache=True, nogil=True)
+def _doubled(indptr, idx, nr, nc, cptr, crow):
+    """The symmetric form: persons are the rows (i < nr) and one dummy per column
+    (nr + j), objects the columns (j < nc) and one dummy per row (nc + i). Row i reaches its
+    cells' columns and its dummy; column j's dummy reaches j and the dummies of column j's
+    rows (all at cost 0). Returns (pptr, pobj, cell position of each row's arcs)."""
+    nnz = indptr[nr]
+    npers = nr + nc
+    pptr = np.empty(npers + 1, np.int64)
+    pptr[0] = 0
+    for i in range(nr):
+        pptr[i + 1] = pptr[i] + indptr[i + 1] - indptr[i] + 1
+    for j in range(nc):
+        pptr[nr + j + 1] = pptr[nr + j] + cptr[j + 1] - cptr[j] + 1
+    pobj = np.empty(pptr[npers], np.int64)
+    where = np.empty(nnz, np.int64)
+    for i in range(nr):
+        q = pptr[i]
+        for e in range(indptr[i], indptr[i + 1]):
+            pobj[q] = idx[e]
+            where[e] = q
+            q += 1
+        pobj[q] = nc + i
+    for j in range(nc):
+        q = pptr[nr + j]
+        pobj[q] = j
+        for t in range(cptr[j], cptr[j + 1]):
+            q += 1
+            pobj[q] = nc + crow[t]
+    return pptr, pobj, where
+
+
+@numba.njit(cache=True, nogil=True)
+def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
+    """Make the state feasible for ``_phases`` under new costs, keeping ``v``: each
+    person's u its least c - v, the persons whose matched arc is then not tight freed.
+    Returns nfree."""
+    nfree = 0
+    for i in range(npers):
+        best = np.inf
+        mine = np.inf
+        j = row_match[i]
+        for q in range(pptr[i], pptr[i + 1]):
+            r = cost[q] - v[pobj[q]]
+            best = min(best, r)
+            if pobj[q] == j:
+                mine = r
+        u[i] = best
+        if j >= 0 and mine != best:
+            row_match[i] = -1
+            col_match[j] = -1
+        if row_match[i] < 0:
+            free[nfree] = i
+            nfree += 1
+    return nfree
+
+
+
+
+# ------------------------------------------------------------ epsilon-scaling auction
+# Few ties (PSI's weights, bootstrap replicates): the phases augment a path or two each.
+# There the rows bid for columns in a forward auction with epsilon-scaling (Bertsekas, "The
+# auction algorithm: a distributed relaxation method for the assignment problem", Ann.
+# Oper. Res. 14, 1988; "Linear Network Optimization", MIT Press 1991, ch. 4): row i values
+# column j at b_ij - p_j and its own private dummy at 0 (the row stays unmatched; the dummy's
+# price stays 0, no one else wants it), bids for its best column, raising its price by
+# (best - second best + epsilon); the outbid owner bids again. Between phases the prices
+# are kept and epsilon divided by ``_ALPHA``; the last phase has epsilon = 1. A column that
+# ends a phase unassigned keeps a price a later phase may have left it, which LP duality
+# forbids (an unmatched column's dual is 0): after the last phase such prices are set to 0
+# and the rows that now prefer those columns by more than epsilon bid again (a column once
+# bid for stays assigned, so the unassigned ones end at price 0). Then every row is within
+# epsilon of its best choice at prices that are optimal duals up to epsilon per row: with
+# integer benefits multiplied by (rows + 1) the matching is within rows * 1 < rows + 1 of
+# the optimum, hence optimal.
+
+_ALPHA = 7
+_NO_BID = -(1 << 62)
+# benefits (weights times rows + 1) stay below this: prices never pass the largest benefit
+# plus the first epsilon, so int64 has room to spare
+_AUCTION_MAX = float(1 << 60)
+
+
+@numba.njit(cache=True, nogil=True)
+def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, head, count, eps):
+    """Forward auction until the queue (``count`` rows from ``head``, circular) is empty;
+    ``assigned[i]`` = column (``gain[i]`` its benefit), ``nc`` for the dummy."""
+    nr = queue.shape[0]
+    bids = 0
+    while count > 0:
+        i = queue[head]
+        head += 1
+        if head == nr:
+            head = 0
+        count -= 1
+        best = 0  # the dummy
+        second = _NO_BID
+        bj = -1
+        bb = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            j = idx[e]
+            val = ben[e] - price[j]
+            if val > best:
+                second = best
+                best = val
+                bj = j
+                bb = ben[e]
+            elif val > second:
+                second = val
+        bids += 1
+        if bj < 0:
+            assigned[i] = nc
+            gain[i] = 0
+            continue
+        price[bj] += best - second + eps
+        old = owner[bj]
+        owner[bj] = i
+        assigned[i] = bj
+        gain[i] = bb
+        if old >= 0:
+            assigned[old] = -1
+            tail = head + count
+            if tail >= nr:
+                tail -= nr
+            queue[tail] = old
+            count += 1
+    return bids
+
+
+@numba.njit(cache=True, nogil=True)
+def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
+    """(assigned, prices): assigned[i] the column of row i or ``nc`` (unmatched)."""
+    price = np.zeros(nc, np.int64)
+    owner = np.full(nc, -1, np.int64)
+    assigned = np.full(nr, -1, np.int64)
+    queue = np.empty(nr, np.int64)
+    stack = np.empty(nc, np.int64)
+    gain = np.zeros(nr, np.int64)
+    bmax = 1
+    for e in range(indptr[nr]):
+        bmax = max(bmax, ben[e])
+    eps = max(1, bmax // _ALPHA)
+    while True:
+        owner[:] = -1
+        for i in range(nr):
+            assigned[i] = -1
+            queue[i] = i
+        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, 0, nr, eps)
+        _reverse_loop(ben, nc, price, assigned, gain, owner, cptr, crow, ccell, stack, eps)
+        if eps == 1:
+            break
+        eps = max(1, eps // _ALPHA)
+    return assigned, price
+
+
+@numba.njit(cache=True, nogil=True)
+def _reverse_loop(ben, nc, price, assigned, gain, owner, cptr, crow, ccell, stack, eps):
+    """Reverse auction for the unassigned columns with a price above 0 (Bertsekas,
+    Castanon & Tsaknakis, "Reverse auction and the solution of inequality constrained
+    assignment problems", SIAM J. Optim. 3, 1993): the column takes the row that gains most
+    at a price ``eps`` below the second best offer (at least 0), the row's old column
+    becomes unassigned in turn; a column no row wants by more than ``eps`` goes to price 0.
+    Rows keep their epsilon-complementary slackness, each bid raises a row's profit by at
+    least ``eps``; at the end every unassigned column has price 0."""
+    top = 0
+    for j in range(nc):
+        if owner[j] < 0 and price[j] > 0:
+            stack[top] = j
+            top += 1
+    bids = 0
+    while top > 0:
+        top -= 1
+        bids += 1
+        j = stack[top]
+        b1 = _NO_BID
+        b2 = _NO_BID
+        best_i = -1
+        bb = 0
+        for t in range(cptr[j], cptr[j + 1]):
+            i = crow[t]
+            a = assigned[i]
+            profit = 0 if a == nc else gain[i] - price[a]
+            val = ben[ccell[t]] - profit
+            if val > b1:
+                b2 = b1
+                b1 = val
+                best_i = i
+                bb = ben[ccell[t]]
+            elif val > b2:
+                b2 = val
+        if b1 <= eps:
+            price[j] = 0
+            continue
+        price[j] = max(0, b2 - eps)
+        a = assigned[best_i]
+        owner[j] = best_i
+        assigned[best_i] = j
+        gain[best_i] = bb
+        if a < nc:
+            owner[a] = -1
+            if price[a] > 0:
+                stack[top] = a
+                top += 1
+    return bids
+
+
+@numba.njit(cache=True, nogil=True)
+def _doubled_state(assigned, price, scale, nr, nc):
+    """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
+    unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
+    column on the dummy of its row; object potentials -price / scale rounded to integers
+    (row dummies 0)."""
+    npers = nr + nc
+    match = np.empty(npers, np.int64)
+    owner = np.empty(npers, np.int64)
+    for j in range(nc):
+        match[nr + j] = j
+        owner[j] = nr + j
+    for i in range(nr):
+        a = assigned[i]
+        if a >= nc:
+            match[i] = nc + i
+            owner[nc + i] = i
+        else:
+            match[i] = a
+            owner[a] = i
+            match[nr + a] = nc + i
+            owner[nc + i] = nr + a
+    v = np.zeros(npers)
+    for j in range(nc):
+        # integer potentials: the weights are integers, and equal weights then compare
+        # equal (fractional prices would leave most rows with a tie that is not tight)
+        v[j] = -np.floor(price[j] / scale + 0.5)
+    return np.zeros(npers), v, match, owner
+
+
+def auction_matching(indptr, cols, weights, n_cols):
+    """Row -> column of a maximum-weight matching (-1: unmatched) by the epsilon-scaling
+    auction (see above), or None.
+
+    Integer weights with weight * (rows + 1) <= 2**60: benefits weight * (rows + 1), the
+    optimum exactly. Larger integer weights: the auction runs on them rounded to 2**-60 of
+    the largest, and the phases finish on the exact integers from its prices, in the
+    symmetric form (None if they pass their budget). Other weights: benefits
+    round(weight * 2**60 / max weight); the matching is optimal for those, so within
+    (rows + rows / 2) * max weight * 2**-60 of the optimum, below the rounding of a float64
+    sum of the weights.
+    """
+    n_rows = indptr.shape[0] - 1
+    nc = int(n_cols)
+    indptr = np.require(indptr, np.int64, ["C", "W"])
+    cols = np.require(cols, np.int64, ["C", "W"])
+    weights = np.asarray(weights, dtype=np.float64)
+    top = float(weights.max())
+    integral = bool(np.all(weights == np.floor(weights)))
+    exact = integral and top * (n_rows + 1) <= _AUCTION_MAX
+    if exact:
+        scale = float(n_rows + 1)
+        ben = weights.astype(np.int64) * (n_rows + 1)
+    else:
+        scale = _AUCTION_MAX / top
+        ben = np.rint(weights * scale).astype(np.int64)
+    cptr, crow, ccell = _column_lists(indptr, cols, n_rows, nc)
+    assigned, price = _auction(indptr, cols, ben, n_rows, nc, cptr, crow, ccell)
+    if integral and not exact:
+        pptr, pobj, where = _doubled(indptr, cols, n_rows, nc, cptr, crow)
+        cost = np.zeros(pobj.shape[0])
+        cost[where] = -weights
+        npers = n_rows + nc
+        u, v, match, owner = _doubled_state(assigned, price, scale, n_rows, nc)
+        free = np.empty(npers, np.int64)
+        nfree = _refine(pptr, pobj, cost, npers, u, v, match, owner, free)
+        if nfree:
+            budget = _BUDGET_SCANS * (pobj.shape[0] + npers)
+            match, ok = _phases(pptr, pobj, cost, npers, npers, budget, u, v, match, owner,
+                                free, nfree, 0)
+            if not ok:
+                return None
+        assigned = match[:n_rows]
+    return np.where(assigned < nc, assigned, -1)

@@ -7,18 +7,24 @@ dense Hungarian-type solver when small, else to a sparse solver, never to a dens
 classes x clusters matrix beyond a few million cells.
 
 The sparse solver (compiled with numba, the ``fast`` extra, loaded automatically for
-large problems) is successive shortest paths in phases: one Dijkstra search from every
-free row at once, then either a Hopcroft-Karp maximum matching of the cells tight at the
-nearest distance (noise tables have huge numbers of ties: counts of 1, recall weights
-1/a_i) or one shortest path per search tree. Phases, not single augmentations, are what
-keep noise tables near-linear (10^6 cells of a 10^5 x 10^5 noise table: ~0.6 s, where
-scipy's LAPJVsp needs 14-18 s). Where weights rarely tie (PSI's n_ij / max(a_i, b_j),
-bootstrap replicates) phases augment a path or two each; after 12 scans of the problem the
-solver gives up and scipy's LAPJVsp solves it, as it does whenever numba is missing.
+large problems) first runs successive shortest paths in phases: one Dijkstra search from
+every free row at once, then either a Hopcroft-Karp maximum matching of the cells tight at
+the nearest distance (noise tables have huge numbers of ties: counts of 1, recall weights
+1/a_i) or one shortest path per search tree. Where weights rarely tie (PSI's
+n_ij / max(a_i, b_j), bootstrap replicates) phases augment a path or two each; once their
+pace shows it (or after 32 scans of the problem) an epsilon-scaling auction with reverse
+bids for the unmatched columns solves it instead (Bertsekas 1988; Bertsekas, Castanon &
+Tsaknakis 1993), in near-linear time on noise tables (10^6 cells of PSI weights: a few
+seconds where scipy's LAPJVsp needs minutes). scipy's LAPJVsp solves whatever the
+compiled solvers hand back, and every problem when numba is missing.
 
 Exactness: rational weights (n_ij / a_i, n_ij / max(a_i, b_j)) are scaled to integers by
-their common denominator when it stays below 2**52 (``fraction=``), so the solver's sums
-are exact; otherwise, as for any float assignment solver, only up to rounding.
+their common denominator when it stays below 2**50 (``fraction=``). Integer weights are
+solved exactly: by the phases, by the auction on benefits w * (rows + 1) (epsilon = 1 then
+leaves less than 1 of slack in total), or for larger integers by phases that finish from the
+auction's prices. Other weights are solved up to rounding: the auction on
+round(w * 2**60 / max w), within 1.5 * rows * max w * 2**-60 of the optimum, as LAPJVsp's
+floats are.
 """
 
 from __future__ import annotations
@@ -75,8 +81,9 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     ``weights == numerators / denominators``, lets the solvers work on the exact integers
     ``numerators * (L / denominators)`` (L the common denominator of the cells left to
     solve) whenever L < 2**50; the optimal matchings are the same, found without rounding.
-    Large sparse problems go to the compiled phase solver when numba is installed (see the
-    module docstring), else to :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`.
+    Large sparse problems go to the compiled phases and auction when numba is installed (see
+    the module docstring), else to
+    :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`.
 
     Returns
     -------
@@ -290,7 +297,7 @@ def _dense_matching(rows, cols, weights, n_rows, n_cols):
 
 
 def _sparse_matching(rows, cols, weights, n_rows, n_cols):
-    """(rows, cols) of a max-weight matching: the compiled phase solver when it pays
+    """(rows, cols) of a max-weight matching: the compiled phases and auction when they pay
     (``_kernels.matching_kernel``), else scipy's LAPJVsp.
 
     The phase solver keeps the table's orientation: its first phase matches the cells
