@@ -7,6 +7,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
+from .hierarchy import HierarchyScores, score_hierarchy, updatable_metrics
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -142,4 +143,5 @@ __all__ = [
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
     "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
+    "score_hierarchy", "HierarchyScores", "updatable_metrics",
 ]

@@ -11,6 +11,8 @@ import math
 import numba
 import numpy as np
 
+from . import _merge_loop
+
 # f(k) is evaluated with log1p of an exact integer difference when the mean a b / N exceeds
 # this (see clustermetrics.metrics._emi); below it from a table of logs.
 _MU_TABLE = 16.0
@@ -424,3 +426,19 @@ def max_weight_matching(indptr, cols, weights, n_cols):
     if not ok:
         return None
     return np.where(match < n_cols, match, -1)
+
+
+_merge_levels = numba.njit(cache=True, nogil=True)(_merge_loop.merge_levels)
+
+
+def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
+                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond):
+    """The compiled per-merge loop of :mod:`clustermetrics.hierarchy` (state allocated
+    here; the loop is ``_merge_loop.merge_levels``)."""
+    cell_of = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
+    entries = [np.empty(n, dtype=np.int64) for _ in range(3)]
+    cols = [np.empty(n, dtype=np.int64) for _ in range(2)]
+    column = np.empty(2 * n - 1 if n else 0, dtype=np.int64)
+    _merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
+                  cell_of, *entries, *cols, column, out_tp, out_joined, out_nnz, out_h_pred,
+                  out_h_cond)

@@ -206,6 +206,8 @@ def score(*, options: Mapping[str, Choice | Real] | None = None,
         public.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
                                    finite_default, returns)
         public.body = body  # the function of a table, for the registry's own calls
+        # the value a 0/0 gets under the default policy (None: the score's convention)
+        public.finite_default = finite_default
         return public
     return decorate
 
