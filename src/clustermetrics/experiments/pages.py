@@ -18,7 +18,7 @@ from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table
 from .datasets import Dataset
 from .html import Block, Image, Pre, Section, Table
-from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
+from .recovery_study import Study, paper_examples, paper_kc_tables, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
 
 __all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
@@ -125,6 +125,7 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
     return [
         Section("Recovery rates (Tables 1-2)", [
             Pre(paper_tables(study)),
+            *([Pre(kc)] if (kc := paper_kc_tables(study)) else []),
             Image("recovery_vs_n", plots.recovery_plot(rates, pseudo),
                   "Exact and pseudo recovery rate against the number of true clusters n, "
                   "per algorithm (mean of the tables' runs, bars: min to max)")]),
