@@ -15,10 +15,11 @@ from ..hierarchy import HierarchyScores, score_hierarchy
 from ..registry import METRICS
 from . import plots
 from ._text import text_table
+from .datasets import Dataset
 from .html import Image, Section, Table
 
 __all__ = ["LINKAGE_METHODS", "MAX_LINKAGE_POINTS", "CurveResult", "linkage_tree",
-           "score_curve", "curve_sections"]
+           "score_curve", "curve_sections", "dataset_curve"]
 
 # scipy.cluster.hierarchy.linkage's methods (Euclidean distances)
 LINKAGE_METHODS = ("single", "complete", "average", "weighted", "centroid", "median", "ward")
@@ -111,3 +112,23 @@ def curve_sections(result: CurveResult) -> list[Section]:
         *scores.notes,
     ]
     return [Section("Scores of every cut of the tree", blocks)]
+
+
+DEMO_CURVE_POINTS = 3000
+DEMO_CURVE_METRICS = ("ari", "nmi", "fmi", "pair_precision", "pair_recall", "vi", "mi",
+                      "ami", "recovery_rate")
+
+
+def dataset_curve(dataset: Dataset, method: str = "ward", *,
+                  max_points: int = DEMO_CURVE_POINTS, seed: int = 0,
+                  metrics=DEMO_CURVE_METRICS) -> CurveResult:
+    """The curves of ``method``'s tree of ``dataset`` (a seeded subsample of ``max_points``
+    points when larger: the tree needs all pairwise distances)."""
+    X, y = dataset.X, dataset.y
+    source = f"{dataset.name}, {method} linkage"
+    if X.shape[0] > max_points:
+        keep = np.sort(np.random.default_rng(seed).choice(X.shape[0], max_points,
+                                                          replace=False))
+        X, y = X[keep], y[keep]
+        source += f" (random {max_points:,} of {dataset.X.shape[0]:,} points)"
+    return score_curve(y, linkage_tree(X, method), source, list(metrics))

@@ -17,6 +17,7 @@ from . import plots
 from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table
 from .datasets import Dataset
+from .hierarchy_study import curve_sections, dataset_curve
 from .html import Block, Image, Pre, Section, Table
 from .recovery_study import Study, paper_examples, paper_kc_tables, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
@@ -139,6 +140,7 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
         Section(f"All scores for n = {n_max} (Table 1's runs)", [
             Pre(runs_table(last)), _scores_table(last)]),
         chosen_run_section(run, study.datasets[n_max], last),
+        *curve_sections(dataset_curve(study.datasets[n_max])),
         Section("Data", [
             study.datasets[n_max].description + ". A stand-in for the paper's simulated "
             "galaxy halos (not available offline): clusters with random anisotropic, bent "
