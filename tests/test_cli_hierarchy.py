@@ -63,3 +63,26 @@ def test_bad_input_is_one_line(capsys, data, tmp_path, monkeypatch, argv, messag
     (tmp_path / "short.txt").write_text("a\nb\n")
     code, out, err = run(capsys, "hierarchy", *argv)
     assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_compare_curves_beside_the_run_at_true_k(capsys, tmp_path):
+    pytest.importorskip("sklearn")
+    code, out, err = run(capsys, "compare", "--dataset", "iris", "--algorithms",
+                         "kmeans,average", "--curves", "--metrics", "ari", "--format", "json",
+                         "--report", tmp_path / "rep")
+    assert code == 0, err
+    runs = {r["algorithm"]: r for r in json.loads(out)}
+    assert "curve" not in runs["kmeans"]
+    curve = runs["average"]["curve"]["best"]["ari"]
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    Z = linkage(iris.data, "average")
+    values = [cm.adjusted_rand_score(iris.target, fcluster(Z, k, "maxclust"))
+              for k in range(1, 151)]
+    assert curve["value"] == pytest.approx(max(values), abs=1e-12)
+    assert curve["at_true_k"] == pytest.approx(runs["average"]["scores"]["ari"], abs=1e-12)
+    assert (tmp_path / "rep" / "hierarchy_0.png").exists()
+    code, _, err = run(capsys, "compare", "--dataset", "iris", "--algorithms", "kmeans",
+                       "--curves")
+    assert code == 2 and "--curves applies to ward and average" in err

@@ -96,8 +96,9 @@ def score_curve(truth: np.ndarray, tree, source: str,
     return CurveResult(score_hierarchy(truth, tree, metrics, k=cuts), source, true_k)
 
 
-def curve_sections(result: CurveResult) -> list[Section]:
-    """The curves (score against number of clusters, log-x) and the best-cut table."""
+def curve_sections(result: CurveResult, image: str = "hierarchy_curves") -> list[Section]:
+    """The curves (score against number of clusters, log-x) and the best-cut table;
+    ``image``: the PNG's file name (unique per page)."""
     scores = result.scores
     png = plots.hierarchy_plot(scores.n_clusters, scores.values, scores.best, result.true_k,
                                f"{result.source}: every cut of the tree")
@@ -105,13 +106,13 @@ def curve_sections(result: CurveResult) -> list[Section]:
         f"{result.source}: every cut of the dendrogram scored against the truth; stars mark "
         f"each score's best cut, the dotted line the true number of classes "
         f"({result.true_k}).",
-        Image("hierarchy_curves", png, "Score against the number of clusters (log scale)."),
+        Image(image, png, "Score against the number of clusters (log scale)."),
         Table(["score", "best n_clusters", "value", f"at k={result.true_k}", "better"],
               [[key, k, f"{v:.4f}", f"{t:.4f}", str(METRICS[key].better)]
                for key, k, v, t in result.rows()], "Best cut per score."),
         *scores.notes,
     ]
-    return [Section("Scores of every cut of the tree", blocks)]
+    return [Section(f"Scores of every cut of the tree: {result.source}", blocks)]
 
 
 DEMO_CURVE_POINTS = 3000

@@ -106,8 +106,10 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
     """Results (the table with the scores ``metrics`` asked for, and every score), the
     chosen run and the data."""
     run = pick_run(runs, chosen)
+    curves = list({id(r.curve): r.curve for r in runs if r.curve is not None}.values())
     return [Section("Results", [Pre(runs_table(runs, metrics)), _scores_table(runs)]),
             chosen_run_section(run, datasets[run.dataset], runs),
+            *(s for i, c in enumerate(curves) for s in curve_sections(c, f"hierarchy_{i}")),
             Section("Data", [f"{d.name}: {d.description}" for d in datasets.values()])]
 
 
