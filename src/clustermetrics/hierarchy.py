@@ -462,40 +462,45 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
     same_true = int((class_sizes * (class_sizes - 1) // 2).sum())
     all_pairs = n * (n - 1) // 2
     h_true = _entropy_of_sizes(class_sizes)
-    levels = []
-    for c, tp, joined, nnz, h_pred, h_cond in zip(
-            ks.tolist(), stats.tp[ks].tolist(), stats.joined[ks].tolist(),
-            stats.nnz[ks].tolist(), stats.h_pred[ks].tolist(), stats.h_cond[ks].tolist(),
-            strict=True):
-        pairs = info = None
-        if want_pairs:
-            pairs = PairCounts(tp, same_true - tp, joined - tp,
-                               all_pairs - same_true - joined + tp)
-        if want_info:
-            if c == 1:  # as the entropy of one size: exactly 0
-                h_pred = 0.0
-            mi = mutual_info_shortcut(n_classes, c, nnz, lambda: h_true,
-                                      lambda h=h_pred: h)
-            info = (max(h_pred - h_cond, 0.0) if mi is None else mi, h_true, h_pred)
-        levels.append(_Level(n, n_classes, c, nnz, pairs, info))
-    return {key: _values(METRICS[key], levels) for key in keys}
+    count = ks.shape[0]
+    pairs: list = [None] * count
+    infos: list = [None] * count
+    if want_pairs:  # int64 is exact: every count is below C(N, 2) < 2^63
+        tp, joined = stats.tp[ks], stats.joined[ks]
+        pairs = list(map(PairCounts._make, zip(
+            tp.tolist(), (same_true - tp).tolist(), (joined - tp).tolist(),
+            (all_pairs - same_true - joined + tp).tolist(), strict=True)))
+    if want_info:
+        h_pred = np.where(ks == 1, 0.0, stats.h_pred[ks])  # one size: exactly 0
+        general = np.maximum(h_pred - stats.h_cond[ks], 0.0).tolist()
+        h_pred = h_pred.tolist()
+        true_of = h_true.__float__
+        mi = [general[i] if (m := mutual_info_shortcut(n_classes, c, z, true_of,
+                                                        h_pred[i].__float__)) is None else m
+              for i, (c, z) in enumerate(zip(ks.tolist(), stats.nnz[ks].tolist(),
+                                             strict=True))]
+        infos = [(m, h_true, h) for m, h in zip(mi, h_pred, strict=True)]
+    columns = (ks.tolist(), stats.nnz[ks].tolist(), pairs, infos)
+    return {key: _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None), *columns)
+            for key in keys}
 
 
-def _values(entry: MetricInfo, levels: list[_Level]) -> np.ndarray:
-    """:func:`_value` of every level (the per-level loop is the hot one: kept lean)."""
+def _values(entry: MetricInfo, level: _Level, ks: list[int], nnzs: list[int], pairs: list,
+            infos: list) -> np.ndarray:
+    """:func:`_value` of every level, one ``level`` object refilled per cut (the score
+    functions keep nothing of a table); the per-level loop is the hot one: kept lean."""
     body, options, default = entry.func.body, entry.options, entry.func.finite_default
-    out = np.empty(len(levels), dtype=np.float64)
-    i, n = 0, len(levels)
+    n = len(ks)
+    out = [0.0] * n
+    i = 0
     while i < n:
         try:
-            if options:
-                for i in range(i, n):  # noqa: B020 (i is where an Undefined stopped it)
-                    out[i] = body(levels[i], **options)
-            else:
-                for i in range(i, n):  # noqa: B020
-                    out[i] = body(levels[i])
+            for i in range(i, n):  # noqa: B020 (i is where an Undefined stopped it)
+                level.n_clusters, level.nnz, level._pairs, level._info = \
+                    ks[i], nnzs[i], pairs[i], infos[i]
+                out[i] = body(level, **options) if options else body(level)
             i = n
         except Undefined as undefined:
             out[i] = undefined.value if default is None else default
             i += 1
-    return out
+    return np.array(out, dtype=np.float64)
