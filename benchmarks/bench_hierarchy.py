@@ -49,8 +49,8 @@ def per_level(Z: np.ndarray, y: np.ndarray, metrics: list[str]) -> dict[str, np.
 
 
 def baseline_rows(sizes: list[int], metrics: list[str]) -> None:
-    print(f"| N | levels | score_hierarchy s | fcluster + evaluate per level s | ratio | "
-          f"max abs diff |")
+    print("| N | levels | score_hierarchy s | fcluster + evaluate per level s | ratio | "
+          "max abs diff |")
     print("|---|---|---|---|---|---|")
     for n in sizes:
         X, y = data(n)
