@@ -1,10 +1,10 @@
 """clustermetrics against its peers, side by side in one process, with ratios.
 
-Labels (as in issue 4): truth = uniform random ints in [0, K); prediction = truth with 30 %
+Labels: truth = uniform random ints in [0, K); prediction = truth with 30 %
 of positions redrawn uniformly. Each timing is the median of --repeats runs (a call slower
 than 2 s runs once). Every peer value is checked against ours; a disagreement is printed,
 never hidden. Peak memory is measured in a fresh subprocess (process RSS above the inputs).
-"evaluate N scores [numpy|numba]" is issue 4's target 4: all registered scores on a built
+"evaluate N scores [numpy|numba]": all registered scores on a built
 table (fresh copy per repeat) against building that table, with each kernel set.
 
     python benchmarks/bench_peers.py                         # the default grid (make bench)

@@ -155,7 +155,7 @@ def run_shape(name: str, n: int, repeats: int, metrics: list[str], do_evaluate: 
         print(f"   evaluate({len(metrics)} scores, with build) {seconds:9.3f} s "
               f"{seconds / ari:8.2f}x{flag}", flush=True)
     if ortools:
-        ours, matched = timeit(lambda: cm.clustering_accuracy(fresh(table)), 1)
+        ours, matched = timeit(lambda: cm.clustering_accuracy_score(fresh(table)), 1)
         theirs, value = ortools_count_matching(table)
         agree = "same value" if value == round(matched * table.n_samples) else \
             f"DIFFERENT: {value} vs {matched * table.n_samples}"

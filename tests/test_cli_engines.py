@@ -51,8 +51,7 @@ def test_nulls_reported_or_skipped(tmp_path, capsys):
                              "p": pa.array(["a", "b", "b", "b", "a", "a"])}), path)
     code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p")
     assert code == 2 and out == ""
-    assert err.strip().endswith("column 't' has 2 NULL labels (use drop_null=True / "
-                                "--drop-null to skip those rows)")
+    assert err.strip().endswith("column 't' has 2 NULL labels (--drop-null skips those rows)")
     code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p",
                           "--drop-null", "--format", "json", "--metrics", "ari")
     assert code == 0

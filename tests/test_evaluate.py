@@ -97,6 +97,6 @@ def test_recovery_matching_is_in_the_report():
 
 
 def test_key_beats_function_name_alias():
-    # both recovery entries use the function recovery_rate; the key names the exact one
+    # both recovery entries use the function recovery_rate_score; the key names the exact one
     assert resolve_metrics(["recovery_rate"]) == ["recovery_rate"]
     assert resolve_metrics(["clustering_error", "Purity"]) == ["clustering_error", "purity"]

@@ -181,9 +181,9 @@ def test_pseudo_recovery_shortcut_equals_bipartite_matching():
         t = rng.integers(0, side, 20 * side)
         p = np.where(rng.random(t.shape[0]) < 0.5, rng.integers(0, side + 7, t.shape[0]), t)
         table = Contingency.from_labels(t, p)
-        cm.recovery_rate(table)  # caches a saturating matching: the shortcut applies
+        cm.recovery_rate_score(table)  # caches a saturating matching: the shortcut applies
         fresh = Contingency.from_labels(t, p)
-        assert cm.pseudo_recovery_rate(table) == cm.pseudo_recovery_rate(fresh)
+        assert cm.pseudo_recovery_rate_score(table) == cm.pseudo_recovery_rate_score(fresh)
 
 
 @pytest.mark.parametrize("labels", [

@@ -10,20 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics import _assignment, matching
-from clustermetrics.metrics.matching import (
+from clustermetrics.metrics import _assignment
+from clustermetrics.metrics._assignment import max_weight_matching
+from clustermetrics.metrics.set_matching import (
     best_match_f_score,
-    clustering_accuracy,
+    clustering_accuracy_score,
     clustering_error,
     clustering_ratio,
     inverse_purity_score,
-    max_weight_matching,
     purity_score,
 )
 from clustermetrics.table.contingency import Contingency
 
 SCORES = [purity_score, inverse_purity_score, best_match_f_score, clustering_error,
-          clustering_accuracy, clustering_ratio]
+          clustering_accuracy_score, clustering_ratio]
 
 
 @st.composite
@@ -109,7 +109,7 @@ def test_clustering_error_and_accuracy_vs_brute_force(matrix):
     best = brute_best_count(table.to_dense())
     n = int(matrix.sum())
     assert clustering_error(table) == pytest.approx((n - best) / n, abs=1e-15)
-    assert clustering_accuracy(table) == pytest.approx(best / n, abs=1e-15)
+    assert clustering_accuracy_score(table) == pytest.approx(best / n, abs=1e-15)
 
 
 def test_clustering_error_sparse_path(monkeypatch):
@@ -117,19 +117,19 @@ def test_clustering_error_sparse_path(monkeypatch):
     true = rng.integers(0, 40, 3000)
     pred = (true + rng.integers(0, 3, 3000)) % 45
     dense_value = clustering_error(true, pred)
-    monkeypatch.setattr(matching, "DENSE_MAX_CELLS", 0)
+    monkeypatch.setattr(_assignment, "DENSE_MAX_CELLS", 0)
     assert clustering_error(true, pred) == pytest.approx(dense_value, abs=1e-15)
     table = Contingency.from_labels(true, pred)
-    assert clustering_accuracy(table) == pytest.approx(1 - dense_value, abs=1e-15)
+    assert clustering_accuracy_score(table) == pytest.approx(1 - dense_value, abs=1e-15)
 
 
 def test_clustering_error_hand_values():
     # Classes {a,a,b,b,c,c} against clusters {1,1,0,0,0,0}: best map a->1, b->0 (or c->0).
     assert clustering_error(list("aabbcc"), [1, 1, 0, 0, 0, 0]) == pytest.approx(1 / 3)
-    assert clustering_accuracy(list("aabbcc"), [1, 1, 0, 0, 0, 0]) == pytest.approx(2 / 3)
+    assert clustering_accuracy_score(list("aabbcc"), [1, 1, 0, 0, 0, 0]) == pytest.approx(2 / 3)
     # Identical up to renaming.
     assert clustering_error([0, 0, 1, 2], [7, 7, 3, 5]) == 0.0
-    assert clustering_accuracy([0, 0, 1, 2], [7, 7, 3, 5]) == 1.0
+    assert clustering_accuracy_score([0, 0, 1, 2], [7, 7, 3, 5]) == 1.0
     # Symmetric.
     assert clustering_error([0, 0, 0, 1], [0, 1, 2, 2]) == clustering_error([0, 1, 2, 2],
                                                                             [0, 0, 0, 1])
@@ -213,7 +213,7 @@ def test_accepts_contingency():
     # Best map 0->1, 1->0, 2->2 keeps 4 of 5 items; every cluster/class majority too.
     true, pred = [0, 0, 1, 1, 2], [1, 1, 0, 2, 2]
     table = Contingency.from_labels(true, pred)
-    expected = {clustering_error: 0.2, clustering_accuracy: 0.8, purity_score: 0.8,
+    expected = {clustering_error: 0.2, clustering_accuracy_score: 0.8, purity_score: 0.8,
                 inverse_purity_score: 0.8, clustering_ratio: 1.0}
     for score, value in expected.items():
         assert score(table) == pytest.approx(value)

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics import matching
+from clustermetrics.metrics import _assignment
 from clustermetrics.metrics.recovery import (
     Recovery,
-    pseudo_recovery_rate,
+    pseudo_recovery_rate_score,
     recovery,
-    recovery_rate,
+    recovery_rate_score,
 )
 from clustermetrics.table.contingency import Contingency
 
@@ -135,7 +135,7 @@ def test_example_1_from_labels():
     r = recovery(true, pred)
     assert r.rate == pytest.approx(0.70, abs=1e-15)
     assert r.matching == (("G1", "C1", 1.0), ("G2", "C2", 0.4))
-    assert recovery_rate(true, pred, method="greedy") == pytest.approx(0.70, abs=1e-15)
+    assert recovery_rate_score(true, pred, method="greedy") == pytest.approx(0.70, abs=1e-15)
 
 
 def test_example_3_exact():
@@ -156,9 +156,9 @@ def test_example_4_greedy():
 
 
 def test_example_5_pseudo():
-    assert pseudo_recovery_rate(paper_table(EXAMPLE_1)) == 1.0
-    assert pseudo_recovery_rate(*labels_from_paper(EXAMPLE_1)) == 1.0
-    assert pseudo_recovery_rate(paper_table(EXAMPLE_3)) == 1.0
+    assert pseudo_recovery_rate_score(paper_table(EXAMPLE_1)) == 1.0
+    assert pseudo_recovery_rate_score(*labels_from_paper(EXAMPLE_1)) == 1.0
+    assert pseudo_recovery_rate_score(paper_table(EXAMPLE_3)) == 1.0
 
 
 # --------------------------------------------------------------------- against references
@@ -179,8 +179,8 @@ def test_exact_and_bruteforce_equal_enumeration(matrix):
 @given(paper_matrices(max_side=7, max_value=40))
 def test_exact_equals_bruteforce_up_to_7(matrix):
     table = paper_table(matrix)
-    assert recovery_rate(table) == pytest.approx(recovery_rate(table, method="bruteforce"),
-                                                 abs=1e-12)
+    assert recovery_rate_score(table) == pytest.approx(
+        recovery_rate_score(table, method="bruteforce"), abs=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
@@ -194,7 +194,7 @@ def test_greedy_is_algorithm_2(matrix):
     check_matching(r, matrix)
     assert r.rate == pytest.approx(float(sum(w for _, _, w in expected) / m_red.shape[0]),
                                    abs=1e-12)
-    assert r.rate <= recovery_rate(paper_table(matrix)) + 1e-12
+    assert r.rate <= recovery_rate_score(paper_table(matrix)) + 1e-12
 
 
 @settings(max_examples=100, deadline=None)
@@ -204,7 +204,7 @@ def test_greedy_never_beats_exact(seed, m, n):
     matrix = rng.integers(0, 6, (m, n)) * (rng.random((m, n)) < 0.4)
     matrix[0, 0] += 1
     table = paper_table(matrix)
-    assert recovery_rate(table, method="greedy") <= recovery_rate(table) + 1e-12
+    assert recovery_rate_score(table, method="greedy") <= recovery_rate_score(table) + 1e-12
 
 
 @settings(max_examples=120, deadline=None)
@@ -212,7 +212,7 @@ def test_greedy_never_beats_exact(seed, m, n):
 def test_pseudo_equals_enumeration(matrix):
     m_red, _, _ = reduced(matrix)
     expected = reference_pseudo(m_red) / m_red.shape[1]
-    assert pseudo_recovery_rate(paper_table(matrix)) == pytest.approx(expected, abs=1e-15)
+    assert pseudo_recovery_rate_score(paper_table(matrix)) == pytest.approx(expected, abs=1e-15)
 
 
 @pytest.mark.parametrize("scale", [30, 31, 53])
@@ -239,18 +239,18 @@ def test_greedy_orders_colliding_floats_exactly(scale):
 def test_denominators():
     # Two classes of 2; one cluster holding everything: W = (1, 1), m = 1, n = 2.
     true, pred = [0, 0, 1, 1], [9, 9, 9, 9]
-    assert recovery_rate(true, pred) == 1.0
-    assert recovery_rate(true, pred, denominator="true") == 0.5
-    assert recovery_rate(true, pred, denominator="max") == 0.5
+    assert recovery_rate_score(true, pred) == 1.0
+    assert recovery_rate_score(true, pred, denominator="true") == 0.5
+    assert recovery_rate_score(true, pred, denominator="max") == 0.5
     # More clusters than classes (m = 4 > n = 2): only two clusters can be matched.
     true, pred = [0, 0, 0, 1, 1, 1], [0, 0, 1, 2, 2, 3]
     for method in ("exact", "greedy", "bruteforce"):
         r = recovery(true, pred, method=method)
         assert r.matching == ((0, 0, 2 / 3), (2, 1, 2 / 3))
         assert r.rate == pytest.approx((4 / 3) / 4)
-        assert recovery_rate(true, pred, method=method, denominator="true") == pytest.approx(
+        assert recovery_rate_score(true, pred, method=method, denominator="true") == pytest.approx(
             (4 / 3) / 2)
-        assert recovery_rate(true, pred, method=method, denominator="max") == pytest.approx(
+        assert recovery_rate_score(true, pred, method=method, denominator="max") == pytest.approx(
             (4 / 3) / 4)
     r = recovery(true, pred, denominator="true")
     assert (r.m, r.n, r.denominator) == (4, 2, "true")
@@ -263,12 +263,12 @@ def test_bruteforce_size_guard():
     with pytest.raises(ValueError, match="362880"):
         recovery(table, method="bruteforce", max_permutations=1000)
     small = Contingency.from_labels([0, 0, 1, 2], [0, 1, 1, 2])
-    assert recovery_rate(small, method="bruteforce", max_permutations=6) == pytest.approx(
-        recovery_rate(small))
+    assert recovery_rate_score(small, method="bruteforce", max_permutations=6) == pytest.approx(
+        recovery_rate_score(small))
     with pytest.raises(ValueError, match="max_permutations"):
-        recovery_rate(small, method="bruteforce", max_permutations=5)
-    assert recovery_rate(small, method="bruteforce", max_permutations=None) == pytest.approx(
-        recovery_rate(small))
+        recovery_rate_score(small, method="bruteforce", max_permutations=5)
+    assert recovery_rate_score(small, method="bruteforce", max_permutations=None) == pytest.approx(
+        recovery_rate_score(small))
 
 
 @pytest.mark.parametrize("kwargs, name", [
@@ -283,14 +283,14 @@ def test_bad_options(kwargs, name):
     with pytest.raises(ValueError, match=name):
         recovery([0, 1], [0, 1], **kwargs)
     with pytest.raises(ValueError, match=name):
-        recovery_rate([0, 1], [0, 1], **kwargs)
+        recovery_rate_score([0, 1], [0, 1], **kwargs)
 
 
 def test_bad_option_lists_allowed_values():
     with pytest.raises(ValueError, match="'exact', 'greedy', 'bruteforce'"):
-        recovery_rate([0, 1], [0, 1], method="hungarian")
+        recovery_rate_score([0, 1], [0, 1], method="hungarian")
     with pytest.raises(ValueError, match="'predicted', 'true', 'max'"):
-        recovery_rate([0, 1], [0, 1], denominator="min")
+        recovery_rate_score([0, 1], [0, 1], denominator="min")
 
 
 # --------------------------------------------------------------------- paths and inputs
@@ -299,7 +299,7 @@ def test_sparse_path_matches_dense(monkeypatch):
     true = rng.integers(0, 30, 2000)
     pred = np.where(rng.random(2000) < 0.7, true, rng.integers(0, 35, 2000))
     dense = recovery(true, pred)
-    monkeypatch.setattr(matching, "DENSE_MAX_CELLS", 0)
+    monkeypatch.setattr(_assignment, "DENSE_MAX_CELLS", 0)
     sparse = recovery(true, pred)
     assert sparse.rate == pytest.approx(dense.rate, abs=1e-12)
     assert len(sparse.matching) == len(dense.matching)
@@ -316,8 +316,9 @@ def test_invariant_to_renaming_labels(matrix, rnd):
     rnd.shuffle(shuffled)
     pred2 = [f"g{shuffled[k]}" for k in pred]
     true2 = [2**60 - i for i in true]
-    assert recovery_rate(true2, pred2) == pytest.approx(recovery_rate(true, pred), abs=1e-12)
-    assert pseudo_recovery_rate(true2, pred2) == pseudo_recovery_rate(true, pred)
+    assert recovery_rate_score(true2, pred2) == pytest.approx(recovery_rate_score(true, pred),
+                                                              abs=1e-12)
+    assert pseudo_recovery_rate_score(true2, pred2) == pseudo_recovery_rate_score(true, pred)
     # An order-preserving renaming keeps greedy's tie order, hence its matching.
     true3 = [2**53 + i for i in true]
     pred3 = [f"g{k:02d}" for k in pred]
@@ -331,19 +332,19 @@ def test_result_types():
     assert type(r.rate) is float
     assert all(type(w) is float for _, _, w in r.matching)
     assert r.matching == (("a", 0, 0.5), ("b", 1, 1.0))
-    assert type(recovery_rate([0, 0, 1], [0, 1, 1])) is float
-    assert type(pseudo_recovery_rate([0, 0, 1], [0, 1, 1])) is float
+    assert type(recovery_rate_score([0, 0, 1], [0, 1, 1])) is float
+    assert type(pseudo_recovery_rate_score([0, 0, 1], [0, 1, 1])) is float
 
 
 def test_perfect_and_contingency_input():
     true, pred = ["x", "x", "y", "z"], [3, 3, 1, 2]
     table = Contingency.from_labels(true, pred)
     for method in ("exact", "greedy", "bruteforce"):
-        assert recovery_rate(table, method=method) == 1.0
+        assert recovery_rate_score(table, method=method) == 1.0
         for denominator in ("predicted", "true", "max"):
-            assert recovery_rate(true, pred, method=method, denominator=denominator) == 1.0
-    assert pseudo_recovery_rate(table) == 1.0
+            assert recovery_rate_score(true, pred, method=method, denominator=denominator) == 1.0
+    assert pseudo_recovery_rate_score(table) == 1.0
     with pytest.raises(ValueError, match="labels_pred"):
-        recovery_rate(table, pred)
+        recovery_rate_score(table, pred)
     with pytest.raises(ValueError, match="labels_pred"):
-        pseudo_recovery_rate(true)
+        pseudo_recovery_rate_score(true)

@@ -5,6 +5,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 (:data:`METRICS`) describes every score once.
 """
 
+from ._version import __version__ as __version__
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
 from .hierarchy import HierarchyScores, score_hierarchy, updatable_metrics
@@ -60,14 +61,6 @@ from .metrics.marxer_purwins import (
     marxer_purwins_recall,
     marxer_purwins_recall_score,
 )
-from .metrics.matching import (
-    best_match_f_score,
-    clustering_accuracy,
-    clustering_error,
-    clustering_ratio,
-    inverse_purity_score,
-    purity_score,
-)
 from .metrics.pair_counting import (
     PairCounts,
     adjusted_fowlkes_mallows_score,
@@ -95,53 +88,78 @@ from .metrics.pair_counting import (
     sokal_sneath2_score,
     southwood_score,
 )
-from .metrics.recovery import Recovery, pseudo_recovery_rate, recovery, recovery_rate
-from .metrics.set_matching_extra import (
+from .metrics.recovery import (
+    Recovery,
+    pseudo_recovery_rate,
+    pseudo_recovery_rate_score,
+    recovery,
+    recovery_rate,
+    recovery_rate_score,
+)
+from .metrics.set_matching import (
+    best_match_f_score,
+    clustering_accuracy,
+    clustering_accuracy_score,
+    clustering_error,
+    clustering_ratio,
     exact_match_f_score,
     exact_match_precision,
+    exact_match_precision_score,
     exact_match_recall,
+    exact_match_recall_score,
     geometric_accuracy,
+    geometric_accuracy_score,
+    inverse_purity_score,
     normalized_clustering_accuracy,
+    normalized_clustering_accuracy_score,
     normalized_pivoted_accuracy,
+    normalized_pivoted_accuracy_score,
     pair_sets_index,
+    pair_sets_index_score,
     purity_f_score,
+    purity_score,
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
 from .noise import with_noise
+from .paired import PairedComparison, compare_clusterings
 from .registry import METRICS, MetricInfo
 from .report import MultiReport, Report
 from .table import Contingency, as_contingency, contingency_matrix
 
-__version__ = "0.1.0"
-
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
-    "METRICS", "MetricInfo", "diagnose", "Diagnostics", "with_noise", "UndefinedMetricError",
-    "adjusted_fowlkes_mallows_score", "adjusted_rand_score", "czekanowski_dice_score",
-    "fowlkes_mallows_score", "g_plus_distance", "g_plus_score", "gamma_score",
-    "kendall_tau_score", "kulczynski_score", "mcnemar_score", "modified_adjusted_rand_score",
-    "pair_confusion_matrix", "pair_counts", "pair_f_score", "pair_jaccard_score",
-    "pair_precision_score", "pair_recall_score", "PairCounts", "phi_score", "rand_score",
-    "rogers_tanimoto_score", "russel_rao_score", "sokal_sneath1_score", "sokal_sneath2_score",
-    "southwood_score", "adjusted_mutual_info_score", "ami_geometric_score", "ami_max_score",
-    "ami_min_score", "chi2_score", "cluster_entropy", "cluster_entropy_error",
-    "completeness_score", "entropy", "expected_mutual_info_score",
-    "homogeneity_completeness_v_measure", "homogeneity_score", "mutual_info_score",
-    "nmi_geometric_score", "nmi_joint_score", "nmi_max_score", "nmi_min_score",
-    "normalized_information_distance", "normalized_mutual_info_score",
-    "normalized_variation_of_information", "normalized_variation_of_information_distance",
-    "v_measure_score", "variation_of_information", "variation_of_information_distance",
-    "bcubed_f", "bcubed_f_class_weighted", "bcubed_f_score", "bcubed_precision",
-    "bcubed_precision_class_weighted", "bcubed_precision_score", "bcubed_recall",
-    "bcubed_recall_class_weighted", "bcubed_recall_score", "marxer_purwins", "marxer_purwins_f",
-    "marxer_purwins_f_score", "marxer_purwins_precision", "marxer_purwins_precision_score",
-    "marxer_purwins_recall", "marxer_purwins_recall_score", "MarxerPurwins",
-    "element_centric_similarity", "element_centric_similarity_score", "recovery",
-    "recovery_rate", "pseudo_recovery_rate", "Recovery", "purity_score", "inverse_purity_score",
-    "best_match_f_score", "clustering_error", "clustering_accuracy", "clustering_ratio",
+    "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo", "diagnose",
+    "Diagnostics", "with_noise", "bcubed_precision_score", "bcubed_recall_score",
+    "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
+    "bcubed_precision_class_weighted", "bcubed_recall_class_weighted",
+    "bcubed_f_class_weighted", "element_centric_similarity_score",
+    "element_centric_similarity", "entropy", "mutual_info_score",
+    "normalized_mutual_info_score", "adjusted_mutual_info_score", "expected_mutual_info_score",
+    "homogeneity_completeness_v_measure", "homogeneity_score", "completeness_score",
+    "v_measure_score", "variation_of_information_distance",
+    "normalized_variation_of_information_distance", "normalized_information_distance",
+    "cluster_entropy_error", "chi2_score", "variation_of_information",
+    "normalized_variation_of_information", "cluster_entropy", "nmi_joint_score",
+    "nmi_geometric_score", "nmi_min_score", "nmi_max_score", "ami_geometric_score",
+    "ami_min_score", "ami_max_score", "MarxerPurwins", "marxer_purwins",
+    "marxer_purwins_precision_score", "marxer_purwins_recall_score", "marxer_purwins_f_score",
+    "marxer_purwins_precision", "marxer_purwins_recall", "marxer_purwins_f", "PairCounts",
+    "pair_counts", "pair_confusion_matrix", "rand_score", "adjusted_rand_score",
+    "fowlkes_mallows_score", "pair_precision_score", "pair_recall_score", "pair_f_score",
+    "pair_jaccard_score", "czekanowski_dice_score", "kulczynski_score", "mcnemar_score",
+    "phi_score", "rogers_tanimoto_score", "russel_rao_score", "sokal_sneath1_score",
+    "sokal_sneath2_score", "southwood_score", "kendall_tau_score", "gamma_score",
+    "g_plus_distance", "g_plus_score", "adjusted_fowlkes_mallows_score",
+    "modified_adjusted_rand_score", "Recovery", "recovery", "recovery_rate_score",
+    "pseudo_recovery_rate_score", "recovery_rate", "pseudo_recovery_rate", "purity_score",
+    "inverse_purity_score", "purity_f_score", "best_match_f_score", "set_matching_f_score",
+    "clustering_error", "clustering_accuracy_score", "clustering_ratio",
+    "normalized_clustering_accuracy_score", "normalized_pivoted_accuracy_score",
+    "pair_sets_index_score", "geometric_accuracy_score", "exact_match_precision_score",
+    "exact_match_recall_score", "exact_match_f_score", "clustering_accuracy",
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
-    "set_matching_f_score", "set_matching_f_inverse_score", "exact_match_precision",
-    "exact_match_recall", "exact_match_f_score", "geometric_accuracy", "purity_f_score",
+    "set_matching_f_inverse_score", "geometric_accuracy", "exact_match_precision",
+    "exact_match_recall", "UndefinedMetricError",
     "score_hierarchy", "HierarchyScores", "updatable_metrics",
 ]

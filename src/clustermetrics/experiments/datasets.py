@@ -222,7 +222,8 @@ def _numeric(path: str, name: str, values: list) -> np.ndarray:
             out[i] = float(v)
         except (TypeError, ValueError):
             raise ValueError(f"{path}: feature column {name!r} is not numeric "
-                             f"(row {i + 1}: {v!r}); pass --features or drop it") from None
+                             f"(row {i + 1}: {v!r}); choose the feature columns "
+                             "(features) or drop it") from None
     if not np.isfinite(out).all():
         raise ValueError(f"{path}: feature column {name!r} has NaN or infinite values")
     return out

@@ -33,7 +33,7 @@ import numpy as np
 from .._json import dumps
 from .._text import csv_text, visible
 from ..bootstrap import check_seed
-from ..metrics.recovery import pseudo_recovery_rate, recovery
+from ..metrics.recovery import pseudo_recovery_rate_score, recovery
 from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
@@ -238,7 +238,7 @@ def paper_examples() -> str:
                                 class_labels=[f"C{i + 1}" for i in range(5)],
                                 cluster_labels=[f"G{k + 1}" for k in range(5)])
     exact, greedy = recovery(t), recovery(t, method="greedy")
-    pseudo = pseudo_recovery_rate(t)
+    pseudo = pseudo_recovery_rate_score(t)
     rows = [["exact (Alg. 1, Example 3)", f"{100 * exact.rate:.2f}", "58.18"],
             ["greedy (Alg. 2, Example 4)", f"{100 * greedy.rate:.2f}", "51.76"],
             ["pseudo (Definition 3)", f"{100 * pseudo:.2f}", "-"]]

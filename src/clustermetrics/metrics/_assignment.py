@@ -30,7 +30,8 @@ import numpy as np
 
 from .. import _kernels
 
-__all__ = ["DENSE_MAX_CELLS", "Leaders", "integer_weights", "leaders", "max_weight_matching"]
+__all__ = ["DENSE_MAX_CELLS", "Leaders", "cell_index", "dense_ok", "integer_weights", "leaders",
+           "max_weight_matching", "off_lines"]
 
 # Up to this many cells a dense assignment solver is fastest; beyond it, sparse matching.
 DENSE_MAX_CELLS = 4_000_000
@@ -146,7 +147,7 @@ def _solve(rows, cols, weights, n_rows, n_cols, dense=True):
         r, c = _dense_matching(rows, cols, weights, n_rows, n_cols)
     else:
         r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols)
-    return _cell_index(rows, cols, n_cols, r, c)
+    return cell_index(rows, cols, n_cols, r, c)
 
 
 def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None):
@@ -163,14 +164,14 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
     """
     active = np.arange(weights.shape[0])
     forced = []
-    if first_round is None and _dense_ok(n_rows, n_cols, weights.shape[0]) and \
+    if first_round is None and dense_ok(n_rows, n_cols, weights.shape[0]) and \
             bool(np.all(rows[1:] >= rows[:-1])):
         first_round = leaders(rows, cols, weights, n_rows, n_cols, keys)
     if first_round is not None:
         lead = first_round
         chosen = lead.cells[lead.weight >= (lead.row_second + lead.col_second) * (1.0 + 1e-12)]
         forced.append(chosen)
-        active = _off_lines(rows, cols, chosen, active, n_rows, n_cols)
+        active = off_lines(rows, cols, chosen, active, n_rows, n_cols)
         if 10 * chosen.shape[0] < min(n_rows, n_cols):
             # a table far from a matching (e.g. uniform noise): sparse rounds would cost
             # more than they save, the solver takes what is left
@@ -188,19 +189,19 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
             break
         forced.append(chosen)
         before = active.shape[0]
-        active = _off_lines(rows, cols, chosen, active, n_rows, n_cols)
+        active = off_lines(rows, cols, chosen, active, n_rows, n_cols)
         if 10 * (before - active.shape[0]) < before:
             break
     done = np.concatenate(forced) if forced else np.zeros(0, dtype=np.int64)
     return done, active
 
 
-def _dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:
+def dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:
     """Whether a dense copy of the table is cheap: few cells, not much emptier than nnz."""
     return n_rows * n_cols <= min(DENSE_MAX_CELLS, 4 * nnz)
 
 
-def _off_lines(rows, cols, chosen, active, n_rows, n_cols):
+def off_lines(rows, cols, chosen, active, n_rows, n_cols):
     """The active cells on neither a row nor a column of the chosen cells."""
     if chosen.shape[0] == min(n_rows, n_cols):  # every row (or column) is taken
         return np.zeros(0, dtype=np.int64)
@@ -224,7 +225,7 @@ class Leaders(NamedTuple):
 
 
 def leaders(rows, cols, weights, n_rows, n_cols, keys=None) -> Leaders:
-    """:class:`Leaders` from a dense copy (cells sorted by row, col; see ``_dense_ok``).
+    """:class:`Leaders` from a dense copy (cells sorted by row, col; see ``dense_ok``).
 
     Row and column reductions of a dense matrix cost a few passes, where grouping the
     sparse cells by column costs scatter-max passes. A column whose largest value is tied
@@ -330,7 +331,7 @@ def _scipy_matching(rows, cols, weights, n_rows, n_cols):
     return r[real], c[real]
 
 
-def _cell_index(rows, cols, n_cols, r, c):
+def cell_index(rows, cols, n_cols, r, c):
     """Positions of the cells (r, c) among the table's cells; pairs on absent cells dropped."""
     # Cells are sorted by (row, col), so row * n_cols + col is sorted too. It fits in int64
     # for a table: every row and column holds a cell, so n_rows * n_cols <= nnz**2 < 2**63.

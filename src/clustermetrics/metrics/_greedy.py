@@ -20,7 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..table import Contingency
-from ._assignment import Leaders, _off_lines
+from ._assignment import Leaders, off_lines
 
 __all__ = ["greedy_cells"]
 
@@ -61,7 +61,7 @@ def _mutual_firsts(table: Contingency, weights: np.ndarray,
     taken = []
     if first_round is not None:
         taken.append(first_round.cells)
-        active = _off_lines(table.rows, table.cols, first_round.cells, active,
+        active = off_lines(table.rows, table.cols, first_round.cells, active,
                             table.n_classes, table.n_clusters)
     while active.shape[0]:
         first = _row_firsts(table, active) & _col_firsts(table, weights, active)
@@ -70,7 +70,7 @@ def _mutual_firsts(table: Contingency, weights: np.ndarray,
             break
         taken.append(chosen)
         before = active.shape[0]
-        active = _off_lines(table.rows, table.cols, chosen, active, table.n_classes,
+        active = off_lines(table.rows, table.cols, chosen, active, table.n_classes,
                             table.n_clusters)
         if 2 * active.shape[0] > before:
             break

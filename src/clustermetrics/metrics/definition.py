@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from ..table import Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Real", "UndefinedMetricError",
+__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
+           "UndefinedMetricError",
            "Undefined", "deprecated_alias", "score"]
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
@@ -126,6 +127,27 @@ class Real:
 
     def describe(self) -> str:
         return "float"
+
+
+@dataclass(frozen=True)
+class Integer:
+    """An integer option >= ``low``; ``none_ok``: None is allowed too (no limit)."""
+
+    doc: str
+    low: int = 0
+    none_ok: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        if value is None and self.none_ok:
+            return value
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                or value < self.low:
+            extra = " or None" if self.none_ok else ""
+            raise ValueError(f"{name} must be an integer >= {self.low}{extra}, got {value!r}")
+        return int(value)
+
+    def describe(self) -> str:
+        return "int or None" if self.none_ok else "int"
 
 
 # --------------------------------------------------------------------------- undefined
@@ -299,5 +321,6 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
         return new(*args, **fixed, **kwargs)
 
     alias.__name__ = alias.__qualname__ = old
+    alias.replacement, alias.fixed = new, dict(fixed)
     alias.__doc__ = f"Deprecated: use :func:`{hint}`."
     return alias

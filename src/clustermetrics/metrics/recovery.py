@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from ..table import Contingency, as_contingency
-from ._assignment import _cell_index
+from ..table import Contingency
+from ._assignment import cell_index
 from ._greedy import greedy_cells
-from .matching import recall_leaders, recall_matching, recall_weights
+from ._matchings import recall_leaders, recall_matching, recall_weights
+from .definition import MATCH, Choice, Integer, MetricInfo, deprecated_alias, score
 
-__all__ = ["Recovery", "recovery", "recovery_rate", "pseudo_recovery_rate"]
+__all__ = ["ENTRIES", "Recovery", "recovery", "recovery_rate_score",
+           "pseudo_recovery_rate_score",
+           # deprecated names
+           "recovery_rate", "pseudo_recovery_rate"]
 
-_METHODS = ("exact", "greedy", "bruteforce")
-_DENOMINATORS = ("predicted", "true", "max")
 _MAX_PERMUTATIONS = 10**7
 _CHUNK = 1 << 15
 
@@ -47,8 +50,29 @@ class Recovery(NamedTuple):
     denominator: str
 
 
-def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact",
-             denominator: str = "predicted",
+_OPTIONS = {
+    "method": Choice(("exact", "greedy", "bruteforce"), """\
+``"exact"``: maximum-weight bipartite matching, polynomial (dense assignment
+    solver on small tables, sparse matching on large ones); among equally good matchings
+    the solver's deterministic choice depends only on the sorted label order.
+    ``"greedy"``: the paper's Algorithm 2, which repeatedly takes the largest remaining W
+    and deletes its cluster and class; ties go to the first entry in row-major order of
+    the paper's M (clusters, then classes, in sorted label order), with equal weights
+    compared as exact fractions; O(nnz log nnz), never above the exact rate.
+    ``"bruteforce"``: the paper's Algorithm 1, enumerating all injective maps of clusters
+    into classes (of classes into clusters when m > n); the first best map in
+    lexicographic order wins."""),
+    "denominator": Choice(("predicted", "true", "max"), "Divide the matched weight by m "
+                          "(the number of predicted clusters, as the paper), n (classes), "
+                          "or max(m, n)."),
+    "max_permutations": Integer("``\"bruteforce\"`` refuses tables needing more maps than "
+                                "this; None removes the limit.", low=1, none_ok=True),
+}
+
+
+@score(options=_OPTIONS, returns="Recovery\n    ``rate``, ``method``, ``matching`` (cluster "
+       "label, class label, weight), ``m``, ``n`` and ``denominator``.")
+def recovery(table: Contingency, *, method: str = "exact", denominator: str = "predicted",
              max_permutations: int | None = _MAX_PERMUTATIONS) -> Recovery:
     """Recovery rate of a clustering and the matching of clusters to classes behind it.
 
@@ -61,34 +85,6 @@ def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact"
     under-clustering (a single cluster scores 1); ``denominator="true"`` divides by the
     number of classes n and ``"max"`` by max(m, n). When m > n (outside the paper's
     assumption m <= n) at most n clusters are matched and the others add 0. Not symmetric.
-
-    Parameters
-    ----------
-    labels_true : array-like of shape (n_samples,) or Contingency
-        True class labels (old clusters), or a contingency table (then ``labels_pred`` must
-        be None).
-    labels_pred : array-like of shape (n_samples,), optional
-        Predicted cluster labels (new clusters).
-    method : {"exact", "greedy", "bruteforce"}, default="exact"
-        ``"exact"``: maximum-weight bipartite matching, polynomial (dense assignment solver
-        on small tables, sparse matching on large ones); among equally good matchings the
-        solver's deterministic choice depends only on the sorted label order. ``"greedy"``:
-        the paper's Algorithm 2, which repeatedly takes the largest remaining W and deletes
-        its cluster and class; ties go to the first entry in row-major order of the paper's
-        M (clusters, then classes, in sorted label order), with equal weights compared as
-        exact fractions; O(nnz log nnz), never above the exact rate. ``"bruteforce"``: the
-        paper's Algorithm 1, enumerating all injective maps of clusters into classes (of
-        classes into clusters when m > n); the first best map in lexicographic order wins.
-    denominator : {"predicted", "true", "max"}, default="predicted"
-        Divide the matched weight by m (the paper), n, or max(m, n).
-    max_permutations : int or None, default=10**7
-        ``"bruteforce"`` refuses tables needing more maps than this; None removes the limit.
-
-    Returns
-    -------
-    result : Recovery
-        ``rate``, ``method``, ``matching`` (cluster label, class label, weight), ``m``,
-        ``n`` and ``denominator``.
 
     Examples
     --------
@@ -104,15 +100,6 @@ def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact"
     ----------
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
-    table = as_contingency(labels_true, labels_pred)
-    _check_option("method", method, _METHODS)
-    _check_option("denominator", denominator, _DENOMINATORS)
-    if max_permutations is not None and (
-        isinstance(max_permutations, bool) or not isinstance(max_permutations, numbers.Integral)
-        or max_permutations < 1
-    ):
-        raise ValueError(f"max_permutations must be a positive integer or None, "
-                         f"got {max_permutations!r}")
     if method == "exact":
         cells = recall_matching(table)
     elif method == "greedy":
@@ -122,46 +109,33 @@ def recovery(labels_true: Any, labels_pred: Any = None, *, method: str = "exact"
     return _result(table, cells, method, denominator)
 
 
-def recovery_rate(labels_true: Any, labels_pred: Any = None, *, method: str = "exact",
-                  denominator: str = "predicted",
-                  max_permutations: int | None = _MAX_PERMUTATIONS) -> float:
+@score(options=_OPTIONS)
+def recovery_rate_score(table: Contingency, *, method: str = "exact",
+                        denominator: str = "predicted",
+                        max_permutations: int | None = _MAX_PERMUTATIONS) -> float:
     """Recovery rate of a clustering (Li & Klette, Definition 2): ``recovery(...).rate``.
 
     rate = max_{one-to-one k -> i_k} sum_k |G_k ∩ C_{i_k}| / |C_{i_k}| / m, in [0, 1], 1 for
-    identical partitions. See :func:`recovery` for the methods, the denominator options,
-    the tie rules and the matching itself.
-
-    Parameters
-    ----------
-    labels_true : array-like of shape (n_samples,) or Contingency
-        True class labels, or a contingency table (then ``labels_pred`` must be None).
-    labels_pred : array-like of shape (n_samples,), optional
-        Predicted cluster labels.
-    method : {"exact", "greedy", "bruteforce"}, default="exact"
-    denominator : {"predicted", "true", "max"}, default="predicted"
-    max_permutations : int or None, default=10**7
-
-    Returns
-    -------
-    rate : float
+    identical partitions. See :func:`recovery` for the matching itself.
 
     Examples
     --------
-    >>> round(recovery_rate([0, 0, 1, 1, 1], [0, 0, 0, 1, 1]), 12)
+    >>> round(recovery_rate_score([0, 0, 1, 1, 1], [0, 0, 0, 1, 1]), 12)
     0.833333333333
-    >>> recovery_rate([0, 0, 1, 1], [5, 5, 5, 5]), recovery_rate([0, 0, 1, 1], [5, 5, 5, 5],
-    ...                                                           denominator="true")
+    >>> (recovery_rate_score([0, 0, 1, 1], [5, 5, 5, 5]),
+    ...  recovery_rate_score([0, 0, 1, 1], [5, 5, 5, 5], denominator="true"))
     (1.0, 0.5)
 
     References
     ----------
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
-    return recovery(labels_true, labels_pred, method=method, denominator=denominator,
-                    max_permutations=max_permutations).rate
+    return recovery.body(table, method=method, denominator=denominator,
+                         max_permutations=max_permutations).rate
 
 
-def pseudo_recovery_rate(labels_true: Any, labels_pred: Any = None) -> float:
+@score()
+def pseudo_recovery_rate_score(table: Contingency) -> float:
     """Pseudo recovery rate (Li & Klette, Definition 3).
 
     The largest number of predicted clusters that can be matched one-to-one to distinct
@@ -170,39 +144,25 @@ def pseudo_recovery_rate(labels_true: Any, labels_pred: Any = None) -> float:
     In (0, 1], 1 for identical partitions, but also whenever every class merely touches
     its own cluster: the paper's Example 5 shows why it exaggerates. Not symmetric.
 
-    Parameters
-    ----------
-    labels_true : array-like of shape (n_samples,) or Contingency
-        True class labels, or a contingency table (then ``labels_pred`` must be None).
-    labels_pred : array-like of shape (n_samples,), optional
-        Predicted cluster labels.
-
-    Returns
-    -------
-    rate : float
-
     Examples
     --------
     Example 5 of the paper, M = [[5, 3], [0, 2]]:
 
-    >>> pseudo_recovery_rate(["C1"] * 5 + ["C2"] * 5, ["G1"] * 8 + ["G2"] * 2)
+    >>> pseudo_recovery_rate_score(["C1"] * 5 + ["C2"] * 5, ["G1"] * 8 + ["G2"] * 2)
     1.0
 
     References
     ----------
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
-    table = as_contingency(labels_true, labels_pred)
     return table.cached("matching:pseudo_count", _max_cardinality) / table.n_classes
 
 
+recovery_rate = deprecated_alias("recovery_rate", recovery_rate_score)
+pseudo_recovery_rate = deprecated_alias("pseudo_recovery_rate", pseudo_recovery_rate_score)
+
+
 # --------------------------------------------------------------------- internals
-def _check_option(name: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; "
-                         f"got {value!r}")
-
-
 def _weights(table: Contingency) -> np.ndarray:
     return recall_weights(table)
 
@@ -255,7 +215,7 @@ def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.nd
         if totals[top] > best:
             best, best_map = float(totals[top]), maps[top]
     clusters, classes = (line, best_map) if m <= n else (best_map, line)
-    return _cell_index(table.rows, table.cols, table.n_clusters, classes, clusters)
+    return cell_index(table.rows, table.cols, table.n_clusters, classes, clusters)
 
 
 def _max_cardinality(table: Contingency) -> int:
@@ -266,12 +226,26 @@ def _max_cardinality(table: Contingency) -> int:
         cells = table.peek(key)
         if cells is not None and cells.shape[0] == smaller:
             return smaller
-    from scipy import sparse
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
     pattern = sparse.csr_matrix(
         (np.ones(table.nnz, dtype=np.int8), (table.rows, table.cols)),
         shape=(table.n_classes, table.n_clusters),
     )
     match = maximum_bipartite_matching(pattern, perm_type="column")
     return int((match >= 0).sum())
+
+
+_LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
+
+
+def _entry(key: str, name: str, func, **more) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
+                      better="higher", symmetric=False, adjusted=False,
+                      reference=_LI_KLETTE, **more)
+
+
+ENTRIES = [
+    _entry("recovery_rate", "Recovery rate (exact)", recovery_rate_score, detail=recovery),
+    _entry("recovery_rate_greedy", "Recovery rate (greedy, Alg. 2)", recovery_rate_score,
+           options={"method": "greedy"}, detail=recovery, label_invariant=False),
+    _entry("pseudo_recovery_rate", "Pseudo recovery rate", pseudo_recovery_rate_score),
+]

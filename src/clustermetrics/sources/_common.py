@@ -125,8 +125,8 @@ def check_nulls(name: str, true_col: str, pred_col: str, t_null: int, p_null: in
         raise ValueError(f"{name} has no rows")
     if skipped and not drop_null:
         col, count = (true_col, t_null) if t_null else (pred_col, p_null)
-        raise ValueError(f"{name}: column {col!r} has {count} NULL labels (use "
-                         "drop_null=True / --drop-null to skip those rows)")
+        raise ValueError(f"{name}: column {col!r} has {count} NULL labels ("
+                         "drop_null=True skips those rows)")
     if stats is not None:
         stats.update(rows=rows, skipped=skipped)
     if skipped == rows:

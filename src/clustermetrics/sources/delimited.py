@@ -102,7 +102,7 @@ class Layout:
         """Blank lines among the rows are rows of missing labels: an error unless dropped."""
         if self.blank and not drop_null:
             raise ValueError(f"{self.path} line {self.first_blank} is blank: a row with every "
-                             "label missing (--drop-null skips such rows)")
+                             "label missing (drop_null=True skips such rows)")
 
 
 def _is_gzip(path: str) -> bool:
@@ -359,7 +359,8 @@ class _Scanner:
             i = bad[0]
             if self.one_label:
                 raise ValueError(f"{self.path} line {lines[i]} has {fields[i]} fields; expected "
-                                 "one label per row (for a table use --true-col/--pred-col)")
+                                 "one label per row (a table needs its columns: (true_col), "
+                                 "(pred_col))")
             raise ValueError(f"{self.path} line {lines[i]} has {fields[i]} fields but the "
                              f"header has {self.ncols}")
         full = np.flatnonzero(~blank)

@@ -1,4 +1,5 @@
-"""Every printed value of seeds 002 (scikit-learn notebook) and 003 (permetrics ReS).
+"""Every printed value of scikit-learn's clustering-evaluation guide (as a notebook run) and
+of the permetrics documentation of ReS (pair recall).
 
 The notebook ran an old scikit-learn whose AMI normalised by the max of the entropies, so AMI
 values are checked with ``average_method="max"``. Values printed with 12 digits are
@@ -90,7 +91,7 @@ def test_notebook_fmi(true, pred, expected):
     assert cm.fowlkes_mallows_score(true, pred) == pytest.approx(expected, abs=1e-15)
 
 
-# ------------------------------------------------------------------ seed 003 (permetrics)
+# ------------------------------------------------------------------ permetrics ReS
 def test_res_over_grouping_example():
     # "Putting all points into 1 single cluster captures 100% of true pairs (Recall = 1.0)"
     assert cm.pair_recall_score([0, 0, 1, 1], [0, 0, 0, 0]) == 1.0

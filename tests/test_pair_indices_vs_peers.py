@@ -1,4 +1,4 @@
-"""Extra pair-counting indices against an O(N^2) pair enumeration with textbook formulas
+"""Pair-counting indices against an O(N^2) pair enumeration with textbook formulas
 (exact fractions), against the peers that define them (permetrics, genieclust, clusim), and
 MARI against a direct enumeration of pairs of disjoint pairs and aricode's R formula."""
 

@@ -1,4 +1,4 @@
-"""Extra information scores against entropies computed directly from the labels (joint
+"""Information scores against entropies computed directly from the labels (joint
 counts by dictionary, natural logs), scikit-learn's NMI/AMI variants, scipy's chi-square
 test statistic, and clusim's VI and NMI variants."""
 

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from clustermetrics.metrics import set_matching_extra as sm
-from clustermetrics.metrics.matching import best_match_f_score
+from clustermetrics.metrics import set_matching as sm
+from clustermetrics.metrics.set_matching import best_match_f_score
 
 
 def _dense(t, p):
@@ -70,10 +70,11 @@ def _cases(count, seed, k_max=5, n_max=30):
 def test_against_brute_force_permutations_any_shape():
     for t, p in _cases(150, seed=1):
         want = _brute(t, p)
-        assert sm.normalized_clustering_accuracy(t, p) == pytest.approx(want["nca"], abs=1e-12)
-        assert sm.normalized_pivoted_accuracy(t, p) == pytest.approx(want["npa"], abs=1e-12)
-        assert sm.pair_sets_index(t, p) == pytest.approx(want["psi"], abs=1e-12)
-        assert sm.pair_sets_index(t, p, simplified=True) == pytest.approx(want["spsi"],
+        assert sm.normalized_clustering_accuracy_score(t, p) == pytest.approx(want["nca"],
+                                                                              abs=1e-12)
+        assert sm.normalized_pivoted_accuracy_score(t, p) == pytest.approx(want["npa"], abs=1e-12)
+        assert sm.pair_sets_index_score(t, p) == pytest.approx(want["psi"], abs=1e-12)
+        assert sm.pair_sets_index_score(t, p, simplified=True) == pytest.approx(want["spsi"],
                                                                          abs=1e-12)
 
 
@@ -86,14 +87,14 @@ def test_against_genieclust():
         k_t, k_p = len(np.unique(t)), len(np.unique(p))
         if max(k_t, k_p) < 2:
             continue
-        assert sm.pair_sets_index(t, p) == pytest.approx(gc.pair_sets_index(t, p), abs=1e-12)
-        assert sm.pair_sets_index(t, p, simplified=True) == pytest.approx(
+        assert sm.pair_sets_index_score(t, p) == pytest.approx(gc.pair_sets_index(t, p), abs=1e-12)
+        assert sm.pair_sets_index_score(t, p, simplified=True) == pytest.approx(
             gc.pair_sets_index(t, p, simplified=True), abs=1e-12)
         if k_t == k_p:  # genieclust asserts equal numbers for NCA and NPA
             square += 1
-            assert sm.normalized_clustering_accuracy(t, p) == pytest.approx(
+            assert sm.normalized_clustering_accuracy_score(t, p) == pytest.approx(
                 gc.normalized_clustering_accuracy(t, p), abs=1e-12)
-            assert sm.normalized_pivoted_accuracy(t, p) == pytest.approx(
+            assert sm.normalized_pivoted_accuracy_score(t, p) == pytest.approx(
                 gc.normalized_pivoted_accuracy(t, p), abs=1e-12)
     assert square > 20
 
@@ -101,9 +102,9 @@ def test_against_genieclust():
 def test_nca_is_asymmetric_and_npa_symmetric():
     t, p = [0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 1, 1, 1, 1, 1]
     # recalls 3/6 and 2/2 -> (1.5 - 1) / 1; swapped: 3/3 and 2/5 -> 0.4
-    assert sm.normalized_clustering_accuracy(t, p) == pytest.approx(0.5)
-    assert sm.normalized_clustering_accuracy(p, t) == pytest.approx(0.4)
-    assert sm.normalized_pivoted_accuracy(t, p) == sm.normalized_pivoted_accuracy(p, t)
+    assert sm.normalized_clustering_accuracy_score(t, p) == pytest.approx(0.5)
+    assert sm.normalized_clustering_accuracy_score(p, t) == pytest.approx(0.4)
+    assert sm.normalized_pivoted_accuracy_score(t, p) == sm.normalized_pivoted_accuracy_score(p, t)
 
 
 def test_large_table_uses_sparse_matching():
@@ -112,10 +113,10 @@ def test_large_table_uses_sparse_matching():
     p = rng.permutation(2500)[t]
     p[0] = 10_000  # one item moved to a new cluster: 2501 clusters
     n, k = 5000, 2501
-    assert sm.normalized_pivoted_accuracy(t, p) == pytest.approx(
+    assert sm.normalized_pivoted_accuracy_score(t, p) == pytest.approx(
         (k * (n - 1) - n) / ((k - 1) * n), abs=1e-12)
     # classes: one with recall 1/2, the rest 1 -> S = 2499.5; K = 2500, K' = 2501
-    assert sm.normalized_clustering_accuracy(t, p) == pytest.approx(
+    assert sm.normalized_clustering_accuracy_score(t, p) == pytest.approx(
         (2499.5 - 2500 / k) / (k - 1), abs=1e-12)
 
 
@@ -126,11 +127,12 @@ def test_set_matching_f_directions():
         f = 2 * m / (a[:, None] + b[None, :])
         assert sm.set_matching_f_score(t, p) == pytest.approx(
             np.sum(b * f.max(axis=0)) / n, abs=1e-12)
-        assert sm.set_matching_f_inverse_score(t, p) == pytest.approx(
+        assert sm.set_matching_f_score(t, p, weighting="class") == pytest.approx(
             np.sum(a * f.max(axis=1)) / n, abs=1e-12)
-        assert sm.set_matching_f_inverse_score(t, p) == pytest.approx(best_match_f_score(t, p))
-        assert sm.set_matching_f_score(t, p) == pytest.approx(sm.set_matching_f_inverse_score(
-            p, t), abs=1e-12)
+        assert sm.set_matching_f_score(t, p, weighting="class") == pytest.approx(
+            best_match_f_score(t, p))
+        assert sm.set_matching_f_score(t, p) == pytest.approx(
+            sm.set_matching_f_score(p, t, weighting="class"), abs=1e-12)
 
 
 def _groups(labels):
@@ -144,14 +146,14 @@ def test_exact_match_scores_by_set_comparison_and_er_evaluation_example():
     for t, p in _cases(100, seed=5):
         gt, gp = _groups(t.tolist()), _groups(p.tolist())
         same = len(gt & gp)
-        assert sm.exact_match_precision(t, p) == same / len(gp)
-        assert sm.exact_match_recall(t, p) == same / len(gt)
+        assert sm.exact_match_precision_score(t, p) == same / len(gp)
+        assert sm.exact_match_recall_score(t, p) == same / len(gt)
         assert sm.exact_match_f_score(t, p) == pytest.approx(2 * same / (len(gt) + len(gp)))
     # er-evaluation docs: cluster_precision 0.4, cluster_recall 0.5, cluster_f 0.444...
     ref = ["c1", "c1", "c1", "c2", "c2", "c3", "c3", "c4"]
     pred = [1, 1, 2, 3, 2, 4, 4, 5]
-    assert sm.exact_match_precision(ref, pred) == 0.4
-    assert sm.exact_match_recall(ref, pred) == 0.5
+    assert sm.exact_match_precision_score(ref, pred) == 0.4
+    assert sm.exact_match_recall_score(ref, pred) == 0.5
     assert sm.exact_match_f_score(ref, pred) == pytest.approx(4 / 9)
 
 
@@ -160,7 +162,7 @@ def test_geometric_accuracy_and_purity_f():
         m = _dense(t, p)
         n = m.sum()
         sn, ppv = m.max(axis=1).sum() / n, m.max(axis=0).sum() / n
-        assert sm.geometric_accuracy(t, p) == pytest.approx(math.sqrt(sn * ppv), abs=1e-12)
+        assert sm.geometric_accuracy_score(t, p) == pytest.approx(math.sqrt(sn * ppv), abs=1e-12)
         assert sm.purity_f_score(t, p) == pytest.approx(2 * sn * ppv / (sn + ppv), abs=1e-12)
 
 
@@ -172,7 +174,7 @@ def test_geometric_accuracy_against_clusim():
         return Clustering(elm2clu_dict={i: [int(v)] for i, v in enumerate(labels)})
 
     for t, p in _cases(30, seed=7):
-        assert sm.geometric_accuracy(t, p) == pytest.approx(
+        assert sm.geometric_accuracy_score(t, p) == pytest.approx(
             sim.geometric_accuracy(clu(t), clu(p)), abs=1e-12)
 
 
@@ -184,7 +186,7 @@ def test_genieclust_documented_example():
     x = [1, 1, 2, 1, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 1, 2, 2, 1, 2, 1, 2]
     y = [2, 2, 1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1]
     assert round(adjusted_fowlkes_mallows_score(x, y), 2) == 0.49
-    assert round(sm.normalized_pivoted_accuracy(x, y), 2) == 0.71
-    assert round(sm.pair_sets_index(x, y), 2) == 0.65
-    assert round(sm.pair_sets_index(x, y, simplified=True), 2) == 0.63
-    assert round(sm.normalized_clustering_accuracy(x, y), 2) == 0.71
+    assert round(sm.normalized_pivoted_accuracy_score(x, y), 2) == 0.71
+    assert round(sm.pair_sets_index_score(x, y), 2) == 0.65
+    assert round(sm.pair_sets_index_score(x, y, simplified=True), 2) == 0.63
+    assert round(sm.normalized_clustering_accuracy_score(x, y), 2) == 0.71

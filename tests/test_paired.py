@@ -1,0 +1,175 @@
+"""The paired comparison: its two tables are the margins of the three-way table, a
+replicate's margins are the tables of its items, equally good clusterings are declared
+different at the nominal rate (simulated), and clearly different ones are told apart."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import clustermetrics as cm
+from clustermetrics.paired import _ThreeWay, compare_clusterings
+
+
+def _same_table(x: cm.Contingency, y: cm.Contingency) -> None:
+    assert x.class_labels.tolist() == y.class_labels.tolist()
+    assert x.cluster_labels.tolist() == y.cluster_labels.tolist()
+    assert (x.to_dense() == y.to_dense()).all()
+
+
+def _cell_order(t, a, b):
+    """The distinct (truth, a, b) triples in the three-way table's cell order, found
+    independently: by their (truth, a) cell and then (truth, b) cell in the two tables."""
+    ta, tb = cm.Contingency.from_labels(t, a), cm.Contingency.from_labels(t, b)
+    cells_a = sorted(zip(ta.rows.tolist(), ta.cols.tolist(), strict=True))
+    cells_b = sorted(zip(tb.rows.tolist(), tb.cols.tolist(), strict=True))
+
+    def rank(triple):
+        ti, ai, bi = triple
+        row = ta.class_labels.tolist().index(ti)
+        return (cells_a.index((row, ta.cluster_labels.tolist().index(ai))),
+                cells_b.index((row, tb.cluster_labels.tolist().index(bi))))
+    return sorted(set(zip(t, a, b, strict=True)), key=rank)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_margins_are_the_two_tables_and_a_replicates_items(data):
+    n = data.draw(st.integers(1, 40))
+    ints, strs = st.sampled_from([0, 1, 2, 7, -3]), st.sampled_from(["a", "b", "c"])
+    t = data.draw(st.lists(ints, min_size=n, max_size=n))
+    a = data.draw(st.lists(strs, min_size=n, max_size=n))
+    b = data.draw(st.lists(ints, min_size=n, max_size=n))
+    three = _ThreeWay(np.array(t), np.array(a), np.array(b))
+    _same_table(three.table_a, cm.Contingency.from_labels(t, a))
+    _same_table(three.table_b, cm.Contingency.from_labels(t, b))
+    triples = _cell_order(t, a, b)
+    items = list(zip(t, a, b, strict=True))
+    assert three.counts.tolist() == [items.count(c) for c in triples]
+    # a replicate's margins are the tables of the items it drew
+    seed = data.draw(st.integers(0, 99))
+    counts = np.random.default_rng(seed).multinomial(n, three.counts / n)
+    drawn = [c for c, k in zip(triples, counts.tolist(), strict=True) for _ in range(k)]
+    tt, aa, bb = (list(x) for x in zip(*drawn, strict=True))
+    _same_table(three.table_a.with_counts(three.margin_a(counts)),
+                cm.Contingency.from_labels(tt, aa))
+    _same_table(three.table_b.with_counts(three.margin_b(counts)),
+                cm.Contingency.from_labels(tt, bb))
+
+
+def test_identical_clusterings_tie_with_p_one():
+    rng = np.random.default_rng(0)
+    t, p = rng.integers(0, 3, 100), rng.integers(0, 4, 100)
+    r = compare_clusterings(t, p, p, ["ari", "nmi", "clustering_error"], n_boot=50, seed=0)
+    for s in r.scores.values():
+        assert s.difference == 0.0 and s.better == "tie" and s.pvalue == 1.0
+        assert s.interval == (0.0, 0.0)
+
+
+def _equally_good(rng, n, k=5, noise=0.3):
+    t = rng.integers(0, k, n)
+    a = np.where(rng.random(n) < noise, rng.integers(0, k, n), t)
+    b = np.where(rng.random(n) < noise, rng.integers(0, k, n), t)
+    return t, a, b
+
+
+def test_false_positive_rate_is_nominal_when_equally_good():
+    """A and B both keep 70 % of the truth: "A differs from B" at alpha = 0.05 must not be
+    said more often than 5 % plus three binomial standard errors of the simulation."""
+    rng = np.random.default_rng(2026)
+    m, alpha = 100, 0.05
+    rejected = {"ari": 0, "nmi": 0}
+    for _ in range(m):
+        t, a, b = _equally_good(rng, 200)
+        r = compare_clusterings(t, a, b, list(rejected), n_boot=100,
+                                seed=int(rng.integers(1 << 31)))
+        for key in rejected:
+            rejected[key] += r[key].pvalue < alpha
+    bound = alpha + 3 * math.sqrt(alpha * (1 - alpha) / m)
+    assert all(count / m <= bound for count in rejected.values()), rejected
+
+
+def test_clearly_better_clustering_is_found_better():
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(10):
+        t = rng.integers(0, 4, 300)
+        good = np.where(rng.random(300) < 0.1, rng.integers(0, 4, 300), t)
+        poor = np.where(rng.random(300) < 0.6, rng.integers(0, 4, 300), t)
+        r = compare_clusterings(t, good, poor, ["ari", "clustering_error"], n_boot=100,
+                                seed=int(rng.integers(1 << 31)))
+        assert r["clustering_error"].difference < 0  # lower is better: a's error is lower
+        found += all(s.better == "a" and s.pvalue < 0.05 for s in r.scores.values())
+    assert found == 10
+
+
+def test_degenerate_replicates_are_skipped_not_fatal():
+    t = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    a = [0, 0, 0, -1, -1, 1, 1, -1, -1, -1]
+    b = [0, 0, 1, 1, -1, 1, 1, 0, -1, -1]
+    for seed in range(5):
+        r = compare_clusterings(t, a, b, "ari", n_boot=200, seed=seed, noise_label=-1,
+                                noise="exclude")
+        assert 0 <= r["ari"].n_skipped < 200
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"labels_b": [0, 1]}, "labels_true and labels_b have different lengths"),
+    ({"ci": 1.5}, "ci must be"),
+    ({"n_boot": 1}, "n_boot must be"),
+    ({"metrics": "nope"}, "unknown metric 'nope'"),
+    ({"seed": -1}, "seed must be"),
+    ({"noise_label": -1, "noise": "drop"}, "noise must be one of"),
+])
+def test_bad_input_is_refused_naming_the_argument(kwargs, message):
+    args = {"labels_true": [0, 0, 1], "labels_a": [0, 1, 1], "labels_b": [1, 1, 0]}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        compare_clusterings(**args)
+
+
+def test_outputs_are_strict_json_and_a_table():
+    rng = np.random.default_rng(3)
+    t, a, b = _equally_good(rng, 80)
+    r = compare_clusterings(t, a, b, ["ari", "recovery_rate"], n_boot=30, seed=1,
+                            names=("kmeans", "gmm"))
+    data = json.loads(r.to_json(), parse_constant=lambda c: pytest.fail(c))
+    assert set(data["scores"]) == {"ari", "recovery_rate"}
+    text = str(r)
+    assert "kmeans" in text and "gmm" in text and "recovery_rate" in text
+
+
+def test_command_line_formats_and_one_line_errors(tmp_path, capsys):
+    from clustermetrics.cli.main import main
+
+    rng = np.random.default_rng(5)
+    t, a, b = _equally_good(rng, 60)
+    for name, values in (("t", t), ("a", a), ("b", b)):
+        (tmp_path / f"{name}.txt").write_text("\n".join(map(str, values)) + "\n")
+    (tmp_path / "all.csv").write_text("y,km,gm\n" + "".join(
+        f"{x},{y},{z}\n" for x, y, z in zip(t, a, b, strict=True)))
+    files = [str(tmp_path / f"{n}.txt") for n in "tab"]
+    assert main(["paired", *files, "--n-boot", "20", "--seed", "1", "--metrics", "ari",
+                 "--format", "json"]) == 0
+    by_files = json.loads(capsys.readouterr().out)
+    assert main(["paired", str(tmp_path / "all.csv"), "--true-col", "y", "--a-col", "km",
+                 "--b-col", "gm", "--n-boot", "20", "--seed", "1", "--metrics", "ari",
+                 "--format", "json"]) == 0
+    by_table = json.loads(capsys.readouterr().out)
+    assert by_table["names"] == ["km", "gm"]
+    assert by_table["scores"] == by_files["scores"]
+    assert main(["paired", *files, "--n-boot", "20", "--metrics", "ari", "--format",
+                 "csv"]) == 0
+    assert capsys.readouterr().out.startswith("score,A,B,difference,low,high,pvalue")
+    for bad in (["--ci", "2"], ["--metrics", "nope"], ["--noise", "exclude"],
+                ["--names", "x"]):
+        assert main(["paired", *files, *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("clustermetrics: error: ")
+    assert main(["paired", files[0], files[1]]) == 2
+    assert "three label files" in capsys.readouterr().err
