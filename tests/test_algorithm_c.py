@@ -2,7 +2,6 @@
 K / C tables of the demo in the paper's layout."""
 
 import numpy as np
-import pytest
 from scipy.cluster.hierarchy import fcluster, linkage
 
 import clustermetrics as cm
@@ -12,8 +11,6 @@ from clustermetrics.experiments.recovery_study import (
     paper_kc_tables,
     recovery_study,
 )
-
-pytest.importorskip("sklearn")
 
 
 def test_c_groups_the_modes_by_single_linkage_maxclust():

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 from scipy.cluster.hierarchy import fcluster, linkage
+from sklearn.datasets import load_iris
 
 import clustermetrics as cm
 from cli_helpers import run
@@ -66,7 +67,6 @@ def test_bad_input_is_one_line(capsys, data, tmp_path, monkeypatch, argv, messag
 
 
 def test_compare_curves_beside_the_run_at_true_k(capsys, tmp_path):
-    pytest.importorskip("sklearn")
     code, out, err = run(capsys, "compare", "--dataset", "iris", "--algorithms",
                          "kmeans,average", "--curves", "--metrics", "ari", "--format", "json",
                          "--report", tmp_path / "rep")
@@ -74,8 +74,6 @@ def test_compare_curves_beside_the_run_at_true_k(capsys, tmp_path):
     runs = {r["algorithm"]: r for r in json.loads(out)}
     assert "curve" not in runs["kmeans"]
     curve = runs["average"]["curve"]["best"]["ari"]
-    from sklearn.datasets import load_iris
-
     iris = load_iris()
     Z = linkage(iris.data, "average")
     values = [cm.adjusted_rand_score(iris.target, fcluster(Z, k, "maxclust"))

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import math
 
+import genieclust
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.cluster.hierarchy import fcluster, linkage
+from sklearn import cluster as sklearn_cluster
+from sklearn.neighbors import kneighbors_graph
 
 import clustermetrics as cm
 from clustermetrics import _kernels
@@ -65,7 +68,7 @@ def trees(draw, max_n=24):
     return np.array(children, dtype=np.int64).reshape(-1, 2), truth
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(trees())
 def test_every_level_equals_scoring_the_cut_from_scratch(case):
     children, truth = case
@@ -74,7 +77,7 @@ def test_every_level_equals_scoring_the_cut_from_scratch(case):
     assert_levels_match(result, truth, children, UPDATABLE)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(trees(max_n=40))
 def test_compiled_loop_equals_python_loop(case):
     children, truth = case
@@ -125,7 +128,6 @@ def test_tied_heights_follow_the_merge_order():
 
 
 def test_sklearn_agglomerative_children_and_distances():
-    sklearn_cluster = pytest.importorskip("sklearn.cluster")
     rng = np.random.default_rng(5)
     X = rng.normal(size=(60, 2))
     truth = rng.integers(0, 3, 60)
@@ -141,8 +143,6 @@ def test_sklearn_agglomerative_children_and_distances():
         ref = sklearn_cluster.AgglomerativeClustering(n_clusters=k, linkage="ward").fit(X)
         got = cm.score_hierarchy(truth, without, ["ari"]).labels(k)
         assert cm.adjusted_rand_score(ref.labels_, got) == 1.0
-    from sklearn.neighbors import kneighbors_graph
-
     partial = sklearn_cluster.AgglomerativeClustering(  # stops at 5 clusters
         n_clusters=5, compute_full_tree=False, connectivity=kneighbors_graph(X, 10)).fit(X)
     assert partial.children_.shape[0] < 59
@@ -151,7 +151,6 @@ def test_sklearn_agglomerative_children_and_distances():
 
 
 def test_genieclust_children():
-    genieclust = pytest.importorskip("genieclust")
     rng = np.random.default_rng(7)
     X = rng.normal(size=(80, 2))
     truth = rng.integers(0, 3, 80)
@@ -198,7 +197,6 @@ def test_cut_only_scores_at_chosen_cuts():
 
 
 def test_frame_and_best():
-    pytest.importorskip("pandas")
     Z = linkage([[0.0], [0.1], [3.0], [3.1], [9.0]], "single")
     result = cm.score_hierarchy([0, 0, 1, 1, 2], Z, ["ari", "vi", "nmi"])
     frame = result.frame
