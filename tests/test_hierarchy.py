@@ -20,6 +20,7 @@ from sklearn.neighbors import kneighbors_graph
 
 import clustermetrics as cm
 from clustermetrics import _kernels
+from clustermetrics import hierarchy as hierarchy_module
 from clustermetrics.hierarchy import _level_stats, as_merges, cut_labels
 from clustermetrics.registry import METRICS
 
@@ -231,3 +232,18 @@ def test_bad_arguments():
         cm.score_hierarchy([0, 0, 1], Z, ["nope"])
     with pytest.raises(ValueError, match="n_clusters must be between"):
         cut_labels(Z[:, :2].astype(np.int64), 5)
+
+
+def test_a_score_reading_more_on_some_branch_falls_back_to_chosen_cuts(monkeypatch):
+    # MARI reads the cells whenever the labellings disagree; declared updatable by
+    # mistake it must still come out right, computed from scratch at the chosen cuts
+    updatable = dict(hierarchy_module._updatable())
+    updatable["mari"] = (True, False)
+    monkeypatch.setattr(hierarchy_module, "_updatable", lambda: updatable)
+    Z = linkage(np.arange(12.0)[:, None] ** 1.5, "single")
+    truth = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    result = cm.score_hierarchy(truth, Z, ["ari", "mari"], k=[4])
+    assert result.cut_only == ["mari"] and 4 in result.cut_only_at
+    i = result.n_clusters.tolist().index(4)
+    table = cm.Contingency.from_labels(truth, union_find_cut(Z[:, :2].astype(int), 12, 4))
+    assert result.values["mari"][i] == cm.modified_adjusted_rand_score(table)

@@ -419,6 +419,10 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     values: dict[str, np.ndarray] = {}
     if fast:
         values.update(_updatable_values(fast, updatable, codes, class_sizes, children, ks))
+        # a score that read more than the statistics on a branch the probe did not reach
+        # is computed from scratch instead, at the chosen cuts
+        slow += [key for key in fast if key not in values]
+        fast = [key for key in fast if key in values]
     best = {key: b for key in fast
             if (b := _best(METRICS[key], ks, values[key])) is not None}
     notes = []
@@ -481,8 +485,14 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
                                              strict=True))]
         infos = [(m, h_true, h) for m, h in zip(mi, h_pred, strict=True)]
     columns = (ks.tolist(), stats.nnz[ks].tolist(), pairs, infos)
-    return {key: _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None), *columns)
-            for key in keys}
+    out = {}
+    for key in keys:
+        try:
+            out[key] = _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None),
+                               *columns)
+        except _NotSufficient:
+            continue
+    return out
 
 
 def _values(entry: MetricInfo, level: _Level, ks: list[int], nnzs: list[int], pairs: list,
