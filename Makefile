@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test lint bench clean readme java
+.PHONY: demo test lint bench clean readme java docs docs-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,18 @@ java:
 
 test: $(STAMP) java
 	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(MAKE) docs-build
 	$(BIN)/python -m pytest -q
+
+# The documentation site: built from docs/ (pages generated from the code by
+# tools/docs_hooks.py) and served at http://127.0.0.1:8000 while you edit.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+# What make test runs: a strict build (a broken link, anchor or reference fails it).
+docs-build: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir build/site
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -7,7 +7,7 @@ must be refused, naming which options) generate:
   at least once (greedy covering array: each row sets many options at once);
 * ``refused``: every pair of (option, value) that a rule refuses, to be run on its own.
 
-The same rules are the ones the README lists; a combination the code refuses that the
+The same rules are the ones the user guide lists; a combination the code refuses that the
 rules allow (or the reverse) fails the test that runs it.
 """
 

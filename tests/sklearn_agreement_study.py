@@ -7,7 +7,7 @@ score with clustermetrics, with scikit-learn and with the 40-digit reference of
 ``decimal_reference``, and prints per score family and range of N: how often the two
 differ, the largest |ours - scikit-learn|, the largest error of each side, which side is
 closer where they differ (at all, and by more than 1e-14), and the differences and errors
-scaled as README.md states them:
+scaled as docs/guide/scikit-learn.md states them:
 
 * pair counting (ARI, RI, FMI): in units in the last place of the value;
 * information (MI, NMI, homogeneity, completeness, V-measure): times the entropy the score
@@ -16,7 +16,7 @@ scaled as README.md states them:
 * AMI: times mean(H) - E[MI] (its denominator), the difference over eps N^2 and our error
   over eps.
 
-``test_sklearn_agreement.py`` tests the bounds README.md states from this output.
+``test_sklearn_agreement.py`` tests the bounds docs/guide/scikit-learn.md states from this output.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def family(name, t, p):
 
 
 def scaled(fam, n, value, diff, err_ours, divisor):
-    """(difference, our error) in the units README.md states them in."""
+    """(difference, our error) in the units docs/guide/scikit-learn.md states them in."""
     if fam in PAIRS:
         ulp = math.ulp(value) or 1.0
         return diff / ulp, err_ours / ulp

@@ -22,6 +22,8 @@ FIXED = ChanceSetup("fixed", "against a 5-class truth", 300, 5, 40)
 # Adjusted by subtracting the expected value under the permutation model: mean 0 by
 # construction (NCA, NPA and PSI are normalised against other baselines).
 EXPECTATION_ADJUSTED = ["ari", "ami", "afmi", "mari", "ami_geometric", "ami_min", "ami_max"]
+# Reduced MI subtracts the code length of the table: about 0 for independent labellings.
+REDUCED = ["rmi", "rnmi", "rnmi_arithmetic"]
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +50,22 @@ def test_adjusted_scores_average_near_zero(curves, key):
     assert METRICS[key].adjusted
     for c in curves:
         assert np.abs(c.mean[key]).max() < 0.05, (c.setup.key, key, c.mean[key])
+
+
+@pytest.mark.parametrize("key", REDUCED)
+def test_reduced_scores_stay_near_zero(curves, key):
+    assert METRICS[key].adjusted
+    for c in curves:
+        assert np.abs(c.mean[key]).max() < 0.02, (c.setup.key, key, c.mean[key])
+
+
+def test_smi_is_zero_mean_unit_deviation_under_chance(curves):
+    """SMI is in standard deviations of MI under the permutation model: over random
+    labellings its mean is 0 and its spread 1, whatever k."""
+    for c in curves:
+        draws = c.n_repeats * c.ks.shape[0]
+        assert abs(float(c.mean["smi"].mean())) < 4.0 / np.sqrt(draws), c.mean["smi"]
+        assert 0.6 < float(np.sqrt((c.std["smi"] ** 2).mean())) < 1.5, c.std["smi"]
 
 
 def test_unadjusted_scores_drift_with_k(curves):

@@ -1,6 +1,7 @@
 """clustermetrics score with --engine/--memory-limit/--drop-null: same report on every path."""
 
 import json
+import sys
 
 import numpy as np
 import pyarrow as pa
@@ -76,8 +77,12 @@ def test_drop_null_in_memory_text_files(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "p", "--engine", "memory"],
-     "--engine memory reads text tables; use --engine duckdb"),
+    (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "p", "--sep", ";"],
+     "--sep applies to delimited text files; {d}/d.parquet is Parquet"),
+    (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--header"],
+     "--header applies to the two-file form"),
+    (["score", "", "--true-col", "t", "--pred-col", "p"], "TRUTH is an empty path"),
+    (["score", "{d}/d.csv", ""], "PRED is an empty path"),
     (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--memory-limit", "1GB"],
      "--memory-limit applies to --engine duckdb, not memory"),
     (["score", "{d}/d.csv", "{d}/d.csv", "--engine", "duckdb"],
@@ -93,4 +98,19 @@ def test_engine_errors_are_one_line(files, capsys, argv, message):
     d, _, _ = files
     code, out, err = _run(capsys, *[a.format(d=d) for a in argv])
     assert code == 2 and out == ""
-    assert len(err.splitlines()) == 1 and message in err, err
+    assert len(err.splitlines()) == 1 and message.format(d=d) in err, err
+
+
+def test_auto_without_duckdb_reads_parquet_in_memory(monkeypatch, files, capsys):
+    # without DuckDB, Parquet is read by pyarrow in memory, to the same table; without
+    # pyarrow either, the message names both extras
+    d, _, _ = files
+    with_duckdb = _run(capsys, "score", d / "d.parquet", "--true-col", "t", "--pred-col", "p",
+                       "--format", "csv")
+    monkeypatch.setitem(sys.modules, "duckdb", None)
+    assert choose_engine("auto", str(d / "d.parquet"), None) == "memory"
+    assert _run(capsys, "score", d / "d.parquet", "--true-col", "t", "--pred-col", "p",
+                "--format", "csv") == with_duckdb
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ValueError, match=r"clustermetrics\[duckdb\].*clustermetrics\[parquet\]"):
+        choose_engine("auto", str(d / "d.parquet"), None)

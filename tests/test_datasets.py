@@ -86,7 +86,7 @@ def test_blobs_and_overlapping_follow_the_size_options():
     for name in ("blobs", "overlapping"):
         d = load_dataset(name, n_clusters=4, n_per_cluster=25, seed=2)
         assert d.X.shape[0] == 100 and len(np.unique(d.y)) == 4
-    assert set(DATASETS) == {"overlapping", "iris", "wine", "digits", "blobs"}
+    assert set(DATASETS) == {"overlapping", "halo", "iris", "wine", "digits", "blobs"}
 
 
 def test_unknown_dataset():

@@ -2,7 +2,8 @@
 
 Hypothesis writes delimited files (with Python's ``csv`` module, then perturbed byte by
 byte) and every engine must give the table of ``spec_table`` below, an independent
-character-by-character reading of README.md's "How files are read", or a ValueError when
+character-by-character reading of the user guide's "How files are read"
+(docs/guide/cli.md), or a ValueError when
 it does; memory, DuckDB and Spark must also agree on the rows read and skipped. Parquet
 columns of every type go through DuckDB and Spark and must give the table of the values
 pyarrow reads.

@@ -43,6 +43,17 @@ def _one_thread():
         yield
 
 
+@pytest.fixture(scope="module")
+def _halo_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("halo-cache")
+
+
+@pytest.fixture(autouse=True)
+def _halo_cache_env(_halo_cache, monkeypatch):
+    """The simulated halo's cache in a temporary directory shared by this module's runs."""
+    monkeypatch.setenv("CLUSTERMETRICS_CACHE", str(_halo_cache))
+
+
 @pytest.fixture
 def files(tmp_path):
     rng = np.random.default_rng(0)
@@ -65,7 +76,7 @@ def _argv(command, row, base, files):
             argv.append(option)
         else:
             argv += [option, str(files.get(value, value))]
-        if option == "--data":
+        if option == "--data" and command == "compare":  # demo's --data names its data
             argv += ["--label-col", "species"]
     return argv
 
@@ -116,7 +127,7 @@ def _ids(rows):
 
 # ------------------------------------------------------------------------ compare
 COMPARE = {
-    "--dataset": ["iris", "wine,blobs"],
+    "--dataset": ["iris", "wine,blobs", "halo"],
     "--data": ["POINTS"],
     "--features": ["x,y"],
     "--sep": [","],
@@ -138,6 +149,7 @@ COMPARE = {
     "--format": list(FORMATS),
 }
 _SIMULATED = {"overlapping": {"--n-clusters", "--n-per-cluster", "--overlap"},
+              "halo": {"--n-clusters", "--n-per-cluster"},
               "blobs": {"--n-clusters", "--n-per-cluster"}}
 SMALL = "40"  # points per simulated cluster when the row does not say: fast runs
 
@@ -264,6 +276,7 @@ DEMO = {
     "--n-max": ["3"],
     "--n-per-cluster": ["25"],
     "--overlap": ["2"],
+    "--data": ["halo"],
     "--algorithms": ["kmeans,hdbscan", "average"],
     "--seeds": ["4,5"],
     "--data-seed": ["2"],
@@ -285,6 +298,7 @@ def _demo(r, option):
 
 
 DEMO_RULES = [
+    lambda r: ("--overlap", "--data") if "--overlap" in r and "--data" in r else None,
     lambda r: ("--n-min", "--n-max") if int(_demo(r, "--n-min")) > int(_demo(r, "--n-max"))
     else None,
     lambda r: ("--max-pairwise", "--algorithms") if "--max-pairwise" in r and "average" not in
@@ -303,10 +317,12 @@ def test_demo_combinations_show_their_effect_everywhere(row, files, capsys):
     seeds = [int(s) for s in _demo(row, "--seeds").split(",")]
     per, overlap = int(_demo(row, "--n-per-cluster")), float(row.get("--overlap", 1))
     data_seed = int(row.get("--data-seed", 0))
+    data = row.get("--data", "overlapping")
     study = recovery_study(range(n_min, n_max + 1), n_per_cluster=per,
                            algorithms=_demo(row, "--algorithms"), seeds=seeds,
                            data_seed=data_seed, overlap=overlap,
-                           max_pairwise=int(row.get("--max-pairwise", 5000)))
+                           max_pairwise=int(row.get("--max-pairwise", 5000)), data=data)
+    data_note = "simulated stellar halo" if data == "halo" else f"overlap {overlap:g}"
     timing = {(t.n, t.method): t.rate for t in bruteforce_timing(
         range(2, int(_demo(row, "--bruteforce-max")) + 1)) + scaling_timing(
         _timing_ns(int(_demo(row, "--timing-max"))))}
@@ -332,7 +348,7 @@ def test_demo_combinations_show_their_effect_everywhere(row, files, capsys):
         text = outputs["table"]
         for i, seed in enumerate(seeds):
             assert (f"Table {i + 1}. Iteration {i + 1} (algorithm seed {seed}; {per:,} points "
-                    f"per cluster, overlap {overlap:g}, data seed {data_seed})") in text
+                    f"per cluster, {data_note}, data seed {data_seed})") in text
         for t in study.runs:
             for r in t:
                 assert [str(r.n_classes), r.algorithm, str(r.n_clusters)] in [
@@ -342,7 +358,7 @@ def test_demo_combinations_show_their_effect_everywhere(row, files, capsys):
         assert timing_rows == {str(n) for n, _ in timing}
     if "--report" in row:
         assert f"Chosen run: {row.get('--show', '')}" in outputs["html"]
-        assert html.escape(f"overlap {overlap:g}, data seed {data_seed}") in outputs["html"]
+        assert html.escape(f"{data_note}, data seed {data_seed}") in outputs["html"]
 
 
 @pytest.mark.parametrize("pair,firing", DEMO_REFUSED, ids=_ids(p for p, _ in DEMO_REFUSED))

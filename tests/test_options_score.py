@@ -33,7 +33,7 @@ OPTIONS = {
     "--format": list(FORMATS),
 }
 
-# The refused combinations (the README's list): each names both options.
+# The refused combinations (the user guide's list): each names both options.
 RULES = [
     lambda r: ("--n-boot", "--ci") if "--n-boot" in r and "--ci" not in r else None,
     lambda r: ("--seed", "--ci") if "--seed" in r and "--ci" not in r else None,

@@ -66,7 +66,12 @@ INT64_MAX = 2**63 - 1
 # Seconds per score and table (a correct score needs milliseconds); a score that took too
 # long once gets the short limit afterwards, so a slow score fails each test quickly.
 _TIMEOUT, _TIMEOUT_AGAIN = 10.0, 2.0
-KEYS = list(METRICS)
+# SMI divides by sd[MI], which has no closed form: the exact sum (Romano et al. 2014) costs
+# ~min(a, b)^3 terms and the sampler needs N < 1e9, so on most of these tables (counts up
+# to 1e17) SMI refuses or estimates. tests/test_smi_rmi.py checks it against an
+# enumeration of every table with the margins instead.
+NO_EXACT_REFERENCE = {"smi"}
+KEYS = [k for k in METRICS if k not in NO_EXACT_REFERENCE]
 CASES_PER_SHAPE = 8
 # One seed for every key (all keys then see the same tables of a shape, and the library
 # evaluates each table once); set CLUSTERMETRICS_REFERENCE_SEED to explore other tables.
@@ -374,7 +379,7 @@ def test_landmark_tables(key):
 
 
 def test_every_score_has_a_reference():
-    assert set(METRICS) - set(REFERENCES) == set()
+    assert set(METRICS) - set(REFERENCES) == NO_EXACT_REFERENCE  # exempt, reason above
     assert set(REFERENCES) - set(METRICS) == set(), "reference for a score not registered"
 
 

@@ -1,5 +1,6 @@
 """Drop-in compatibility: same names, signatures and values as scikit-learn 1.9.1, to the
-bounds README.md states ("Deviations from scikit-learn 1.9"), on generated label pairs of
+bounds docs/guide/scikit-learn.md states ("Deviations from scikit-learn 1.9"), on
+generated label pairs of
 every shape of ``label_shapes``, plus the deliberate deviations.
 
 The bounds were measured by ``tests/sklearn_agreement_study.py`` against the 40-digit

@@ -56,11 +56,28 @@ def test_dataframe_chunks(make):
     assert from_chunks(chunks, true_col="t", pred_col="p") == Contingency.from_labels(t, p)
 
 
+BAD_CHUNKS = [5, None, "ab", ([1, 2], [1]), ([1], [1], [1]), ([None], [1]), ([1], [float("nan")]),
+              ([[1, 2]], [1]), ({1}, [1])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 3), min_size=1, max_size=4)), max_size=4),
+       st.sampled_from(BAD_CHUNKS), st.data())
+def test_every_bad_chunk_is_named_by_its_index(good, bad, data):
+    # whatever is wrong with a chunk, the message names the parameter and the chunk's index
+    chunks = [(labels, labels[::-1]) for (labels,) in good]
+    where = data.draw(st.integers(0, len(chunks)))
+    chunks.insert(where, bad)
+    with pytest.raises(ValueError) as info:
+        from_chunks(chunks)
+    assert str(info.value).startswith(f"chunks[{where}]: "), info.value
+
+
 def test_chunk_errors():
-    with pytest.raises(ValueError, match="chunk 1 is not a"):
+    with pytest.raises(ValueError, match="chunks\\[1\\]: a chunk must be a"):
         from_chunks([([1], [1]), 5])
-    with pytest.raises(ValueError,
-                       match="chunk 0 has no column 'x' \\(true_col\\); columns are: 't', 'p'"):
+    with pytest.raises(ValueError, match="chunks\\[0\\]: the chunk has no column 'x' "
+                                         "\\(true_col\\); columns are: 't', 'p'"):
         from_chunks([pd.DataFrame({"t": [1], "p": [1]})], true_col="x", pred_col="p")
     with pytest.raises(ValueError, match="give both true_col and pred_col"):
         from_chunks([], true_col="t")

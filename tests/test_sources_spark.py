@@ -63,6 +63,13 @@ def test_errors(spark):
     empty = spark.createDataFrame([], "t long, p string")
     with pytest.raises(ValueError, match="has no rows"):
         from_spark(empty, "t", "p")
+    # a plan that fails when it runs: one line, the cause, no Java class or py4j wrapper
+    failing = spark.range(3).selectExpr("id AS t", "raise_error('labels went wrong') AS p")
+    with pytest.raises(ValueError) as info:
+        from_spark(failing, "t", "p")
+    message = str(info.value)
+    assert "\n" not in message and "labels went wrong" in message, message
+    assert "py4j" not in message and "An error occurred" not in message, message
 
 
 def test_cli_spark_engine_matches_memory(tmp_path, capsys):
@@ -80,3 +87,26 @@ def test_cli_spark_engine_matches_memory(tmp_path, capsys):
         assert code == 0, err
         outputs.append(out)
     assert outputs[0] == outputs[1]
+
+
+def test_cli_spark_keeps_the_terminal_quiet(tmp_path, capsys):
+    # a fresh process, so a fresh JVM: its log4j lines, Java's warnings and Spark's
+    # progress bars must not reach the terminal; a Spark-side error is one line
+    import subprocess
+    import sys
+
+    pq.write_table(pa.table({"t": pa.array([1, 2, 2], pa.uint64()),
+                             "p": pa.array([0.5, -0.0, 0.0], pa.float16())}),
+                   tmp_path / "d.parquet")
+    script = ("import sys; from clustermetrics.cli import main; "
+              "sys.exit(main(sys.argv[1:]))")
+    args = [sys.executable, "-c", script, "score", str(tmp_path / "d.parquet"), "--true-col",
+            "t", "--pred-col", "p", "--engine", "spark", "--metrics", "ari", "--format",
+            "json", "--details"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    from clustermetrics.cli import main
+
+    assert main(args[3:-6] + ["memory"] + args[-5:]) == 0
+    assert done.stdout == capsys.readouterr().out
+    assert '"0.0"' not in done.stdout and "-0.0" not in done.stdout  # 0.0 as a number

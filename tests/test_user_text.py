@@ -51,7 +51,7 @@ labelings = st.sampled_from(label_kinds).flatmap(_labelings)
 
 
 def _as_json(x):
-    """The README's rule for labels in JSON, written independently of the code."""
+    """The documented rule for labels in JSON, written independently of the code."""
     if isinstance(x, (str, bool, int)):
         return x
     if isinstance(x, float):

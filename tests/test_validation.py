@@ -5,6 +5,8 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clustermetrics import Contingency, adjusted_rand_score, evaluate, rand_score
 
@@ -139,3 +141,45 @@ def test_contingency_and_labels_conflict():
         adjusted_rand_score(table, [0, 1])
     with pytest.raises(ValueError, match="labels_pred is required"):
         adjusted_rand_score([0, 1])
+
+
+_NUMBER_TYPES = [int, float, np.int32, np.uint64, np.float32, np.float64,
+                 lambda v: __import__("fractions").Fraction(v),
+                 lambda v: __import__("decimal").Decimal(v)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 4), st.integers(0, 7)),
+                min_size=1, max_size=6))
+def test_counts_of_any_number_type_integral_accepted_fractional_refused(cells):
+    # a count is accepted when its value is a non-negative integer, whatever its type
+    # (Fraction(6, 2), 3.0, Decimal('3')), and refused naming counts when it is not
+    from fractions import Fraction
+
+    values, wanted = [], []
+    for count, denominator, kind in cells:
+        make = _NUMBER_TYPES[kind]
+        if make in (np.int32, np.float32):
+            count %= 2**20  # values those types hold exactly
+        if make in (int, np.int32, np.uint64) or denominator == 1:
+            values.append(make(count))
+            wanted.append(Fraction(count))
+        else:
+            exact = Fraction(2 * count + 1, 2 * denominator)  # never an integer
+            value = make(exact) if kind == 6 else \
+                make(str(float(exact))) if kind == 7 else make(float(exact))
+            values.append(value)
+            wanted.append(value if kind == 6 else Fraction(str(value)) if kind == 7
+                          else Fraction(float(value)))
+    rows = list(range(len(values)))
+    if all(w.denominator == 1 for w in wanted):
+        if sum(wanted) == 0:
+            with pytest.raises(ValueError, match="empty"):
+                Contingency.from_counts(rows, rows, values)
+            return
+        table = Contingency.from_counts(rows, rows, values)
+        assert table.n_samples == sum(wanted)
+        assert table.counts.tolist() == [int(w) for w in wanted if w]
+    else:
+        with pytest.raises(ValueError, match="^counts "):
+            Contingency.from_counts(rows, rows, values)

@@ -8,6 +8,7 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 from ._version import __version__ as __version__
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
+from .frames import evaluate_frame
 from .hierarchy import HierarchyScores, score_hierarchy, updatable_metrics
 from .metrics.bcubed import (
     bcubed_f,
@@ -26,6 +27,7 @@ from .metrics.element_centric import (
     element_centric_similarity_score,
 )
 from .metrics.information import (
+    StandardizedMI,
     adjusted_mutual_info_score,
     ami_geometric_score,
     ami_max_score,
@@ -45,8 +47,12 @@ from .metrics.information import (
     nmi_min_score,
     normalized_information_distance,
     normalized_mutual_info_score,
+    normalized_reduced_mutual_info_score,
     normalized_variation_of_information,
     normalized_variation_of_information_distance,
+    reduced_mutual_info_score,
+    standardized_mutual_info,
+    standardized_mutual_info_score,
     v_measure_score,
     variation_of_information,
     variation_of_information_distance,
@@ -121,6 +127,7 @@ from .metrics.set_matching import (
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
+from .model_selection import scorer
 from .noise import with_noise
 from .paired import PairedComparison, compare_clusterings
 from .registry import METRICS, MetricInfo
@@ -129,6 +136,7 @@ from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
+    "evaluate_frame", "scorer",
     "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo", "diagnose",
     "Diagnostics", "with_noise", "bcubed_precision_score", "bcubed_recall_score",
     "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
@@ -161,5 +169,7 @@ __all__ = [
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_inverse_score", "geometric_accuracy", "exact_match_precision",
     "exact_match_recall", "UndefinedMetricError",
+    "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
+    "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
     "score_hierarchy", "HierarchyScores", "updatable_metrics",
 ]

@@ -14,9 +14,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._html import html_table
 from ._json import json_label
 from ._text import text_table
-from .table import as_contingency
+from .table import as_contingency, label_values
 
 __all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose", "check_top",
            "diagnostics_data"]
@@ -107,6 +108,27 @@ class Diagnostics(NamedTuple):
     def __str__(self) -> str:
         return self.format()
 
+    def _repr_html_(self) -> str:
+        """Notebook view: the ten largest split and merge errors as two HTML tables."""
+        return self.html(10)
+
+    def html(self, top: int | None = 10) -> str:
+        """The two tables of :meth:`format` as HTML (labels escaped)."""
+        top = check_top(top, "top")
+        share = f"{self.min_share:.0%}"
+        classes = html_table(
+            ["class", "size", "best cluster", "recall", "outside", f"split over (>= {share})"],
+            [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split, _parts(c.splits)]
+             for c in self.classes[:top]],
+            caption=_heading("split errors: classes spread over clusters", len(self.classes),
+                             top))
+        clusters = html_table(
+            ["cluster", "size", "majority class", "purity", "others", f"merges (>= {share})"],
+            [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
+              _parts(c.merges)] for c in self.clusters[:top]],
+            caption=_heading("merge errors: clusters mixing classes", len(self.clusters), top))
+        return f"<div>{classes}{clusters}</div>"
+
 
 def diagnostics_data(diag: Diagnostics, top: int | None = None) -> dict[str, Any]:
     """:meth:`Diagnostics.to_dict` with every label as JSON data
@@ -161,7 +183,9 @@ def diagnose(labels_true: Any, labels_pred: Any = None, *,
                        tuple(ClusterDiagnostic(*c) for c in clusters), float(min_share))
 
 
-def _side(own, other, counts, sizes, own_labels, other_labels, min_share):
+def _side(own: np.ndarray, other: np.ndarray, counts: np.ndarray, sizes: np.ndarray,
+          own_labels: np.ndarray, other_labels: np.ndarray, min_share: float,
+          ) -> list[tuple[Any, ...]]:
     """Rows of diagnostics for the groups ``own`` (classes or clusters), worst first."""
     # Within each group: largest count first, ties by the other side's label order.
     order = np.lexsort((other, -counts, own))
@@ -171,10 +195,10 @@ def _side(own, other, counts, sizes, own_labels, other_labels, min_share):
     best_other = other[first]
     outside = sizes - best_count
     listed = counts >= min_share * sizes[own]
-    parts = _group_parts(own[listed], other_labels[other[listed]].tolist(),
+    parts = _group_parts(own[listed], label_values(other_labels[other[listed]]),
                          counts[listed].tolist(), (counts[listed] / sizes[own[listed]]).tolist(),
                          sizes.shape[0])
-    labels, best_labels = own_labels.tolist(), other_labels[best_other].tolist()
+    labels, best_labels = label_values(own_labels), label_values(other_labels[best_other])
     sizes_l, best_l, outside_l = sizes.tolist(), best_count.tolist(), outside.tolist()
     recall = (best_count / sizes).tolist()
     worst = np.lexsort((np.arange(sizes.shape[0]), -outside))
@@ -182,15 +206,16 @@ def _side(own, other, counts, sizes, own_labels, other_labels, min_share):
              parts[g]) for g in worst.tolist()]
 
 
-def _group_parts(group, labels, counts, shares, n_groups):
+def _group_parts(group: np.ndarray, labels: list[Any], counts: list[int], shares: list[float],
+                 n_groups: int) -> list[tuple[tuple[Any, int, float], ...]]:
     """Per group, the tuple of its (label, count, share) entries, in the given order."""
-    parts: list[list] = [[] for _ in range(n_groups)]
+    parts: list[list[tuple[Any, int, float]]] = [[] for _ in range(n_groups)]
     for g, label, count, share in zip(group.tolist(), labels, counts, shares, strict=True):
         parts[g].append((label, count, share))
     return [tuple(p) for p in parts]
 
 
-def _parts(entries) -> str:
+def _parts(entries: tuple[tuple[Any, int, float], ...]) -> str:
     return ", ".join(f"{label} {count} ({share:.0%})" for label, count, share in entries)
 
 

@@ -148,9 +148,10 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
     if ci is not None:
         def replicate(rep: Contingency) -> dict[str, float] | None:
             if noise_label is not None:
-                rep = noise_in_replicate(rep, noise_label, noise)
-                if rep is None:  # nothing left to score: skipped (bootstrap's rule)
+                kept = noise_in_replicate(rep, noise_label, noise)
+                if kept is None:  # nothing left to score: skipped (bootstrap's rule)
                     return None
+                rep = kept
             return _replicate_values(rep, keys)
 
         intervals = bootstrap_intervals(table, replicate, keys, level=ci, n_boot=n_boot,
@@ -171,8 +172,11 @@ def _replicate_values(table: Contingency, keys: list[str]) -> dict[str, float]:
     return out
 
 
-def _compute(table: Contingency, keys: list[str]):
-    values, details, timings = {}, {}, {}
+def _compute(table: Contingency, keys: list[str],
+             ) -> tuple[dict[str, float], dict[str, Any], dict[str, float]]:
+    values: dict[str, float] = {}
+    details: dict[str, Any] = {}
+    timings: dict[str, float] = {}
     for key in keys:
         start = time.perf_counter()
         with slow_step_note(f"{key} ({METRICS[key].name})"):

@@ -165,7 +165,8 @@ def _noise_column(labels: np.ndarray, noise_label: Any) -> int | None:
     return None
 
 
-def _singletons(table, is_noise, rows, cols, counts, others, noise_label):
+def _singletons(table: Contingency, is_noise: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                counts: np.ndarray, others: np.ndarray, noise_label: Any) -> Contingency:
     """Append one cluster of size 1 per noise point, then restore sorted label order."""
     noise_rows = np.repeat(table.rows[is_noise], table.counts[is_noise])
     n_noise = noise_rows.shape[0]

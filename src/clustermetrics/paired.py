@@ -16,7 +16,7 @@ import io
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from ._progress import progress_bar
 from ._text import visible
 from .bootstrap import check_bootstrap_options, multinomial_sampler
 from .noise import check_noise_mode, noise_in_replicate, with_noise
-from .registry import METRICS, resolve_metrics
+from .registry import METRICS, MetricInfo, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
 from .table.validation import as_label_array, check_same_length
@@ -182,6 +182,7 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     three = _ThreeWay(t, a, b)
     score = _scorer(keys, noise_label, noise)
     base_a, base_b = score(three.table_a, False), score(three.table_b, False)
+    assert base_a is not None and base_b is not None  # only replicates are skipped
     rng = np.random.default_rng(seed)
     draw = multinomial_sampler(three.counts)
     diffs = np.full((len(keys), n_boot), np.nan)
@@ -198,7 +199,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         bar.close()
     out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, ci)
            for k, row in zip(keys, diffs, strict=True)}
-    return PairedComparison(out, int(n_boot), float(ci), seed, three.n, tuple(names))
+    return PairedComparison(out, int(n_boot), float(ci), seed, three.n,
+                            cast("tuple[str, str]", tuple(names)))
 
 
 class _ThreeWay:
@@ -244,10 +246,11 @@ def _scorer(keys: list[str], noise_label: Any, noise: str
     None where the rewrite leaves nothing (skipped, as in :mod:`.bootstrap`)."""
     def score(table: Contingency, replicate: bool) -> dict[str, float] | None:
         if noise_label is not None:
-            table = noise_in_replicate(table, noise_label, noise) if replicate \
+            kept = noise_in_replicate(table, noise_label, noise) if replicate \
                 else with_noise(table, noise_label, noise)[0]
-            if table is None:
+            if kept is None:
                 return None
+            table = kept
         values = {}
         for k in keys:
             try:
@@ -258,7 +261,7 @@ def _scorer(keys: list[str], noise_label: Any, noise: str
     return score
 
 
-def _paired_score(entry, value_a: float, value_b: float, row: np.ndarray,
+def _paired_score(entry: MetricInfo, value_a: float, value_b: float, row: np.ndarray,
                   level: float) -> PairedScore:
     kept = row[~np.isnan(row)]
     d = value_a - value_b

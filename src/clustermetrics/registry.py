@@ -3,7 +3,7 @@
 Each family module (:mod:`.metrics.pair_counting`, :mod:`.metrics.information`, ...) lists
 its :class:`MetricInfo` entries next to its functions; this module only collects them in
 :data:`METRICS` and resolves the names users give. ``evaluate``, the command line, the
-README's metric table and the common property tests all read :data:`METRICS`.
+documentation's metric table and the common property tests all read :data:`METRICS`.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _better(entry: MetricInfo) -> str:
 
 
 def markdown_table() -> str:
-    """The README's metric table, generated from the registry (a test keeps them equal)."""
+    """The documentation's metric table, generated from the registry (a test keeps them equal)."""
     lines = [
         "| key | score | family | range | better | symmetric | chance-adjusted | reference |",
         "|---|---|---|---|---|---|---|---|",

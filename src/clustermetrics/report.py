@@ -16,6 +16,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._html import goodness_style, html_table
+from ._html import text as html_text
 from ._json import dumps, json_data, json_label
 from ._text import csv_text, plural, text_table, visible
 from .bootstrap import MAX_SKIPPED_SHARE, Bootstrap, Interval
@@ -27,7 +29,7 @@ from .table import Contingency
 __all__ = ["MultiReport", "Report", "ScoreMapping", "Spread"]
 
 
-class ScoreMapping(Mapping):
+class ScoreMapping(Mapping[str, float]):
     """Read-only mapping metric key -> float; subclasses fill ``_values``."""
 
     _values: dict[str, float]
@@ -163,8 +165,93 @@ class Report(ScoreMapping):
     def __repr__(self) -> str:
         return f"Report({self._values!r})"
 
+    def _repr_html_(self) -> str:
+        """Notebook view: every score with its direction, coloured from worst (red) to
+        best (green) in its own direction, and every per-score field of :meth:`to_dict`
+        (intervals, replicates skipped, and any other) as a column of its own."""
+        return report_html(self.summary(), self.to_dict(), "scores")
+
 
 # --------------------------------------------------------------------- shared renderings
+def goodness(key: str, value: float) -> float:
+    """Where ``value`` lies between the worst and the best of score ``key``, in [0, 1]
+    (NaN for NaN): its position in the score's range in its own direction; for unbounded
+    ranges and scores best at a value, 1 / (1 + distance to the best)."""
+    entry = METRICS[key]
+    if not math.isfinite(value):
+        return math.nan
+    lo, hi = entry.lower, entry.upper
+    if entry.optimum is not None:
+        return 1.0 / (1.0 + abs(value - entry.optimum))
+    if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+        share = (value - lo) / (hi - lo)
+        return share if entry.higher_is_better else 1.0 - share
+    best = hi if entry.higher_is_better else lo
+    return 1.0 / (1.0 + abs(value - best)) if math.isfinite(best) else 0.5
+
+
+def _direction(key: str) -> str:
+    better = METRICS[key].better
+    if better == "higher":
+        return "\u2191 higher"
+    if better == "lower":
+        return "\u2193 lower"
+    return f"\u2192 {better:g}"
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value)
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    if isinstance(value, list) and len(value) == 2 and all(
+            v is None or isinstance(v, (int, float)) for v in value):
+        return "undefined" if None in value else f"[{value[0]:.6f}, {value[1]:.6f}]"
+    return str(value)
+
+
+_IN_SUMMARY = frozenset({"n_samples", "n_classes", "n_clusters", "references"})
+
+
+def report_html(summary: str, data: dict[str, Any], values_key: str, after: str = "") -> str:
+    """A report's :meth:`to_dict` data as HTML, generically: ``data[values_key]`` are the
+    scores; every other field keyed by score (a mapping over score keys) becomes a column
+    (a mapping of mappings one column per inner key), a list of score keys a yes/no
+    column, and the remaining fields a line below the table."""
+    values = {k: math.nan if v is None else v for k, v in data[values_key].items()}
+    keys = set(values)
+    header = ["metric", "score", "better", "value"]
+    columns: list[tuple[str, Any]] = []  # (title, per-key getter)
+    notes = []
+    for field, item in data.items():
+        if field == values_key:
+            continue
+        if isinstance(item, dict) and item and set(item) <= keys:
+            inner = next(iter(item.values()))
+            if isinstance(inner, dict):
+                for sub in inner:
+                    columns.append((f"{field} {sub}",
+                                    lambda k, f=field, s=sub: data[f].get(k, {}).get(s)))
+            else:
+                columns.append((field, lambda k, f=field: data[f].get(k)))
+        elif isinstance(item, list) and item and all(isinstance(v, str) for v in item) \
+                and set(item) <= keys:
+            columns.append((field, lambda k, f=field: "yes" if k in data[f] else ""))
+        elif field not in _IN_SUMMARY and item is not None and item != [] and item != {}:
+            if isinstance(item, dict):
+                item = ", ".join(f"{k} {v}" for k, v in item.items())
+            notes.append(f"{field}: {item}")
+    header += [title for title, _ in columns]
+    rows, styles = [], []
+    for key, value in values.items():
+        rows.append([key, METRICS[key].name, _direction(key), f"{value:.6f}",
+                     *(_cell(get(key)) for _, get in columns)])
+        styles.append(["", "", "", goodness_style(goodness(key, value)),
+                       *("" for _ in columns)])
+    table = html_table(header, rows, styles=styles)
+    foot = (f'<p style="margin:2px 0;color:#555">{html_text("; ".join(notes))}</p>'
+            if notes else "")
+    return f"<div><p>{html_text(summary)}</p>{table}{foot}{after}</div>"
 def check_top_option(top: Any, diagnostics: bool) -> int | None:
     """``top`` of ``to_dict``/``to_json``: the rows :func:`check_top` accepts, and only
     with ``diagnostics`` (it would change nothing without them)."""
@@ -402,3 +489,15 @@ class MultiReport(ScoreMapping):
 
     def __repr__(self) -> str:
         return f"MultiReport({self._values!r})"
+
+    def _repr_html_(self) -> str:
+        """Notebook view: the best value of every score (coloured in its direction), the
+        reference that gave it, the spread and every other per-score field, then each
+        reference's own report (folded)."""
+        head = "; ".join(f"{visible(name)} ({r.summary()})" for name, r in self.reports.items())
+        data = self.to_dict()
+        data.pop("reports")
+        folded = "".join(f"<details><summary>against {html_text(name)}</summary>"
+                         f"{r._repr_html_()}</details>" for name, r in self.reports.items())
+        return report_html(f"{plural(len(self.reports), 'reference')}: {head}", data,
+                           "best", after=folded)

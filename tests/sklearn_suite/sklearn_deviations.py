@@ -6,7 +6,8 @@ import from ``sklearn.metrics``, ``sklearn.metrics.cluster`` or
 ``sklearn.metrics.cluster._supervised`` becomes ours when clustermetrics exports the same
 name; the few other names are listed below with the reason. ``DEVIATIONS`` maps scikit-learn
 test ids (``file::function`` for every parametrisation, or ``file::function[id]``) to the
-deviation, documented in README.md ("Deviations from scikit-learn 1.9"): a deviation with
+deviation, documented in docs/guide/scikit-learn.md ("Deviations from scikit-learn
+1.9"): a deviation with
 ``replace`` rewrites the named statements of that test so that they assert OUR documented
 behaviour (the rest of the test runs as written); one without is deselected.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 import clustermetrics as cm
 
-# The README bullet of each deviation starts with this text (test_sklearn_harness checks).
+# The documented bullet of each deviation starts with this text (test_sklearn_harness checks).
 EMPTY_INPUT = "Empty input raises `ValueError` (scikit-learn returns 1.0)."
 MESSAGES = ("Error messages are our own wording: the same `ValueError` names the argument "
             "and the problem (different lengths, 2-D input) in other words than scikit-learn's.")

@@ -39,7 +39,9 @@ def add_compare_command(sub) -> None:
                     "is refused.")
     p.add_argument("--dataset", default=None,
                    help="comma-separated built-in datasets: overlapping (simulated, the "
-                        "default), iris, wine, digits, blobs")
+                        "default), halo (simulated stellar halo: satellite galaxies "
+                        "disrupted in a Milky-Way potential, in (E, L_z, L_perp) scaled as "
+                        "in Li & Klette; needs the halo extra), iris, wine, digits, blobs")
     p.add_argument("--data", metavar="FILE", help="your CSV/TSV or Parquet file of features")
     p.add_argument("--label-col", help="the ground-truth column of --data")
     p.add_argument("--features", help="comma-separated feature columns of --data "
@@ -51,7 +53,8 @@ def add_compare_command(sub) -> None:
     p.add_argument("--k", help="clusters for the algorithms that take a number: N, a list "
                                "N,M or a range LO-HI (default: the true number)")
     p.add_argument("--n-clusters", type=integer(1, 10_000),
-                   help="clusters of the simulated / blobs data (default 5)")
+                   help="clusters of the simulated / blobs data, satellites of halo "
+                        "(default 5)")
     p.add_argument("--n-per-cluster", type=integer(1, MAX_POINTS),
                    help="points per simulated / blobs cluster (default 400)")
     p.add_argument("--overlap", type=positive_float,
@@ -84,6 +87,7 @@ def add_compare_command(sub) -> None:
 
 
 _SIMULATED = {"overlapping": ("--n-clusters", "--n-per-cluster", "--overlap", "--seed"),
+              "halo": ("--n-clusters", "--n-per-cluster", "--seed"),
               "blobs": ("--n-clusters", "--n-per-cluster", "--seed")}
 AGGLOMERATIVE = ("ward", "average")
 
@@ -122,8 +126,9 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
     for option in ("--n-clusters", "--n-per-cluster", "--overlap"):
         users = [n for n in names if option in _SIMULATED.get(n, ())]
         refuse_unused(args, option, option[2:].replace("-", "_"), None if users else
-                       f"applies to the simulated datasets (overlapping"
-                       f"{', blobs' if option != '--overlap' else ''}), not to {data}")
+                       f"applies to the simulated datasets "
+                       f"({', '.join(n for n in _SIMULATED if option in _SIMULATED[n])}), "
+                       f"not to {data}")
     n_points = (args.n_clusters or 5) * (args.n_per_cluster or 400)
     if names and any(n in _SIMULATED for n in names) and n_points > MAX_POINTS:
         raise CliError(f"--n-clusters x --n-per-cluster is {n_points:,} points; at most "

@@ -1,11 +1,13 @@
 """The ``demo`` command: Li & Klette's recovery-rate study reproduced on simulated
-overlapping clusters, with Algorithm 1 timed against the exact and greedy matchings."""
+overlapping clusters or a simulated stellar halo, with Algorithm 1 timed against the exact
+and greedy matchings."""
 
 from __future__ import annotations
 
 import argparse
 
 from ..experiments.algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
+from ..experiments.datasets import SIMULATED
 from ..experiments.pages import demo_sections
 from ..experiments.recovery_study import DemoResult, recovery_study
 from ..experiments.timing import bruteforce_timing, scaling_timing
@@ -44,8 +46,13 @@ def add_demo_command(sub) -> None:
                    help="points per simulated cluster (default 2000)")
     p.add_argument("--paper-size", action="store_true",
                    help="10,000 points per cluster, as in the paper (slower)")
-    p.add_argument("--overlap", type=positive_float, default=1.0,
-                   help="overlap of the simulated clusters (default 1)")
+    p.add_argument("--data", choices=SIMULATED, default="overlapping",
+                   help="the simulated data: overlapping (a fast stand-in, the default) or "
+                        "halo (satellite galaxies disrupted in a Milky-Way potential, the "
+                        "paper's kind of data; needs the halo extra, galpy; the first run "
+                        "integrates the orbits, about 1 ms per star, then cached)")
+    p.add_argument("--overlap", type=positive_float,
+                   help="overlap of the simulated clusters (default 1; --data overlapping)")
     p.add_argument("--algorithms", help="comma-separated algorithms (default: all)")
     p.add_argument("--seeds", default="0,1",
                    help="algorithm seeds, one table each (default 0,1: Tables 1 and 2; "
@@ -96,6 +103,8 @@ def _demo(args: argparse.Namespace) -> str:
         per_option = "--paper-size (10,000)" if args.paper_size else "--n-per-cluster"
         raise CliError(f"--n-max x {per_option} is {args.n_max * per:,} points; at most "
                        f"{MAX_POINTS:,}")
+    refuse_unused(args, "--overlap", "overlap", None if args.data == "overlapping" else
+                   f"applies to --data overlapping, not to --data {args.data}")
     agglomerative = [a for a in algorithms if a in AGGLOMERATIVE]
     refuse_unused(args, "--max-pairwise", "max_pairwise", None if agglomerative else
                    "applies to ward and average linkage; --algorithms has neither")
@@ -107,8 +116,9 @@ def _demo(args: argparse.Namespace) -> str:
     show_needs_report(args, algorithms)
     study = recovery_study(range(args.n_min, args.n_max + 1), n_per_cluster=per,
                            algorithms=algorithms, seeds=seeds, data_seed=args.data_seed,
-                           overlap=args.overlap, max_pairwise=max_pairwise,
-                           progress=progress_of(args))
+                           overlap=1.0 if args.overlap is None else args.overlap,
+                           max_pairwise=max_pairwise, progress=progress_of(args),
+                           data=args.data)
     if not args.quiet:  # a progress note: shown only when stderr is a terminal
         log("timing Algorithm 1 (bruteforce), exact and greedy ...", progress=True)
     small = bruteforce_timing(range(2, args.bruteforce_max + 1))
@@ -117,8 +127,12 @@ def _demo(args: argparse.Namespace) -> str:
         write_page(args.report, "clustermetrics demo: the recovery-rate study",
                       lambda: demo_sections(study, small, large, chosen=args.show),
                       "Li & Klette, Recovery rate of clustering algorithms (PSIVT 2009), "
-                      "Section 5, reproduced on simulated overlapping clusters.")
+                      "Section 5, reproduced on " + _DATA_TEXT[args.data] + ".")
     return render(DemoResult(study, small, large), args.format)
+
+
+_DATA_TEXT = {"overlapping": "simulated overlapping clusters",
+              "halo": "a simulated stellar halo"}
 
 
 def timing_ns(top: int) -> list[int]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..sources.duckdb_source import from_duckdb
 from ..sources.files import expand_paths, is_glob, is_parquet, read_labels
+from ..sources.parquet import from_parquet
 from ..sources.spark import from_spark_files
 from ..table import Contingency
 
@@ -39,10 +40,11 @@ def choose_engine(engine: str, truth: str, pred: str | None) -> str:
     big = os.path.isfile(path) and os.path.getsize(path) > AUTO_DUCKDB_BYTES
     if is_parquet(path) or is_glob(path) or big:
         if not _installed("duckdb"):
-            if not is_parquet(path):  # text: the in-memory reader reads it the same way
+            # the in-memory readers read it the same way: text always, Parquet with pyarrow
+            if not is_parquet(path) or _installed("pyarrow"):
                 return "memory"
-            raise ValueError(f"reading {path} needs DuckDB: pip install "
-                             "'clustermetrics[duckdb]' (or --engine spark)")
+            raise ValueError(f"reading {path} needs DuckDB or pyarrow: pip install "
+                             "'clustermetrics[duckdb]' (or 'clustermetrics[parquet]')")
         return "duckdb"
     return "memory"
 
@@ -60,7 +62,7 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
                      names: Mapping[str, str] = FLAGS) -> Contingency:
     """Count the pairs of the labels in the file(s) with ``engine``; report NULLs skipped.
 
-    Every engine reads a file the same way (README.md, "How files are read"). A missing
+    Every engine reads a file the same way (the user guide, "How files are read"). A missing
     extra is a ValueError naming it. ``spark``: a SparkSession to use instead of a fresh
     local one; ``names``: how messages spell the parameters (the command line's flags).
     """
@@ -97,7 +99,8 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
             names) -> Contingency:
     if pred is None and is_parquet(expand_paths(truth)[0]):
-        raise ValueError(f"--engine memory reads text tables; use --engine duckdb for {truth}")
+        return from_parquet(truth, true_col, pred_col, drop_null=drop_null, stats=stats,
+                            names=names)
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,
                        header=header, drop_null=drop_null, stats=stats, names=names)
     return Contingency.from_labels(t, p)

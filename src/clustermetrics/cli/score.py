@@ -4,15 +4,26 @@ from files, through the engine that fits them."""
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import os
 from dataclasses import dataclass
 
+from .._json import dumps
 from .._progress import progress_bar
+from .._text import csv_text, plural, text_table, visible
 from ..diagnostics import check_top
 from ..evaluate import check_options, evaluate
 from ..noise import NOISE_MODES
-from ..registry import resolve_metrics
-from ..report import MultiReport, Report
+from ..registry import METRICS, resolve_metrics
+from ..report import (
+    MultiReport,
+    Report,
+    bootstrap_notes,
+    interval_header,
+    interval_text,
+)
+from ..sources.files import is_parquet
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
 from .output import CliError, add_output_options, log, render
 
@@ -33,7 +44,9 @@ def add_score_command(sub) -> None:
     p.add_argument("--reference", action="append", metavar="FILE", default=[],
                    help="another file of true labels (two-file form; repeatable): scores "
                         "against every reference, with the best value and the spread")
-    p.add_argument("--pred-col", help="column of predicted labels in a one-file table")
+    p.add_argument("--pred-col", action="append",
+                   help="column of predicted labels in a one-file table; repeat it to score "
+                        "several runs (one column of scores each)")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (two-file form)")
@@ -74,29 +87,93 @@ def _score(args: argparse.Namespace) -> str:
                        "CSV form (CSV is the score table); use --format table or json")
     check_options(noise_label=args.noise_label, noise=args.noise, ci=args.ci,
                   n_boot=args.n_boot, seed=args.seed, names=_SCORE_NAMES)
+    for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
+                       *(("--reference", ref) for ref in args.reference)):
+        if path == "":
+            raise CliError(f"{what} is an empty path; give a file")
+    _check_text_flags(args)
     engine = choose_engine(args.engine, args.truth, args.pred)
     if args.memory_limit and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
-    tables = {}
-    for name, truth, true_col in _references(args):
-        tables[name] = table_from_files(
-            engine, truth, args.pred, true_col=true_col, pred_col=args.pred_col, sep=args.sep,
-            header=args.header, memory_limit=args.memory_limit, drop_null=args.drop_null,
-            log=log)
-    first = next(iter(tables.values()))
-    noise_label = _noise_label(first, args.noise_label)
+    references = _references(args)
+    pred_cols = args.pred_col or [None]
+    if len(set(pred_cols)) != len(pred_cols):
+        raise CliError("--pred-col names the same column twice")
+    if len(pred_cols) > 1 and len(references) > 1:
+        raise CliError("repeat --true-col (several references) or --pred-col (several "
+                       "runs), not both")
     n_boot = (args.n_boot or 1000) if args.ci is not None else None
-    bar = progress_bar((n_boot or 0) * len(tables), "bootstrap", enabled=None
-                       if args.ci is not None else False)
+    bar = progress_bar((n_boot or 0) * len(references) * len(pred_cols), "bootstrap",
+                       enabled=None if args.ci is not None else False)
+    reports = {}
     try:
-        report = evaluate(
-            first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
-            noise=args.noise if noise_label is not None else None,
-            ci=args.ci, n_boot=n_boot, seed=args.seed,
-            progress=lambda done, total: bar.update(1))
+        for pred_col in pred_cols:
+            tables = {}
+            for name, truth, true_col in references:
+                tables[name] = table_from_files(
+                    engine, truth, args.pred, true_col=true_col, pred_col=pred_col,
+                    sep=args.sep, header=args.header, memory_limit=args.memory_limit,
+                    drop_null=args.drop_null, log=log)
+            first = next(iter(tables.values()))
+            noise_label = _noise_label(first, args.noise_label,
+                                       f" in {pred_col!r}" if len(pred_cols) > 1 else "")
+            reports[pred_col] = evaluate(
+                first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
+                noise=args.noise if noise_label is not None else None,
+                ci=args.ci, n_boot=n_boot, seed=args.seed,
+                progress=lambda done, total: bar.update(1))
     finally:
         bar.close()
-    return render(ScoreOutput(report, args.details is not None, top), args.format)
+    if len(reports) > 1:
+        return render(RunsOutput(reports, args.details is not None, top), args.format)
+    return render(ScoreOutput(reports[pred_cols[0]], args.details is not None, top),
+                  args.format)
+
+
+@dataclass(frozen=True)
+class RunsOutput:
+    """Several runs (prediction columns) against one truth: one column of scores per run
+    in the table, every run's report in JSON (``runs``), one CSV row per run and score."""
+
+    reports: dict[str, Report]
+    details: bool
+    top: int | None
+
+    def format(self) -> str:
+        reports = self.reports
+        first = next(iter(reports.values()))
+        lines = [f"{plural(len(reports), 'run')}: "
+                 + "; ".join(f"{visible(name)} ({r.summary()})" for name, r in reports.items())]
+        header = ["metric", "score", *reports]
+        if first.intervals:
+            header += [f"{name} {interval_header(first.bootstrap)}" for name in reports]
+        rows = [[k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
+                 *(interval_text(r.intervals[k]) for r in reports.values() if r.intervals)]
+                for k in first]
+        lines.append(text_table(header, rows, indent=2))
+        notes: dict[str, None] = {}
+        for name, r in reports.items():
+            for i, note in enumerate(bootstrap_notes(r.intervals, r.bootstrap)):
+                notes[note if i == 0 else f"{visible(name)}: {note}"] = None
+        lines += list(notes)
+        if self.details:
+            for name, r in reports.items():
+                lines += ["", f"run {visible(name)}:", r.diagnostics.format(self.top)]
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        return dumps({"runs": {name: r.to_dict(details=True, diagnostics=self.details,
+                                               top=self.top)
+                               for name, r in self.reports.items()}})
+
+    def to_csv(self) -> str:
+        header: dict[str, None] = {"pred": None}
+        records = []
+        for name, r in self.reports.items():  # a run without noise points lacks noise columns
+            reader = csv.DictReader(io.StringIO(r.to_csv()))
+            header.update(dict.fromkeys(reader.fieldnames or []))
+            records += [dict(row, pred=name) for row in reader]
+        return csv_text([list(header), *([row.get(f, "") for f in header] for row in records)])
 
 
 @dataclass(frozen=True)
@@ -141,6 +218,19 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
     return [(col or "truth", args.truth, col) for col in cols]
 
 
+def _check_text_flags(args: argparse.Namespace) -> None:
+    """--header and --sep say how to read text files: where they cannot apply they are an
+    error rather than silently ignored."""
+    if args.header and args.pred is None:
+        raise CliError("--header applies to the two-file form (TRUTH PRED); a table read "
+                       "with --true-col/--pred-col always starts with its header line")
+    if args.sep is not None or args.header:
+        for path in (args.truth, args.pred, *args.reference):
+            if path is not None and is_parquet(path):
+                flag = "--sep" if args.sep is not None else "--header"
+                raise CliError(f"{flag} applies to delimited text files; {path} is Parquet")
+
+
 def _same_file(a: str, b: str) -> bool:
     """Do two paths name one file (links and relative spellings resolved)?"""
     try:
@@ -160,7 +250,7 @@ def _details_count(value: str | None) -> int | None:
     return None if value is None else check_top(value, "--details")
 
 
-def _noise_label(table, text: str | None):
+def _noise_label(table, text: str | None, where: str = ""):
     """The predicted label written as ``text`` (labels from Parquet may be ints). A text
     that no label has is kept when the labels are text (the outputs then say 0 noise
     points); otherwise there is nothing to match, which a note says."""
@@ -170,5 +260,5 @@ def _noise_label(table, text: str | None):
     for label in labels:
         if label == text or str(label) == text:
             return label
-    log(f"no predicted label is {text!r} (--noise-label): no noise points")
+    log(f"no predicted label{where} is {text!r} (--noise-label): no noise points")
     return text if any(isinstance(label, str) for label in labels) else None

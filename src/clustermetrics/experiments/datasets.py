@@ -1,14 +1,15 @@
 """Data with a known ground truth for the experiments: a simulator, toy sets and user files.
 
-:func:`overlapping_clusters` is a **stand-in** for the data of Li & Klette's Section 5 (33
-simulated galaxy halos of 10,000 points each in energy / angular-momentum space, not
-obtainable offline). It does not model galaxies; it reproduces what makes that data hard
+:func:`stellar_halo` simulates the kind of data of Li & Klette's Section 5: the stars of
+satellite galaxies disrupted in the Milky Way, in energy / angular-momentum space (module
+:mod:`.halo`; needs galpy, the ``halo`` extra). :func:`overlapping_clusters` is a cheap
+**stand-in** for it that does not model galaxies; it reproduces what makes that data hard
 to cluster (their Figures 3-4): many clusters, heavily overlapping, non-spherical, of
-unequal spread. :func:`load_dataset` gives it and scikit-learn's toy sets by name;
+unequal spread. :func:`load_dataset` gives both and scikit-learn's toy sets by name;
 :func:`read_table` reads a user's CSV or Parquet file of features plus a label column.
 
-Only numpy is needed at import; scikit-learn, pandas, pyarrow or duckdb are imported when
-a function needs them.
+Only numpy is needed at import; galpy, scikit-learn, pandas, pyarrow or duckdb are
+imported when a function needs them.
 """
 
 from __future__ import annotations
@@ -23,10 +24,14 @@ import numpy as np
 
 from .._text import no_such_column, quoted_list
 from ..sources.files import is_parquet, read_table_rows
+from .halo import stellar_halo
 
-__all__ = ["Dataset", "overlapping_clusters", "load_dataset", "read_table", "DATASETS"]
+__all__ = ["Dataset", "overlapping_clusters", "stellar_halo", "load_dataset", "read_table",
+           "DATASETS", "SIMULATED"]
 
-DATASETS = ("overlapping", "iris", "wine", "digits", "blobs")
+DATASETS = ("overlapping", "halo", "iris", "wine", "digits", "blobs")
+#: The simulated datasets, whose first n clusters are the data of n clusters.
+SIMULATED = ("overlapping", "halo")
 
 
 class Dataset(NamedTuple):
@@ -108,9 +113,11 @@ def _cloud(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
 
 def load_dataset(name: str, *, n_clusters: int = 5, n_per_cluster: int = 400,
                  overlap: float = 1.0, seed: int = 0) -> Dataset:
-    """A dataset by name: ``overlapping`` (the simulator) or scikit-learn's iris, wine,
-    digits or blobs (``n_clusters`` blobs of ``n_per_cluster`` points; needs the
-    ``experiments`` extra).
+    """A dataset by name: ``overlapping`` (the stand-in simulator), ``halo`` (the
+    simulated stellar halo of :func:`stellar_halo`, ``n_clusters`` satellites of
+    ``n_per_cluster`` stars, scaled as in the paper; needs the ``halo`` extra) or
+    scikit-learn's iris, wine, digits or blobs (``n_clusters`` blobs of ``n_per_cluster``
+    points; needs the ``experiments`` extra).
 
     Examples
     --------
@@ -123,6 +130,10 @@ def load_dataset(name: str, *, n_clusters: int = 5, n_per_cluster: int = 400,
         return Dataset(f"overlapping-{n_clusters}", X, y,
                        f"{n_clusters} simulated overlapping clusters of {n_per_cluster} "
                        f"points (overlap {overlap:g}, seed {seed})")
+    if name == "halo":
+        X, y = stellar_halo(n_clusters, n_per_cluster, seed, normalize=True)
+        return Dataset(f"halo-{n_clusters}", X, y, halo_description(n_clusters, n_per_cluster,
+                                                                    seed))
     if name not in DATASETS:
         raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
     skd = _sklearn_datasets()
@@ -135,6 +146,13 @@ def load_dataset(name: str, *, n_clusters: int = 5, n_per_cluster: int = 400,
     bunch = getattr(skd, f"load_{name}")()
     return Dataset(name, np.asarray(bunch.data, dtype=np.float64),
                    np.asarray(bunch.target, dtype=np.int64), f"scikit-learn toy set {name}")
+
+
+def halo_description(n: int, n_per_cluster: int, seed: int, first: bool = False) -> str:
+    """How a :func:`stellar_halo` dataset is described in tables and reports."""
+    which = f"the first {n}" if first else f"{n}"
+    return (f"{which} satellite galaxies of a simulated stellar halo ({n_per_cluster:,} "
+            f"stars each, seed {seed}) in (E/20, L_z/11, L_perp/11)")
 
 
 def _sklearn_datasets():

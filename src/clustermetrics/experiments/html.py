@@ -14,14 +14,14 @@ backslashes doubled (:func:`clustermetrics._text.visible`), then HTML-escaped. A
 from __future__ import annotations
 
 import base64
-import html
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from .._text import visible
+from .._html import escape as _escape
+from .._html import text as _text
 
 __all__ = ["Pre", "Table", "Image", "Section", "render_page", "write_report"]
 
@@ -68,26 +68,6 @@ caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}
 figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85rem;color:#555}nav a{margin-right:1rem}
 """
-
-
-def _escape(text: str) -> str:
-    """Text as HTML character data or attribute value, read back as written: ``&<>"'``
-    escaped, and a carriage return as ``&#13;`` (an HTML parser turns a literal one into
-    a line feed).
-
-    >>> _escape('a<b> & "c"\\r')
-    'a&lt;b&gt; &amp; &quot;c&quot;&#13;'
-    """
-    return html.escape(text).replace("\r", "&#13;")
-
-
-def _text(text: object) -> str:
-    """User-facing text of the page: escaped as in the text tables, then for HTML.
-
-    >>> print(_text("a\x1b[31m <b>\u202e"))
-    a\\x1b[31m &lt;b&gt;\\u202e
-    """
-    return _escape(visible(text))
 
 
 def _anchor(title: str) -> str:

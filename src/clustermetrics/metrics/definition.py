@@ -18,13 +18,27 @@ import numbers
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from ..table import Contingency, as_contingency
 
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
-           "UndefinedMetricError",
-           "Undefined", "deprecated_alias", "score"]
+           "UndefinedMetricError", "Undefined", "ScoreFunction", "Better", "deprecated_alias",
+           "score"]
+
+R = TypeVar("R")
+
+Better = Literal["higher", "lower"] | float  # MetricInfo.better
+
+
+class ScoreFunction(Protocol[R]):
+    """The public shape of every score: ``f(labels_true, labels_pred=None, *,
+    contingency=None, **options)``; ``body`` is the function of a table."""
+
+    body: Callable[..., R]
+
+    def __call__(self, labels_true: Any = None, labels_pred: Any = None, *,
+                 contingency: Any = None, **options: Any) -> R: ...
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
 
@@ -49,7 +63,7 @@ class MetricInfo:
     family: str
     lower: float
     upper: float
-    better: Literal["higher", "lower"] | float
+    better: Better
     symmetric: bool
     adjusted: bool
     reference: str
@@ -116,8 +130,8 @@ class Real:
 
     def check(self, name: str, value: Any) -> Any:
         ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and \
-            math.isfinite(value) and (self.low is None or value >= self.low) and \
-            (self.high is None or value <= self.high)
+            math.isfinite(value) and (self.low is None or float(value) >= self.low) and \
+            (self.high is None or float(value) <= self.high)
         if not ok:
             bounds = (f">= {self.low}" if self.high is None else
                       f"between {self.low} and {self.high}" if self.low is not None
@@ -175,9 +189,9 @@ _ZERO_DIVISION_OPTIONS = {
 }
 
 
-def score(*, options: Mapping[str, Choice | Real] | None = None,
+def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
-          returns: str = "float") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+          returns: str = "float") -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
 
     ``options`` declares each keyword option of ``body`` with its check and description.
@@ -187,7 +201,7 @@ def score(*, options: Mapping[str, Choice | Real] | None = None,
     """
     declared = dict(options or {})
 
-    def decorate(body: Callable[..., Any]) -> Callable[..., Any]:
+    def decorate(body: Callable[..., R]) -> ScoreFunction[R]:
         params = inspect.signature(body).parameters
         defaults = {k: p.default for k, p in params.items() if k != "table"}
         if set(defaults) != set(declared):
@@ -224,13 +238,14 @@ def score(*, options: Mapping[str, Choice | Real] | None = None,
                     ) from None
                 return float(undefined.value if finite_value is None else finite_value)
 
-        public.__signature__ = _signature(declared, defaults, zero_division, finite_default)
-        public.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
-                                   finite_default, returns)
-        public.body = body  # the function of a table, for the registry's own calls
+        made: Any = public
+        made.__signature__ = _signature(declared, defaults, zero_division, finite_default)
+        made.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
+                                 finite_default, returns)
+        made.body = body  # the function of a table, for the registry's own calls
         # the value a 0/0 gets under the default policy (None: the score's convention)
-        public.finite_default = finite_default
-        return public
+        made.finite_default = finite_default
+        return cast("ScoreFunction[R]", made)
     return decorate
 
 
@@ -245,7 +260,9 @@ def _table(labels_true: Any, labels_pred: Any, contingency: Any) -> Contingency:
     return as_contingency(labels_true, labels_pred)
 
 
-def _signature(declared, defaults, zero_division, finite_default) -> inspect.Signature:
+def _signature(declared: Mapping[str, Choice | Real | Integer], defaults: Mapping[str, Any],
+               zero_division: float | None | bool, finite_default: float | None | bool,
+               ) -> inspect.Signature:
     kw = inspect.Parameter.KEYWORD_ONLY
     params = [inspect.Parameter("labels_true", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 default=None),
@@ -270,8 +287,9 @@ contingency : Contingency or array-like of shape (n_classes, n_clusters), option
     arguments are then not read."""
 
 
-def _document(doc: str, declared, defaults, zero_division, finite_default,
-              returns: str) -> str:
+def _document(doc: str, declared: Mapping[str, Choice | Real | Integer],
+              defaults: Mapping[str, Any], zero_division: float | None | bool,
+              finite_default: float | None | bool, returns: str) -> str:
     """The body's docstring with the numpydoc Parameters and Returns sections inserted
     before its first other section (Examples, References, Notes, See Also)."""
     lines = [_LABELS_DOC]
@@ -320,7 +338,8 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
                       FutureWarning, stacklevel=2)
         return new(*args, **fixed, **kwargs)
 
-    alias.__name__ = alias.__qualname__ = old
-    alias.replacement, alias.fixed = new, dict(fixed)
-    alias.__doc__ = f"Deprecated: use :func:`{hint}`."
-    return alias
+    made: Any = alias
+    made.__name__ = made.__qualname__ = old
+    made.replacement, made.fixed = new, dict(fixed)
+    made.__doc__ = f"Deprecated: use :func:`{hint}`."
+    return made

@@ -15,6 +15,7 @@ so P and R are item-weighted sums over the non-zero cells, O(nnz). F = 2PR / (P 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -209,7 +210,7 @@ marxer_purwins_f = deprecated_alias("marxer_purwins_f", marxer_purwins_f_score)
 _MARXER = "Marxer & Purwins, An F-measure for unsupervised clustering (2008)"
 
 
-def _entry(key: str, name: str, func) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any]) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=False, adjusted=False, reference=_MARXER)
 

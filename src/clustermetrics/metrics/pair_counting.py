@@ -20,6 +20,7 @@ score raises its documented convention through the zero-division policy of
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
-from .definition import PAIR, MetricInfo, Real, Undefined, deprecated_alias, score
+from .definition import PAIR, Better, MetricInfo, Real, Undefined, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "PairCounts", "pair_counts", "pair_confusion_matrix",
@@ -676,9 +677,9 @@ _DESGRAUPES = "Desgraupes, Clustering indices, clusterCrit (2013)"
 _PERM = "permetrics (Thieu, 2024)"
 
 
-def _entry(key: str, name: str, func, lower: float, upper: float, reference: str, *,
-           better: str = "higher", symmetric: bool = True, adjusted: bool = False,
-           **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+           reference: str, *, better: Better = "higher", symmetric: bool = True,
+           adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=PAIR, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)

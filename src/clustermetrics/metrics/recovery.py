@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from ..table import Contingency
+from ..table import Contingency, label_values
 from ._assignment import cell_index
 from ._greedy import greedy_cells
 from ._matchings import recall_leaders, recall_matching, recall_weights
@@ -50,7 +51,7 @@ class Recovery(NamedTuple):
     denominator: str
 
 
-_OPTIONS = {
+_OPTIONS: dict[str, Choice | Integer] = {
     "method": Choice(("exact", "greedy", "bruteforce"), """\
 ``"exact"``: maximum-weight bipartite matching, polynomial (dense assignment
     solver on small tables, sparse matching on large ones); among equally good matchings
@@ -171,8 +172,8 @@ def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str
     m, n = table.n_clusters, table.n_classes
     cells = cells[np.argsort(table.cols[cells], kind="stable")]
     w = _weights(table)[cells].tolist()
-    clusters = table.cluster_labels[table.cols[cells]].tolist()
-    classes = table.class_labels[table.rows[cells]].tolist()
+    clusters = label_values(table.cluster_labels[table.cols[cells]])
+    classes = label_values(table.class_labels[table.rows[cells]])
     denom = {"predicted": m, "true": n, "max": max(m, n)}[denominator]
     return Recovery(
         rate=math.fsum(w) / denom,
@@ -237,7 +238,7 @@ def _max_cardinality(table: Contingency) -> int:
 _LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
 
 
-def _entry(key: str, name: str, func, **more) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=False, adjusted=False,
                       reference=_LI_KLETTE, **more)

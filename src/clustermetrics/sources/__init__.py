@@ -7,7 +7,7 @@
 * :func:`from_spark` — Spark DataFrames; groupBy/count runs in Spark (extra ``spark``);
   :func:`from_spark_files` — files and globs counted by Spark.
 
-Every file source reads delimited text by the one set of rules of README.md ("How files
+Every file source reads delimited text by the one set of rules of the user guide ("How files
 are read"), so they all give the same table as the in-memory reader.
 
 Engines are imported only when their source is used.

@@ -14,7 +14,7 @@ from ..table import Contingency
 from .delimited import Layout, is_blank, resolve_sep, scan
 from .files import PARAMETERS, is_parquet
 
-__all__ = ["TextPart", "check_nulls", "source_name", "stage", "table_from_groups",
+__all__ = ["TextPart", "check_nulls", "labels", "source_name", "stage", "table_from_groups",
            "text_parts"]
 
 
@@ -52,6 +52,10 @@ def stage(files: list[str], folder: str) -> dict[str, str]:
     file is linked from ``folder`` under a plain name that keeps what its suffix says."""
     staged = {}
     for i, path in enumerate(files):
+        if not os.path.isfile(path):  # a pipe or a device: the check would consume it
+            raise ValueError(f"{path} is not a regular file (a pipe or a device?); DuckDB "
+                             "and Spark read a file after it is checked, so read it with "
+                             "engine 'memory'")
         suffix = ".parquet" if is_parquet(path) else ".csv"
         if Path(path).suffix.lower() == ".gz":
             suffix += ".gz"
@@ -78,8 +82,8 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     number misread it, which is an error rather than a different table.
     """
     n = np.asarray(n, dtype=np.int64)
-    t, t_missing = _labels(t, name, true_col, text)
-    p, p_missing = _labels(p, name, pred_col, text)
+    t, t_missing = labels(t, name, true_col, text)
+    p, p_missing = labels(p, name, pred_col, text)
     rows = int(n.sum()) + blank_rows
     if expected_rows is not None and rows != expected_rows:
         raise ValueError(f"{name}: the engine read {rows} rows but the file holds "
@@ -95,7 +99,7 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     return Contingency.from_group_counts(t, p, n, overwrite=True)
 
 
-def _labels(values: np.ndarray, name: str, col: str, text: bool):
+def labels(values: np.ndarray, name: str, col: str, text: bool):
     """(plain label array, missing mask) of an engine's column: integers widened (numpy
     arithmetic on int8 codes would wrap), NaN missing, infinity refused."""
     missing = np.ma.getmaskarray(values)

@@ -81,22 +81,29 @@ def from_chunks(chunks: Iterable[Any], *, true_col: str | None = None,
         raise ValueError("give both true_col and pred_col, or neither")
     builder = ContingencyBuilder(merge_every=merge_every)
     for i, chunk in enumerate(chunks):
-        if true_col is not None:
-            builder.update(_column(chunk, true_col, "true_col", i),
-                           _column(chunk, pred_col, "pred_col", i))
-            continue
-        if isinstance(chunk, Contingency):
-            builder.update(chunk)
-            continue
         try:
-            labels_true, labels_pred = chunk
-        except (TypeError, ValueError):
-            raise ValueError(f"chunk {i} is not a (labels_true, labels_pred) pair; for "
-                             "DataFrames or record batches pass true_col and pred_col") from None
-        builder.update(labels_true, labels_pred)
+            _count_chunk(builder, chunk, i, true_col, pred_col)
+        except ValueError as exc:  # the parameter, then which of its items
+            raise ValueError(f"chunks[{i}]: {exc}") from None
     if builder.n_samples == 0:
         raise ValueError("chunks is empty: no labels to count")
     return builder.result()
+
+
+def _count_chunk(builder, chunk, i, true_col, pred_col) -> None:
+    if true_col is not None:
+        builder.update(_column(chunk, true_col, "true_col"), _column(chunk, pred_col, "pred_col"))
+        return
+    if isinstance(chunk, Contingency):
+        builder.update(chunk)
+        return
+    try:
+        labels_true, labels_pred = chunk
+    except (TypeError, ValueError):
+        raise ValueError(f"a chunk must be a (labels_true, labels_pred) pair, got "
+                         f"{type(chunk).__name__}; for DataFrames or record batches pass "
+                         "true_col and pred_col") from None
+    builder.update(labels_true, labels_pred)
 
 
 def _length(values: Any) -> int | None:
@@ -115,8 +122,8 @@ def _column_names(chunk: Any) -> list[str]:
     return [str(k) for k in chunk.keys()] if hasattr(chunk, "keys") else []
 
 
-def _column(chunk: Any, name: str, option: str, index: int) -> Any:
+def _column(chunk: Any, name: str, option: str) -> Any:
     names = _column_names(chunk)
     if name not in names:
-        raise no_such_column(f"chunk {index}", name, option, names)
+        raise no_such_column("the chunk", name, option, names)
     return chunk[name]

@@ -1,6 +1,6 @@
 """The one reading of a delimited text file (CSV/TSV), shared by every engine.
 
-The rules are written down in README.md ("How files are read"). :func:`scan` checks a file
+The rules are written down in the user guide ("How files are read"). :func:`scan` checks a file
 against them in one streaming pass over its bytes (numpy, memory bounded by a window) and
 returns its :class:`Layout`: the header, the number of rows, where the blank lines are.
 The in-memory reader then splits the fields with Python's ``csv`` module, and DuckDB and
@@ -111,6 +111,8 @@ def _is_gzip(path: str) -> bool:
 
 def _chunks(path: str, size: int) -> Iterator[bytes]:
     """The file's bytes (decompressed for ``.gz``), ``size`` at a time, as one error class."""
+    if not path:  # Path("") is the current folder
+        raise ValueError("the file path is empty ('')")
     file = Path(path)
     if not file.exists():
         raise ValueError(f"{path}: no such file")
@@ -216,7 +218,7 @@ class _Scanner:
             raise ValueError(f"{self.path} is empty")
         if self.rows == 0:
             raise ValueError(f"{self.path} has a header but no rows" if self.has_header
-                             else f"{self.path} is empty")
+                             else f"{self.path} has no labels: only blank lines")
         return Layout(self.path, self.sep, self._header(), self.ncols or 1,
                       self.rows + self.blank, self.blank, self.first_blank, self.run,
                       bool(self.crlf), frozenset(self.quoted_breaks), self.longest,

@@ -19,12 +19,13 @@ from ..table import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
-from .files import PARAMETERS, expand_paths, is_parquet
+from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
+from .parquet import label_types
 
 __all__ = ["from_duckdb"]
 
 # DuckDB column types that are not labels (nested values, raw bytes, floating noise is fine)
-_NOT_LABELS = ("BLOB", "LIST", "STRUCT", "MAP", "UNION", "ARRAY", "[]", "JSON")
+_NOT_LABELS = ("LIST", "STRUCT", "MAP", "UNION", "ARRAY", "[]", "JSON")
 
 
 def _duckdb():
@@ -47,7 +48,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     source : path or glob (``data/*.parquet``), or a ``duckdb.DuckDBPyRelation``. A path
         that exists is read as itself even if it holds ``*?[``; the parts of a glob are
         combined by column name. Files other than ``.parquet``/``.pq`` are delimited text
-        (also gzip, ``.gz``), read by the rules of README.md's "How files are read", exactly
+        (also gzip, ``.gz``), read by the rules of the user guide's "How files are read", exactly
         as the in-memory reader and Spark read them.
     true_col, pred_col : column names.
     sep : field separator of text files (one character; default: tab for ``.tsv``/``.tab``,
@@ -62,6 +63,8 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     progress : show DuckDB's progress bar while it scans (on stderr).
     names : how messages spell the parameters (a command line passes its flags).
 
+    Notes
+    -----
     Integer labels come back as numbers and the grouped cells are sorted in numpy (packed
     int64 keys); for text labels DuckDB numbers the distinct labels in sorted order first,
     so no Python string is hashed.
@@ -81,9 +84,10 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
             read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names)
             if not isinstance(source, (str, Path)):
                 return read.relation(_relation(source))
-            files = expand_paths(source)
+            files = expand_paths(source, "source")
             staged = stage(files, work)
             if is_parquet(files[0]):
+                no_sep_for_parquet(sep, source, names)
                 return read.parquet(staged)
             return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
                                                 names))
@@ -116,29 +120,19 @@ class _Read:
             raise self._error(exc) from None
 
     def parquet(self, staged: dict[str, str]) -> Contingency:
-        """Parquet parts: each must hold both columns, with the same type in every part."""
+        """Parquet parts: each must hold both columns, once, with one type of the label
+        types every engine reads (``parquet.label_types``) in every part."""
         self.staged = staged
+        types = label_types(list(staged.values()), self.true_col, self.pred_col, self.name,
+                            self.spell)
         try:
-            types = {}
-            for link, path in staged.items():
-                described = self.con.execute(
-                    f"DESCRIBE SELECT * FROM read_parquet('{_safe(link, 'path')}')").fetchall()
-                columns = {row[0]: row[1] for row in described}
-                for option, col in ((self.spell["true_col"], self.true_col),
-                                    (self.spell["pred_col"], self.pred_col)):
-                    if col not in columns:
-                        raise no_such_column(path, col, option, columns)
-                    first = types.setdefault(col, (columns[col], path))
-                    if first[0] != columns[col]:
-                        raise ValueError(f"{self.name}: column {col!r} is {first[0]} in "
-                                         f"{first[1]} but {columns[col]} in {path}")
             relation = self.con.read_parquet(list(staged), union_by_name=len(staged) > 1)
             _check_columns(relation, self.name, self.true_col, self.pred_col)
-            return self._typed(relation, files=True)
+            return self._typed(relation, files=types)
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
 
-    def _typed(self, relation, files: bool = False) -> Contingency:
+    def _typed(self, relation, files: dict | None = None) -> Contingency:
         types = dict(zip(relation.columns, map(str, relation.types), strict=True))
         (t_expr, t_conv), (p_expr, p_conv) = (_exact(col, types[col])
                                               for col in (self.true_col, self.pred_col))
@@ -154,7 +148,10 @@ class _Read:
         # labels and sorts the cells as packed int64 keys (DuckDB's ORDER BY on the cells
         # cost ~5 s of 2e8 rows' 22 s)
         t, p, n = _fetch(grouped)
-        return table_from_groups(t_conv(t), p_conv(p), n, self.name, self.true_col,
+        t, p = t_conv(t), p_conv(p)
+        if files:  # the values of the Parquet types (DuckDB reads durations as integers)
+            t, p = files[self.true_col].exact(t), files[self.pred_col].exact(p)
+        return table_from_groups(t, p, n, self.name, self.true_col,
                                  self.pred_col, self.drop_null, self.stats)
 
     def text(self, staged: dict[str, str], parts: list) -> Contingency:
@@ -198,7 +195,7 @@ class _Read:
             raise self._error(exc) from None
 
 
-# ASCII whitespace (README: "How files are read"); RE2 reads the escapes
+# ASCII whitespace (user guide: "How files are read"); RE2 reads the escapes
 _BLANK_RE = "[ \\t\\n\\r\\v\\f]*"
 _DEFAULT_LINE = 2_097_152  # DuckDB's max_line_size
 
@@ -292,6 +289,11 @@ def _exact(col: str, kind: str):
         return f"CAST({_ident(col)} AS VARCHAR)", _converter(Decimal)
     if kind in ("HUGEINT", "UHUGEINT"):
         return f"CAST({_ident(col)} AS VARCHAR)", _converter(int)
+    if kind == "BLOB":  # bytearray, which cannot be hashed
+        return _ident(col), _converter(bytes)
+    if kind == "TIME_NS":  # numpy would drop the nanoseconds
+        raise ValueError(f"column {col!r} has type TIME_NS: a time of day in nanoseconds, "
+                         "which no engine keeps exactly; cast it to BIGINT nanoseconds")
     if kind == "DATE":
         return _ident(col), lambda values: values.astype("datetime64[D]")
     return _ident(col), lambda values: values

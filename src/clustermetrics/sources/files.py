@@ -1,6 +1,6 @@
 """Reading label files in memory: one label per line, or two columns of a CSV/TSV table.
 
-Every file is read by the one reading of ``_delimited`` (the rules are in README.md, "How
+Every file is read by the one reading of ``_delimited`` (the rules are in the user guide, "How
 files are read"), so this reader gives the same table as DuckDB and Spark. Labels are the
 exact strings in the file ("01" and "1" differ); an empty or whitespace-only cell is a
 missing label. Every problem is a ``ValueError`` naming the file and, where there is one,
@@ -19,8 +19,8 @@ import numpy as np
 
 from .delimited import is_blank, read_bytes, resolve_sep, scan
 
-__all__ = ["expand_paths", "is_glob", "is_parquet", "read_label_columns", "read_label_file",
-           "read_labels", "read_table_rows"]
+__all__ = ["expand_paths", "is_glob", "is_parquet", "no_sep_for_parquet", "read_label_columns",
+           "read_label_file", "read_labels", "read_table_rows"]
 
 # how errors spell the parameters; the command line passes its flags instead
 PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
@@ -40,6 +40,9 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
     ``stats``. ``names`` respells the parameters in messages (e.g. as command-line flags).
     """
     spell = {**PARAMETERS, **(names or {})}
+    for name, path in (("truth", truth), ("pred", pred)):
+        if path == "":
+            raise ValueError(f"{name} is an empty path ('')")
     if pred is not None:
         if true_col or pred_col:
             raise ValueError(f"give either two label files, or one table with "
@@ -68,6 +71,13 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
     return t, p
 
 
+def no_sep_for_parquet(sep: str | None, source, names: Mapping[str, str] | None = None):
+    """A separator says how to split text: given for Parquet it is an error, not ignored."""
+    if sep is not None:
+        spell = {**PARAMETERS, **(names or {})}
+        raise ValueError(f"{spell['sep']} applies to delimited text files; {source} is Parquet")
+
+
 def is_parquet(path: str) -> bool:
     return str(path).lower().endswith((".parquet", ".pq"))
 
@@ -78,12 +88,20 @@ def is_glob(path: str) -> bool:
     return any(ch in str(path) for ch in "*?[") and not os.path.exists(path)
 
 
-def expand_paths(path: str) -> list[str]:
+def expand_paths(path: str, name: str = "path") -> list[str]:
     """The files ``path`` stands for: itself when it exists, else the sorted matches of the
-    pattern (Python's ``glob``, ``**`` crossing folders); none is an error."""
+    pattern (Python's ``glob``, ``**`` crossing folders); none is an error. ``name``: the
+    parameter that gave the path, named when it is not a path at all."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a file path or a glob, got {type(path).__name__}")
     path = os.fspath(path)
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
+    if not path:
+        raise ValueError(f"{name} is an empty path ('')")
     if os.path.isdir(path):
-        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet")
+        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet or "
+                         f"{path}/*.csv")
     if os.path.exists(path):
         return [path]
     if not is_glob(path):
@@ -120,6 +138,10 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
     Missing labels are an error naming the line, or kept as "" with ``allow_blank``.
     """
     spell = {**PARAMETERS, **(names or {})}
+    if is_parquet(path):
+        raise ValueError(f"{path} is Parquet: label files hold one label per line of text; "
+                         f"read a Parquet table with {spell['true_col']} and "
+                         f"{spell['pred_col']}")
     sep = resolve_sep(path, sep, spell["sep"])
     data = read_bytes(path)
     layout = scan(path, sep, header=header, one_label=True, data=data)
@@ -137,7 +159,7 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
                                  f"row needs a label ({spell['drop_null']} skips such rows)")
             label = ""
         labels.append(label)
-    return np.array(labels, dtype=str)
+    return _strings(labels)
 
 
 def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
@@ -182,7 +204,15 @@ class _TablePart:
                                          f"{self.spell['drop_null']} skips such rows)")
                     label = ""
                 out.append(label)
-        return np.array(t, dtype=str), np.array(p, dtype=str)
+        return _strings(t), _strings(p)
+
+
+def _strings(labels: list[str]) -> np.ndarray:
+    """Labels as an object array: a fixed-width 'U' array would pad every label to the
+    longest (one label of 10^5 characters among 10^6 would take 400 GB)."""
+    out = np.empty(len(labels), dtype=object)
+    out[:] = labels
+    return out
 
 
 def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:

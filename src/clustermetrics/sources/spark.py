@@ -6,20 +6,24 @@ The non-zero cells (usually far fewer than the rows) are fetched through Arrow.
 
 from __future__ import annotations
 
+import logging
+import os
+import re
+import sys
 import tempfile
+import warnings
 from collections.abc import Mapping
 from typing import Any
-
-import numpy as np
 
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import PARAMETERS, expand_paths, is_parquet
+from .files import expand_paths, is_parquet, no_sep_for_parquet
+from .parquet import arrow_labels, label_types
 
 __all__ = ["from_spark", "from_spark_files"]
 
-_NOT_LABELS = ("array", "map", "struct", "binary")
+_NOT_LABELS = ("array", "map", "struct")
 
 
 def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool = False,
@@ -36,7 +40,7 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
         raise ValueError(f"dataframe must be a pyspark.sql.DataFrame, got "
                          f"{type(dataframe).__name__}")
     _check_columns(dataframe, "DataFrame", true_col, pred_col)
-    t, p, n = _grouped(dataframe, true_col, pred_col)
+    t, p, n = _spark_call("DataFrame", {}, lambda: _grouped(dataframe, true_col, pred_col))
     return table_from_groups(t, p, n, "DataFrame", true_col, pred_col, drop_null, stats)
 
 
@@ -47,20 +51,22 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
 
     Files are read as :func:`~clustermetrics.sources.from_duckdb` reads them (a path that
     exists is itself; parts of a glob combine by column name; text by the rules of
-    README.md's "How files are read"). ``spark``: the SparkSession to use (default: a local
+    the user guide's "How files are read"). ``spark``: the SparkSession to use (default: a local
     one, started and stopped here). ``names`` respells the parameters in messages.
 
     Spark cannot be told every rule for files with CRLF line ends: it reads a CRLF inside a
     quoted label as LF, and takes a line break inside a quoted column name for the line
     end; such files are an error here (DuckDB and the in-memory reader read them).
-    Parquet nanosecond timestamps are refused by Spark itself (its timestamps are in
-    microseconds).
+    Parquet label columns have the types and values of every engine
+    (:mod:`clustermetrics.sources.parquet`): those Spark has no type for (float16, times,
+    nanosecond timestamps) are read as their stored values and turned back exactly.
     """
     files = expand_paths(path)
     # the files are checked before Spark starts: a bad file fails in a moment
     parquet = is_parquet(files[0])
     if parquet:
-        _check_parquet_parts(files, true_col, pred_col, str(path), names)
+        no_sep_for_parquet(sep, path, names)
+        types = label_types(files, true_col, pred_col, str(path), names)
     else:
         parts = text_parts(files, sep, true_col, pred_col, drop_null, names)
         for part in parts:
@@ -74,24 +80,45 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
             if not parquet:
                 return _text_table(spark, path, staged, parts, true_col, pred_col, drop_null,
                                    stats)
-            frame = _spark_call(path, staged, lambda: spark.read.parquet(*staged))
-            _check_columns(frame, str(path), true_col, pred_col)
-            t, p, n = _spark_call(path, staged, lambda: _grouped(frame, true_col, pred_col))
-            return table_from_groups(t, p, n, str(path), true_col, pred_col, drop_null, stats)
+            t, p, n = _spark_call(path, staged, lambda: _parquet_groups(
+                spark, list(staged), true_col, pred_col, types))
+            return table_from_groups(types[true_col].exact(t), types[pred_col].exact(p), n,
+                                     str(path), true_col, pred_col, drop_null, stats)
     finally:
         if own:
             spark.stop()
 
 
 def _local_session():
+    """A local SparkSession that keeps the terminal quiet: the JVM's own output (its log,
+    its warnings) goes to a log file, not to stderr, and Spark shows no progress bars."""
     try:
+        from pyspark import SparkContext
         from pyspark.sql import SparkSession
     except ImportError:
         raise ImportError("reading files with Spark needs the spark extra: pip install "
                           "'clustermetrics[spark]'") from None
-    return (SparkSession.builder.master("local[2]").appName("clustermetrics")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "8").getOrCreate())
+    builder = (SparkSession.builder.master("local[2]").appName("clustermetrics")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "8"))
+    if SparkContext._gateway is not None:  # a JVM runs already: its output goes where it goes
+        return builder.getOrCreate()
+    # the JVM inherits stderr when it starts: it gets a log file instead, for its life
+    log = os.path.join(tempfile.mkdtemp(prefix="clustermetrics-spark-"), "spark.log")
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(log, "ab") as fh:
+            os.dup2(fh.fileno(), 2)
+        try:
+            return builder.getOrCreate()
+        except Exception as exc:  # no Java, a JVM that does not start...
+            raise ValueError(f"Spark could not start (is Java installed? `java -version`); "
+                             f"its log: {log}: {_first_line(exc)}") from None
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _text_table(spark, path, staged, parts: list[TextPart], true_col, pred_col, drop_null,
@@ -147,43 +174,60 @@ def _check_spark_can_read(layout) -> None:
 
 def _spark_call(path, staged, call):
     """Run ``call``; Spark's own errors (Java's included) become one-line ValueErrors that
-    name the user's files."""
+    name the user's files. pyspark's warnings about its own dependencies are not ours to
+    show."""
+    loggers = [logging.getLogger(name) for name in _PYSPARK_LOGGERS]
+    disabled = [logger.disabled for logger in loggers]
     try:
-        return call()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+            for logger in loggers:  # pyspark logs every error it raises, stack and all
+                logger.disabled = True
+            return call()
     except ValueError:
         raise
     except Exception as exc:  # py4j and pyspark raise many classes; all are read errors
-        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-        message = lines[0] if lines else type(exc).__name__
+        message = _first_line(exc)
         for link, original in staged.items():
             message = message.replace(link, original)
         raise ValueError(f"{path}: Spark could not read it: {message}") from None
+    finally:
+        for logger, was in zip(loggers, disabled, strict=True):
+            logger.disabled = was
 
 
-def _check_parquet_parts(files, true_col, pred_col, name, names) -> None:
-    """Every Parquet part holds both columns, with one type across parts (Spark would read
-    a part lacking a column as NULLs)."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ImportError("reading files with Spark needs the spark extra: pip install "
-                          "'clustermetrics[spark]'") from None
-    spell = {**PARAMETERS, **(names or {})}
-    first: dict[str, tuple] = {}
-    for path in files:
-        try:
-            schema = pq.read_schema(path)
-        except Exception as exc:  # pyarrow's errors: not a Parquet file, unreadable...
-            raise ValueError(f"{path}: cannot read as Parquet: "
-                             f"{str(exc).splitlines()[0]}") from None
-        for option, col in ((spell["true_col"], true_col), (spell["pred_col"], pred_col)):
-            if col not in schema.names:
-                raise no_such_column(path, col, option, schema.names)
-            kind = schema.field(col).type
-            seen = first.setdefault(col, (kind, path))
-            if seen[0] != kind:
-                raise ValueError(f"{name}: column {col!r} is {seen[0]} in {seen[1]} but "
-                                 f"{kind} in {path}")
+_PYSPARK_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
+
+
+# "org.apache.spark.SparkException: " and the like, before the message itself
+_JAVA_CLASS = re.compile(r"^(?:Caused by: )?(?:[a-z_$][\w$]*\.)+[\w$]*(?:Exception|Error)"
+                         r"(?::\s*|$)")
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error that says something: not py4j's "An error occurred
+    while calling o42.method", not a Java stack frame, without the Java class name."""
+    for line in str(exc).splitlines():
+        line = line.strip().lstrip(":").strip()
+        if not line or line.startswith(("An error occurred while calling", "at ", "...",
+                                        "JVM stacktrace", "Exception thrown in awaitResult")):
+            continue
+        line = _JAVA_CLASS.sub("", line).strip()
+        if line:
+            return line
+    return type(exc).__name__
+
+
+def _parquet_groups(spark, links, true_col, pred_col, types):
+    """Grouped cells of two Parquet columns, read with the schema of those columns alone
+    (Spark cannot even open a file holding a type it lacks, such as float16, in another
+    column); types Spark lacks are read as their stored values (``LabelType.spark``)."""
+    from pyspark.sql.types import StructField, StructType
+
+    schema = StructType([StructField(col, types[col].spark())
+                         for col in dict.fromkeys((true_col, pred_col))])
+    frame = spark.read.schema(schema).parquet(*links)
+    return _grouped(frame, true_col, pred_col)
 
 
 def _check_columns(dataframe, name, true_col, pred_col) -> None:
@@ -198,7 +242,8 @@ def _check_columns(dataframe, name, true_col, pred_col) -> None:
 
 def _grouped(dataframe, true_col, pred_col):
     arrow = _to_arrow(dataframe.groupBy(true_col, pred_col).count())
-    return _masked(arrow.column(0)), _masked(arrow.column(1)), arrow.column(2).to_numpy()
+    return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),
+            arrow.column(2).to_numpy())
 
 
 def _to_arrow(grouped: Any):
@@ -209,14 +254,3 @@ def _to_arrow(grouped: Any):
     session = grouped.sparkSession
     session.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
     return pa.Table.from_pandas(grouped.toPandas(), preserve_index=False)
-
-
-def _masked(column) -> np.ma.MaskedArray:
-    """Arrow column -> masked numpy array (mask = NULL), values kept exactly."""
-    column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
-    mask = column.is_null().to_numpy(zero_copy_only=False)
-    present = column.drop_null()
-    if mask.any() and len(present):
-        # an int column with nulls would convert to float (2**53 + 1 lost): fill them first
-        column = column.fill_null(present[0])
-    return np.ma.masked_array(column.to_numpy(zero_copy_only=False), mask=mask)

@@ -6,5 +6,6 @@ and nothing below it.
 """
 
 from .contingency import Contingency, as_contingency, contingency_matrix
+from .factorize import label_values
 
-__all__ = ["Contingency", "as_contingency", "contingency_matrix"]
+__all__ = ["Contingency", "as_contingency", "contingency_matrix", "label_values"]

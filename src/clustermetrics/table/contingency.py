@@ -10,16 +10,28 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._html import capped_counts, heatmap_table
+from .._html import text as html_text
 from .counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
 from .validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
 
-__all__ = ["Contingency", "as_contingency", "contingency_matrix"]
+__all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix"]
+
+
+class Factorized(NamedTuple):
+    """Labels as codes into their sorted ``labels``; ``complete`` is False when some
+    labels may not occur (small-range integers are only offset)."""
+
+    codes: np.ndarray
+    labels: np.ndarray
+    complete: bool
+
 
 class Contingency:
     """Sparse contingency table of true classes (rows) against predicted clusters (columns).
@@ -41,8 +53,9 @@ class Contingency:
     __slots__ = ("_rows", "_cols", "_counts", "_class_labels", "_cluster_labels",
                  "_class_sizes", "_cluster_sizes", "_n", "_derived")
 
-    def __init__(self, rows, cols, counts, class_labels, cluster_labels, class_sizes,
-                 cluster_sizes):
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
+                 class_labels: np.ndarray, cluster_labels: np.ndarray,
+                 class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> None:
         # Private: callers pass a canonical table. Use the from_* constructors.
         self._rows, self._cols, self._counts = _frozen(rows), _frozen(cols), _frozen(counts)
         self._class_labels = _frozen(class_labels)
@@ -176,8 +189,34 @@ class Contingency:
         return Contingency(self._rows, self._cols, self._counts, class_labels, cluster_labels,
                            self._class_sizes, self._cluster_sizes)
 
+    @staticmethod
+    def factorized(labels: Any, name: str = "labels_true") -> Factorized:
+        """Labels checked and factorised once, to be paired with many labelings
+        (:meth:`from_factorized`): the truth of a data frame with many runs."""
+        values = as_label_array(labels, name)
+        return Factorized(*factorize_for_counting(values))
+
     @classmethod
-    def _from_counted(cls, cells, t_labels, p_labels, t_complete, p_complete) -> Contingency:
+    def from_factorized(cls, truth: Factorized, labels_pred: Any, *,
+                        rows: np.ndarray | None = None,
+                        name: str = "labels_pred") -> Contingency:
+        """Table of factorised true labels (:meth:`factorized`), or of the items at
+        ``rows`` of them, against ``labels_pred`` (one label per item kept): the same
+        table as :meth:`from_labels` of the raw labels."""
+        codes, t_labels, complete = truth
+        if rows is not None:
+            codes, complete = codes[rows], False  # a subset may miss some classes
+        p = as_label_array(labels_pred, name)
+        if p.shape[0] != codes.shape[0]:
+            raise ValueError(f"{name} holds {p.shape[0]} labels for {codes.shape[0]} items")
+        p_codes, p_labels, p_complete = factorize_for_counting(p)
+        cells = count_pairs(codes, p_codes, t_labels.shape[0], p_labels.shape[0])
+        return cls._from_counted(cells, t_labels, p_labels, complete, p_complete)
+
+    @classmethod
+    def _from_counted(cls, cells: tuple[np.ndarray, ...], t_labels: np.ndarray,
+                      p_labels: np.ndarray, t_complete: bool, p_complete: bool,
+                      ) -> Contingency:
         """From sorted (rows, cols, counts, a, b); labels from ``factorize_for_counting``,
         whose small-range integer axes may list values that never occur: drop those."""
         rows, cols, counts, a, b = cells
@@ -249,7 +288,7 @@ class Contingency:
         dense[self._rows, self._cols] = self._counts
         return dense
 
-    def to_sparse(self):
+    def to_sparse(self) -> Any:
         """The table as a ``scipy.sparse.csr_matrix`` (int64)."""
         from scipy import sparse
 
@@ -309,7 +348,30 @@ class Contingency:
         return (f"Contingency(n_samples={self.n_samples}, n_classes={self.n_classes}, "
                 f"n_clusters={self.n_clusters}, nnz={self.nnz})")
 
-    def __reduce__(self):
+    def _repr_html_(self) -> str:
+        """Notebook view: the size line and a heatmap of each class's share per cluster,
+        clusters ordered after the class they hold most of (a near-diagonal), at most
+        ``HEATMAP_MAX_LINES`` rows and columns (the rest summed into "+N others")."""
+        rows = np.arange(self.n_classes, dtype=np.int64)
+        dense, row_names, col_names = capped_counts(
+            self._rows, self._cols, self._counts, rows, self._diagonal_columns(),
+            self._class_labels, self._cluster_labels)
+        return (f"<div><p>{html_text(repr(self))}</p>"
+                f"{heatmap_table(dense, row_names, col_names)}</div>")
+
+    def _diagonal_columns(self) -> np.ndarray:
+        """Clusters ordered by the class holding most of them (ties: first class), then
+        by decreasing size: the table's mass on and near the diagonal."""
+        if self.nnz == 0:
+            return np.arange(self.n_clusters, dtype=np.int64)
+        order = np.lexsort((self._rows, -self._counts, self._cols))
+        cols = self._cols[order]
+        first = np.concatenate(([True], cols[1:] != cols[:-1]))
+        majority = np.zeros(self.n_clusters, dtype=np.int64)
+        majority[cols[first]] = self._rows[order][first]
+        return np.lexsort((np.arange(self.n_clusters), -self._cluster_sizes, majority))
+
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
                               self._cluster_labels, self._class_sizes, self._cluster_sizes))
 
@@ -351,7 +413,7 @@ def _available_memory() -> int:
         return 2**63
 
 
-def _same_labels(a, b):
+def _same_labels(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.tolist() == b.tolist()
 
 
@@ -364,7 +426,7 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
 
 
 def contingency_matrix(labels_true: Any, labels_pred: Any, *, eps: float | None = None,
-                       sparse: bool = False, dtype: Any = np.int64):
+                       sparse: bool = False, dtype: Any = np.int64) -> Any:
     """scikit-learn's ``contingency_matrix``: counts of (class, cluster) pairs.
 
     Rows follow the sorted true labels, columns the sorted predicted labels. Returns a dense

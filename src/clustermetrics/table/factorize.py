@@ -13,13 +13,14 @@ independent of the order in which labels first appear.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["factorize", "factorize_for_counting", "resort", "sort_labels"]
+__all__ = ["factorize", "factorize_for_counting", "label_values", "resort", "sort_labels"]
 
 # Ranges up to this many values (or 2x the input length) are counted densely.
 _DENSE_RANGE = 1 << 22
@@ -35,8 +36,39 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
             return _factorize_small_ints(values, values.dtype, lo, hi)
     if kind == "O":
-        return _factorize_objects(values)
-    return _factorize_hashed(values)
+        codes, uniques = _factorize_objects(values)
+    else:
+        codes, uniques = _factorize_hashed(values)
+    return codes, _positive_zero(uniques)
+
+
+def _positive_zero(uniques: np.ndarray) -> np.ndarray:
+    """``-0.0`` and ``0.0`` are one label (they are equal, as for numpy and Python); it is
+    ``0.0`` whichever came first, so every engine and every row order names it alike."""
+    kind = uniques.dtype.kind
+    if kind == "f":
+        zero = np.flatnonzero((uniques == 0) & np.signbit(uniques))
+        if zero.size:
+            uniques = uniques.copy()
+            uniques[zero] = 0
+    elif kind == "O":
+        zero = [i for i, v in enumerate(uniques.tolist())
+                if isinstance(v, float) and v == 0 and math.copysign(1, v) < 0]
+        if zero:
+            uniques = uniques.copy()
+            for i in zero:
+                uniques[i] = type(uniques[i])(0.0)
+    return uniques
+
+
+def label_values(labels: np.ndarray) -> list:
+    """Labels as Python values for showing them: ``tolist()``, except that times finer
+    than microseconds stay numpy values (``tolist`` turns a nanosecond timestamp into a
+    bare integer; ``str`` of the numpy value shows every nanosecond)."""
+    if labels.dtype.kind in "mM" and np.datetime_data(labels.dtype)[0] in ("ns", "ps", "fs",
+                                                                            "as"):
+        return list(labels)
+    return labels.tolist()
 
 
 def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:

@@ -70,8 +70,9 @@ def _compatible(arrays):
         return arrays
     kinds = {d.kind for d in dtypes}
     common = np.result_type(*dtypes)
-    if kinds <= set("iu") and common.kind in "iu" or kinds <= set("US") and len(kinds) == 1:
+    if kinds <= set("iu") and common.kind in "iu":
         return [a.astype(common) for a in arrays]
+    # strings of different widths: objects, not every label padded to the longest
     return [a.astype(object) for a in arrays]
 
 

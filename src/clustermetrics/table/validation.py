@@ -12,6 +12,7 @@ refuses them.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -172,31 +173,26 @@ def _frame_column_to_numpy(values: Any, name: str) -> np.ndarray:
 
 
 def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
-    try:
-        arr = np.asarray(values)
-    except ValueError:
-        arr = None
-    if arr is not None and arr.ndim > 1:
-        return arr  # reported as 2-D by the caller
-    if arr is None or arr.dtype.kind in "USfiubc" and not _same_as_python(arr.dtype.kind,
-                                                                          values):
-        arr = np.empty(len(values), dtype=object)
-        arr[:] = values
+    """A list or tuple as numpy: numbers of one type as numpy numbers, anything else as
+    Python objects. numpy would turn [1, "1"] into two equal strings, 2**53 + 1 into a
+    float, [1, 2.5] into floats and True into 1, drop trailing NULs of strings, and pad
+    every string to the longest (one label of 10^5 characters among 10^6: 400 GB)."""
+    kinds = set(map(type, values))
+    if not kinds & _TEXT:
+        try:
+            arr = np.asarray(values)
+        except ValueError:
+            arr = None
+        if arr is not None and (arr.ndim > 1  # reported as 2-D by the caller
+                                or arr.dtype.kind in "fiubc" and len(kinds) == 1
+                                or arr.dtype.kind not in "USfiubc"):
+            return arr
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
     return arr
 
 
-def _same_as_python(kind: str, values: list | tuple) -> bool:
-    """Whether numpy's array of ``values`` holds the same values, of the same types:
-    numpy would turn [1, "1"] into two equal strings, 2**53 + 1 into a float, [1, 2.5]
-    into floats and True into 1, and drop trailing NULs. Mixed sequences stay objects."""
-    kinds = {type(v) for v in values}
-    if kind == "U":  # one C-level scan for a NUL; the precise check only if there is one
-        return kinds <= {str, np.str_} and ("\x00" not in "".join(values)
-                                            or not any(v.endswith("\x00") for v in values))
-    if kind == "S":
-        return kinds <= {bytes, np.bytes_} and (b"\x00" not in b"".join(values)
-                                                or not any(v.endswith(b"\x00") for v in values))
-    return len(kinds) == 1
+_TEXT = {str, bytes, np.str_, np.bytes_}
 
 
 # ----------------------------------------------------------------- label checks
@@ -260,8 +256,8 @@ def _object_counts(values: np.ndarray, name: str) -> np.ndarray:
     """Counts given as Python objects (ints beyond int64 included): checked exactly."""
     items = values.tolist()
     for v in items:
-        if v is None or isinstance(v, bool) or not isinstance(v, (int, float, np.integer,
-                                                                   np.floating, Decimal)):
+        if v is None or isinstance(v, (bool, np.bool_)) or not isinstance(
+                v, (numbers.Real, Decimal)):  # Fraction(4, 2) is the count 2
             raise ValueError(f"{name} must be non-negative integers, got a value of type "
                              f"{type(v).__name__}")
         if isinstance(v, _INEXACT) and _nan_or_inf(v)[0]:

@@ -1,0 +1,164 @@
+"""``evaluate_frame``: many runs stored as columns of one data frame, scored in one call.
+
+A study of clustering algorithms, seeds or parameters often keeps one column per run next
+to the truth. The truth column is checked and factorised once and reused for every
+prediction column (and for every group with ``by=``); each run then costs one pass over
+its own labels. The result is a tidy frame of the input's library (pandas or polars): one
+row per run (and group), one column per score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._text import no_such_column
+from .evaluate import _UNSET_N_BOOT, check_options, evaluate_table
+from .registry import resolve_metrics
+from .table import Contingency
+from .table.factorize import factorize
+from .table.validation import as_label_array
+
+__all__ = ["evaluate_frame"]
+
+
+def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = None,
+                   metrics: str | Iterable[str] | None = None, *,
+                   by: str | Sequence[str] | None = None, noise_label: Any = None,
+                   noise: str | None = None, ci: float | None = None,
+                   n_boot: int | None = None, seed: Any = None) -> Any:
+    """Score every prediction column of a data frame against its truth column.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or polars.DataFrame
+        One row per item: the true labels and one column per run.
+    truth : str
+        The column of true labels; checked and factorised once for all runs.
+    preds : str or list of str, optional
+        The prediction columns (runs); all columns other than ``truth`` and ``by`` when
+        None.
+    metrics : as in :func:`clustermetrics.evaluate` (None: every registered score).
+    by : str or list of str, optional
+        Group columns: each run is scored within each group (one row per run and group).
+    noise_label, noise, ci, n_boot, seed : as in :func:`clustermetrics.evaluate`; every
+        run gets the same bootstrap seed, so a row equals ``evaluate`` of its two columns.
+
+    Returns
+    -------
+    A data frame of the input's library: the ``by`` columns, ``pred`` (the run's column
+    name), ``n_samples``, ``n_classes``, ``n_clusters`` (after noise handling), then one
+    column per score, and with ``ci`` the columns ``<score>_ci_low`` and
+    ``<score>_ci_high``; with a noise label, ``n_noise``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 0, 1, 1], "b": [0, 1, 0, 1]})
+    >>> evaluate_frame(df, "y", ["a", "b"], ["ari", "recovery_rate"])
+      pred  n_samples  n_classes  n_clusters  ari  recovery_rate
+    0    a          4          2           2  1.0            1.0
+    1    b          4          2           2 -0.5            0.5
+    """
+    kind = _library(frame)
+    columns = [str(c) for c in frame.columns]
+    keys = resolve_metrics(metrics)
+    check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
+    by_cols = _names(by, "by", frame, columns, allow_empty=True)
+    truth_col = _names(truth, "truth", frame, columns)[0] if isinstance(truth, str) else None
+    if truth_col is None:
+        raise ValueError(f"truth must be the name of one column, got {truth!r}")
+    if preds is None:
+        pred_cols = [c for c in columns if c != truth_col and c not in by_cols]
+        if not pred_cols:
+            raise ValueError("frame has no column besides truth and by to score (preds)")
+    else:
+        pred_cols = _names(preds, "preds", frame, columns)
+    for name, cols in (("truth", [truth_col]), ("by", by_cols)):
+        same = [c for c in cols if c in pred_cols]
+        if same:
+            raise ValueError(f"preds names the {name} column {same[0]!r}")
+    if "pred" in by_cols:
+        raise ValueError("by names a column 'pred', the name of the output's run column")
+
+    factorized = Contingency.factorized(frame[truth_col], "truth")
+    groups = _groups(frame, by_cols)
+    options = dict(noise_label=noise_label, noise=noise, ci=ci,
+                   n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed)
+    records: list[dict[str, Any]] = []
+    for pred in pred_cols:
+        labels = as_label_array(frame[pred], pred)
+        for values, rows in groups:
+            table = Contingency.from_factorized(
+                factorized, labels if rows is None else labels[rows], rows=rows, name=pred)
+            report = evaluate_table(table, keys, **options)
+            record = dict(zip(by_cols, values, strict=True))
+            record.update(pred=pred, n_samples=report.table.n_samples,
+                          n_classes=report.table.n_classes,
+                          n_clusters=report.table.n_clusters)
+            record.update(report)
+            for key, iv in report.intervals.items():
+                record[f"{key}_ci_low"], record[f"{key}_ci_high"] = iv.low, iv.high
+            if report.noise is not None:
+                record["n_noise"] = report.noise.n_noise
+            records.append(record)
+    return _frame(kind, records)
+
+
+def _library(frame: Any) -> str:
+    module = type(frame).__module__.split(".")[0]
+    if module == "pandas" and getattr(frame, "ndim", 0) == 2:
+        return "pandas"
+    if module == "polars" and hasattr(frame, "get_columns"):
+        return "polars"
+    raise TypeError(f"frame must be a pandas or polars DataFrame, got {type(frame).__name__}")
+
+
+def _names(value: Any, option: str, frame: Any, columns: list[str], *,
+           allow_empty: bool = False) -> list[str]:
+    if value is None and allow_empty:
+        return []
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"{option} must be a column name or a list of them, got {value!r}")
+    if not names and not allow_empty:
+        raise ValueError(f"{option} is empty: name at least one column")
+    for name in names:
+        if name not in columns:
+            raise no_such_column("frame", name, option, columns)
+    if len(set(names)) != len(names):
+        raise ValueError(f"{option} names a column twice")
+    return list(names)
+
+
+def _groups(frame: Any, by_cols: list[str]) -> list[tuple[tuple[Any, ...], Any]]:
+    """(group values, row indices) in sorted group order; one group of all rows (indices
+    None) without ``by``."""
+    if not by_cols:
+        return [((), None)]
+    codes, labels = [], []
+    for col in by_cols:
+        c, u = factorize(as_label_array(frame[col], col))
+        codes.append(c)
+        labels.append(u.tolist())
+    uniq, inverse = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(uniq.shape[0]))
+    ends = np.append(starts[1:], order.shape[0])
+    return [(tuple(u[i] for u, i in zip(labels, row, strict=True)), order[a:b])
+            for row, a, b in zip(uniq.tolist(), starts.tolist(), ends.tolist(), strict=True)]
+
+
+def _frame(kind: str, records: list[dict[str, Any]]) -> Any:
+    columns = list(dict.fromkeys(k for r in records for k in r))
+    data = {c: [r.get(c) for r in records] for c in columns}
+    if kind == "pandas":
+        import pandas as pd
+
+        return pd.DataFrame(data, columns=columns)
+    import polars as pl
+
+    return pl.DataFrame(data, strict=False)

@@ -1,0 +1,109 @@
+"""evaluate_frame: each row equals ``evaluate`` of its two columns (restricted to its
+group with ``by=``), for pandas and polars, with intervals and noise; bad columns are
+ValueErrors naming the option."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clustermetrics import evaluate, evaluate_frame
+
+KEYS = ["ari", "ami", "vi", "recovery_rate", "bcubed_f", "clustering_ratio"]
+
+
+def _same(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def _data(seed, n, n_runs, labels):
+    rng = np.random.default_rng(seed)
+    data = {"y": rng.choice(labels, n), "g": rng.choice(["p", "q", "r"], n),
+            "h": rng.integers(0, 2, n)}
+    for i in range(n_runs):
+        data[f"run{i}"] = rng.integers(-1, 4, n)
+    return data
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 3),
+       st.sampled_from([["a", "b", "c"], [10, 20, 30, 40], ["x"]]),
+       st.sampled_from(["pandas", "polars"]), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_rows_equal_per_column_evaluate(seed, n, n_runs, labels, library, grouped):
+    data = _data(seed, n, n_runs, labels)
+    frame = pd.DataFrame(data) if library == "pandas" else pl.DataFrame(data)
+    runs = [f"run{i}" for i in range(n_runs)]
+    by = ["g", "h"] if grouped else None
+    out = evaluate_frame(frame, "y", runs, KEYS, by=by, noise_label=-1)
+    assert type(out).__module__.split(".")[0] == library
+    rows = out.to_dict("records") if library == "pandas" else out.to_dicts()
+    pairs = zip(data["g"].tolist(), data["h"].tolist(), strict=True)
+    expected_groups = sorted(set(pairs)) if grouped else [None]
+    assert len(rows) == len(runs) * len(expected_groups)
+    i = 0
+    for run in runs:
+        for group in expected_groups:
+            row = rows[i]
+            i += 1
+            mask = np.ones(n, bool) if group is None else \
+                (data["g"] == group[0]) & (data["h"] == group[1])
+            if group is not None:
+                assert (row["g"], row["h"]) == group
+            want = evaluate(data["y"][mask], data[run][mask], KEYS, noise_label=-1)
+            assert row["pred"] == run
+            assert row["n_samples"] == want.table.n_samples == mask.sum()
+            assert row["n_clusters"] == want.table.n_clusters
+            assert row["n_noise"] == want.noise.n_noise
+            for key in KEYS:
+                assert _same(row[key], want[key]), (run, group, key)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_intervals_match_evaluate_with_the_same_seed(library):
+    data = _data(7, 60, 2, ["a", "b", "c"])
+    frame = pd.DataFrame(data) if library == "pandas" else pl.DataFrame(data)
+    out = evaluate_frame(frame, "y", ["run0", "run1"], ["ari", "nmi"], ci=0.9, n_boot=30,
+                         seed=5)
+    rows = out.to_dict("records") if library == "pandas" else out.to_dicts()
+    for row, run in zip(rows, ["run0", "run1"], strict=True):
+        want = evaluate(data["y"], data[run], ["ari", "nmi"], ci=0.9, n_boot=30, seed=5)
+        for key in ["ari", "nmi"]:
+            assert row[f"{key}_ci_low"] == want.intervals[key].low
+            assert row[f"{key}_ci_high"] == want.intervals[key].high
+
+
+def test_default_preds_are_the_other_columns():
+    df = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 0, 1, 1], "b": [1, 0, 1, 0], "g": [0] * 4})
+    assert evaluate_frame(df, "y", metrics="ari", by="g")["pred"].tolist() == ["a", "b"]
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(truth="nope", preds=["a"]), ["no column 'nope'", "truth"]),
+    (dict(truth="y", preds=["a", "zz"]), ["no column 'zz'", "preds"]),
+    (dict(truth="y", preds=["a", "y"]), ["preds", "truth column"]),
+    (dict(truth="y", preds=["a"], by="b2"), ["no column 'b2'", "by"]),
+    (dict(truth="y", preds=["a", "a"]), ["preds", "twice"]),
+    (dict(truth="y", preds=[]), ["preds", "empty"]),
+    (dict(truth="y", preds="a", seed=1), ["seed", "ci"]),
+])
+def test_bad_columns_name_the_option(kwargs, words):
+    df = pd.DataFrame({"y": [0, 0, 1], "a": [0, 1, 1]})
+    with pytest.raises(ValueError) as info:
+        evaluate_frame(df, **kwargs)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_not_a_frame():
+    with pytest.raises(TypeError, match="pandas or polars DataFrame"):
+        evaluate_frame({"y": [0]}, "y", ["y"])
+
+
+def test_missing_label_names_the_column():
+    df = pd.DataFrame({"y": [0, 0, 1], "a": [0.0, None, 1.0]})
+    with pytest.raises(ValueError, match="'?a'?"):
+        evaluate_frame(df, "y", ["a"], "ari")

@@ -1,0 +1,85 @@
+"""cm.scorer in scikit-learn's model selection: the value equals evaluate on the labels
+the estimator gives the scored fold (predict, or fit_predict of a clone for transductive
+clusterers), with scikit-learn's sign; noise points as evaluate handles them."""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.cluster import DBSCAN, HDBSCAN, AgglomerativeClustering, KMeans
+from sklearn.datasets import make_blobs
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import clustermetrics as cm
+from clustermetrics import METRICS, evaluate
+
+X, Y = make_blobs(120, centers=3, cluster_std=1.5, random_state=1)
+FOLDS = list(KFold(3, shuffle=True, random_state=0).split(X))
+
+
+def _signed(key, value):
+    better = METRICS[key].better
+    return value if better == "higher" else -value if better == "lower" else \
+        -abs(value - better)
+
+
+@pytest.mark.parametrize("key", ["recovery_rate", "clustering_error",
+                                 "clustering_ratio"])
+@pytest.mark.parametrize("make", [
+    lambda: KMeans(3, n_init=2, random_state=0),
+    lambda: make_pipeline(StandardScaler(), KMeans(3, n_init=2, random_state=0)),
+    lambda: HDBSCAN(min_cluster_size=5, copy=True),
+    lambda: make_pipeline(StandardScaler(), DBSCAN(eps=0.3)),
+    lambda: AgglomerativeClustering(3),
+])
+def test_cross_validate_equals_evaluate(key, make):
+    got = cross_validate(make(), X, Y, scoring=cm.scorer(key), cv=FOLDS)["test_score"]
+    for (train, test), value in zip(FOLDS, got, strict=True):
+        est = make().fit(X[train])
+        labels = est.predict(X[test]) if hasattr(est, "predict") else \
+            clone(make()).fit_predict(X[test])
+        want = evaluate(Y[test], labels, [key], noise_label=-1)[key]
+        assert value == _signed(key, want)
+
+
+def test_noise_as_evaluate_and_as_a_cluster():
+    hdb = HDBSCAN(min_cluster_size=3, copy=True).fit(X)
+    labels = hdb.labels_
+    assert (labels == -1).any()
+    all_rows = [(np.arange(len(X)), np.arange(len(X)))]
+    for noise_label, noise in [(-1, None), (-1, "exclude"), (None, None)]:
+        s = cm.scorer("ari", noise_label=noise_label, noise=noise)
+        got = cross_validate(HDBSCAN(min_cluster_size=3, copy=True), X, Y, scoring=s,
+                             cv=all_rows)["test_score"][0]
+        kwargs = {} if noise_label is None else dict(noise_label=-1, noise=noise)
+        assert got == evaluate(Y, labels, "ari", **kwargs)["ari"]
+
+
+def test_grid_search_tunes_hdbscan_against_the_truth():
+    all_rows = [(np.arange(len(X)), np.arange(len(X)))]
+    grid = {"min_cluster_size": [3, 10, 30]}
+    search = GridSearchCV(HDBSCAN(copy=True), grid, scoring=cm.scorer("recovery_rate"), cv=all_rows)
+    search.fit(X, Y)
+    direct = {m: evaluate(Y, HDBSCAN(min_cluster_size=m, copy=True).fit_predict(X), "recovery_rate",
+                          noise_label=-1)["recovery_rate"] for m in grid["min_cluster_size"]}
+    assert search.cv_results_["mean_test_score"].tolist() == list(direct.values())
+    assert search.best_params_["min_cluster_size"] == max(direct, key=direct.get)
+
+
+def test_the_estimator_passed_in_is_not_refitted():
+    hdb = HDBSCAN(min_cluster_size=5, copy=True).fit(X)
+    before = hdb.labels_.copy()
+    cm.scorer("ari")(hdb, X[:50], Y[:50])
+    assert np.array_equal(hdb.labels_, before)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cm.scorer("no_such_score"), "unknown metric"),
+    (lambda: cm.scorer("ari,nmi"), "one score"),
+    (lambda: cm.scorer("ari", noise="exclude", noise_label=None), "noise_label"),
+    (lambda: cm.scorer("ari")(KMeans(2, n_init=1).fit(X), X), "pass y"),
+])
+def test_refused(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -1,0 +1,158 @@
+"""MkDocs hooks: pages generated from the code while the site is built, never committed.
+
+* ``reference/scores.md``: one entry per registered score, from the registry
+  (``clustermetrics.METRICS``), each score's docstring and the peer tables of
+  ``docs/peers.md``.
+* ``gallery/*.png``: the HTML reports' figures, drawn by ``clustermetrics.experiments.plots``
+  on small data.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File
+
+import clustermetrics as cm
+from clustermetrics.registry import METRICS
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PLACEHOLDER = "<!-- score-reference -->"
+
+
+# ------------------------------------------------------------------ score reference
+def _bound(x: float) -> str:
+    return "∞" if x == math.inf else "−∞" if x == -math.inf else f"{x:g}"
+
+
+def _rst_to_md(text: str) -> str:
+    """The docstrings' reStructuredText roles and literals as Markdown code."""
+    text = re.sub(r":(?:func|class|meth|data|mod|attr):`~?([^`]+)`",
+                  lambda m: f"`{m.group(1).split('.')[-1]}`", text)
+    text = re.sub(r"``([^`]+)``", r"`\1`", text)
+    # outside code spans, * is multiplication, not emphasis
+    parts = re.split(r"(`[^`]*`)", text)
+    return "".join(p if p.startswith("`") else p.replace("*", "\\*") for p in parts)
+
+
+def _sections(doc: str) -> dict[str, str]:
+    """A numpydoc docstring cut at its section headings ("" is the description)."""
+    parts = re.split(r"^([A-Z][A-Za-z ]+)\n-{3,}\n", doc, flags=re.M)
+    out = {"": parts[0]}
+    for title, body in zip(parts[1::2], parts[2::2], strict=True):
+        out[title.strip()] = body
+    return out
+
+
+def _peers() -> dict[str, list[str]]:
+    """Registry key or function name -> "library: peer score (note)" from docs/peers.md."""
+    found: dict[str, list[str]] = {}
+    library = ""
+    for line in (DOCS / "peers.md").read_text().splitlines():
+        if line.startswith("## "):
+            library = re.split(r"[(—]", line[3:], maxsplit=1)[0].strip()
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or set(cells[0]) <= set("-: ") or cells[1] == "clustermetrics":
+            continue
+        note = f" ({cells[2]})" if len(cells) > 2 and cells[2] else ""
+        for name in re.findall(r"`([A-Za-z0-9_]+)`", cells[1]):
+            found.setdefault(name, []).append(f"{library}: {cells[0]}{note}")
+    return found
+
+
+def _entry(key: str, entry: Any, peers: dict[str, list[str]]) -> str:
+    func = entry.func
+    name = getattr(func, "__name__", key)
+    options = ", ".join(f"{k}={v!r}" for k, v in entry.options.items())
+    call = f"cm.{name}(labels_true, labels_pred{', ' + options if options else ''})"
+    better = entry.better if isinstance(entry.better, str) else f"nearest {entry.better:g}"
+    perfect = "depends on the data" if entry.perfect is None else f"{entry.perfect:g}"
+    doc = _sections(inspect.getdoc(func) or "")
+    equivalents = list(dict.fromkeys(peers.get(key, []) + peers.get(name, [])))
+    rows = [
+        ("call", f"`{call}`"),
+        ("family", entry.family),
+        ("range", f"[{_bound(entry.lower)}, {_bound(entry.upper)}]"),
+        ("better", better),
+        ("identical labelings score", perfect),
+        ("chance-adjusted", "yes" if entry.adjusted else "no"),
+        ("symmetric", "yes" if entry.symmetric else "no"),
+        ("reference", entry.reference),
+        ("peer equivalents", "<br>".join(equivalents) if equivalents else "none listed"),
+    ]
+    parts = [f"## `{key}`: {entry.name} {{#{key}}}", "", "| | |", "|---|---|",
+             *(f"| {a} | {b.replace('|', '&#124;')} |" for a, b in rows), "",
+             _rst_to_md(doc[""].strip()), ""]
+    for title in ("Notes", "References"):
+        if doc.get(title, "").strip():
+            parts += [f"**{title}.** " + _rst_to_md(doc[title].strip()), ""]
+    if doc.get("Examples", "").strip():
+        parts += ["```python", doc["Examples"].strip(), "```", ""]
+    return "\n".join(parts)
+
+
+def score_reference() -> str:
+    peers = _peers()
+    families: dict[str, list[str]] = {}
+    for key, entry in METRICS.items():
+        families.setdefault(entry.family, []).append(key)
+    index = ["| family | scores |", "|---|---|"] + [
+        f"| {family} | " + ", ".join(f"[`{k}`](#{k})" for k in keys)
+        + " |" for family, keys in families.items()]
+    return "\n".join(index) + "\n\n" + "\n".join(
+        _entry(key, entry, peers) for key, entry in METRICS.items())
+
+
+# ------------------------------------------------------------------ gallery
+def gallery() -> dict[str, bytes]:
+    """The reports' figures on small data (a few seconds)."""
+    from sklearn.cluster import KMeans
+    from sklearn.datasets import load_iris
+    from sklearn.mixture import GaussianMixture
+
+    from clustermetrics.experiments import plots
+    from clustermetrics.experiments.chance import ChanceSetup, chance_study
+    from clustermetrics.experiments.recovery_study import recovery_study
+
+    X, y = load_iris(return_X_y=True)
+    names = load_iris().target_names
+    truth = names[y]
+    kmeans = KMeans(3, n_init=4, random_state=0).fit_predict(X)
+    gmm = GaussianMixture(3, random_state=0).fit_predict(X)
+    table = cm.Contingency.from_labels(truth, kmeans)
+    study = recovery_study(range(2, 7), n_per_cluster=60, algorithms="kmeans,gmm", seeds=[0])
+    rates: dict[str, dict[int, list[float]]] = {}
+    pseudo: dict[str, dict[int, list[float]]] = {}
+    for run in study.runs[0]:
+        rates.setdefault(run.algorithm, {}).setdefault(run.n_classes, []).append(
+            run.rate("exact"))
+        pseudo.setdefault(run.algorithm, {}).setdefault(run.n_classes, []).append(
+            run.rate("pseudo"))
+    curves = chance_study(["ari", "ami", "nmi", "ri", "vi", "recovery_rate", "bcubed_f"],
+                          setups=[ChanceSetup("equal", "two random labelings, k clusters each",
+                                              200, None, 40)],
+                          n_repeats=3, n_points=6, seed=0)
+    return {
+        "heatmap": plots.heatmap_plot(table, "iris: KMeans (k = 3) against the species"),
+        "projection": plots.projection_plot(X, truth, {"KMeans": kmeans, "GMM": gmm}),
+        "recovery": plots.recovery_plot(rates, pseudo),
+        "chance": plots.chance_plot(curves),
+    }
+
+
+# ------------------------------------------------------------------ MkDocs events
+def on_files(files: Any, config: Any) -> Any:
+    for name, png in gallery().items():
+        files.append(File.generated(config, f"gallery/{name}.png", content=png))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if PLACEHOLDER in markdown:
+        return markdown.replace(PLACEHOLDER, score_reference())
+    return markdown
