@@ -15,11 +15,12 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / "clustermetrics"
 # Higher layers may import lower ones and their own; helpers at 0 import none of ours.
 LAYERS = [
     ("cli", 9), ("__main__", 9), ("datasets", 9), ("experiments", 8), ("evaluate", 7),
-    ("paired", 7), ("frames", 7), ("model_selection", 7), ("report", 6),
+    ("paired", 7), ("hierarchy", 7), ("frames", 7), ("model_selection", 7), ("report", 6),
     ("bootstrap", 5), ("noise", 5), ("diagnostics", 5), ("significance", 5),
     ("registry", 4), ("metrics", 3),
     ("sources", 2), ("table", 1), ("_text", 0), ("_json", 0), ("_progress", 0),
     ("_kernels", 0), ("_numba_kernels", 0), ("_version", 0), ("_html", 0),
+    ("_merge_loop", 0), ("_hierarchy_kernels", 0),
 ]
 
 

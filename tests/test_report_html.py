@@ -17,8 +17,9 @@ from clustermetrics.experiments.plots import matching_order
 
 DEMO_SECTIONS = ["Recovery rates (Tables 1-2)", "Greedy below exact, pseudo misleadingly high",
                  "Timing: Algorithm 1 against exact and greedy", "All scores for n = 3",
-                 "Chosen run:", "Data"]
-DEMO_IMAGES = {"recovery_vs_n", "timing", "contingency_heatmap", "projection"}
+                 "Chosen run:", "Scores of every cut of the tree", "Data"]
+DEMO_IMAGES = {"recovery_vs_n", "timing", "contingency_heatmap", "projection",
+               "hierarchy_curves"}
 
 
 def _check_page(directory, sections, images):

@@ -9,6 +9,7 @@ from ._version import __version__ as __version__
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import evaluate
 from .frames import evaluate_frame
+from .hierarchy import HierarchyScores, score_hierarchy, updatable_metrics
 from .metrics.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
@@ -174,4 +175,5 @@ __all__ = [
     "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
     "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
     "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
+    "score_hierarchy", "HierarchyScores", "updatable_metrics",
 ]

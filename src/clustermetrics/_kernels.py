@@ -16,7 +16,7 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel"]
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -27,6 +27,9 @@ _EMI_LOAD_CELLS = 3e7
 # 0.16-0.31 s for 1e5, 2.7-6.4 s for 3e5 and grows superlinearly; the compiled phases
 # 0.01, 0.02-0.05 and 0.4-0.6 s (load 5, benchmarks/bench_shapes.py for 1e6 cells).
 _MATCH_LOAD_CELLS = 1e5
+# Points of a dendrogram above which loading numba pays: the Python merge loop needs
+# ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
+_HIERARCHY_LOAD_POINTS = 20_000
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
@@ -79,3 +82,10 @@ def matching_kernel(cells: float):
     number of cells of the assignment problem)."""
     mod = _wanted("._numba_kernels", cells, _MATCH_LOAD_CELLS)
     return None if mod is None else mod.max_weight_matching
+
+
+def hierarchy_kernel(points: float):
+    """The compiled per-merge loop of :mod:`clustermetrics.hierarchy`, or None to run it
+    in Python (``points``: the number of leaves)."""
+    mod = _wanted("._hierarchy_kernels", points, _HIERARCHY_LOAD_POINTS)
+    return None if mod is None else mod.merge_levels

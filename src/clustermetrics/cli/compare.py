@@ -69,6 +69,10 @@ def add_compare_command(sub) -> None:
     p.add_argument("--max-pairwise", type=integer(1, 1_000_000),
                    help="ward and average linkage run on a random subsample of this many "
                         "points above it (O(N^2) memory; default 5000; at least k)")
+    p.add_argument("--curves", action="store_true",
+                   help="ward and average linkage also score every cut of their tree and "
+                        "report each score's best cut beside the run at the true k "
+                        "(--report draws the curves)")
     p.add_argument("--metrics", help="comma-separated score keys (default: all; the table "
                                      "shows these, or ARI, AMI, NMI and V-measure)")
     p.add_argument("--seed", type=sklearn_seed,
@@ -141,6 +145,9 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
     agglomerative = [a for a in algorithms if a in AGGLOMERATIVE]
     refuse_unused(args, "--max-pairwise", "max_pairwise", None if agglomerative else
                    "applies to ward and average linkage; --algorithms has neither")
+    if args.curves and not agglomerative:
+        raise CliError("--curves applies to ward and average linkage; --algorithms has "
+                       "neither")
     if args.drop_noise and args.noise not in (None, "exclude"):
         raise CliError(f"--drop-noise is --noise exclude: it contradicts --noise {args.noise}")
     noise = "exclude" if args.drop_noise else args.noise
@@ -206,7 +213,8 @@ def _compare(args: argparse.Namespace) -> str:
     max_pairwise = args.max_pairwise or MAX_PAIRWISE
     _check_max_pairwise(max_pairwise, algorithms, ks, datasets)
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",
-                   metrics=metrics, max_pairwise=max_pairwise, progress=progress_of(args))
+                   metrics=metrics, max_pairwise=max_pairwise, progress=progress_of(args),
+                   curves=args.curves)
     shown = metrics if args.metrics is not None else None
     if args.report:
         write_page(args.report, "clustermetrics compare", lambda: compare_sections(

@@ -15,6 +15,7 @@ from .chance import add_chance_command
 from .compare import add_compare_command
 from .coverage import add_coverage_command
 from .demo import add_demo_command
+from .hierarchy import add_hierarchy_command
 from .metric_list import add_metrics_command
 from .output import PROG, CliError, as_flags, error_line, write
 from .paired import add_paired_command
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for add in (add_score_command, add_metrics_command, add_compare_command,
                 add_paired_command, add_demo_command, add_chance_command,
-                add_coverage_command):
+                add_coverage_command, add_hierarchy_command):
         add(sub)
     return parser
 

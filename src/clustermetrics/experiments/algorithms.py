@@ -125,19 +125,48 @@ def _meanshift(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
     return Fitted(ms.fit_predict(X).astype(np.int64), "")
 
 
-def _meanshift_kmeans(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
-    """The paper's algorithm K: mean-shift modes seed k-means (its mean shift + kmeans)."""
+def _mean_shift_modes(X: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """The mean-shift stage of the paper's algorithms K and C: the modes of a mean shift
+    on a seeded sample of 1000 points, densest first; when there are fewer than ``k``,
+    k-means++ picks the rest from ``X``."""
     cluster = sklearn_cluster()
     rng = np.random.default_rng(seed)
     sample = X[rng.choice(X.shape[0], min(1000, X.shape[0]), replace=False)]
     ms = cluster.MeanShift(bandwidth=_bandwidth(sample, 0.05, seed), bin_seeding=True,
                            min_bin_freq=5 if sample.shape[0] >= 200 else 1)
-    modes = ms.fit(sample).cluster_centers_[:k]  # sorted densest first
+    modes = ms.fit(sample).cluster_centers_  # sorted densest first
     if modes.shape[0] < k:  # fewer modes than clusters: k-means++ picks the rest
         extra, _ = cluster.kmeans_plusplus(X, k - modes.shape[0], random_state=seed)
         modes = np.vstack([modes, extra])
-    km = cluster.KMeans(n_clusters=k, init=modes, n_init=1, random_state=seed)
+    return modes
+
+
+def _meanshift_kmeans(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
+    """The paper's algorithm K: mean-shift modes seed k-means (its mean shift + kmeans)."""
+    modes = _mean_shift_modes(X, k, seed)[:k]
+    km = sklearn_cluster().KMeans(n_clusters=k, init=modes, n_init=1, random_state=seed)
     return Fitted(km.fit_predict(X).astype(np.int64), "")
+
+
+def _meanshift_hierarchical(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
+    """The paper's algorithm C: the same mean-shift modes, grouped by MATLAB clusterdata's
+    defaults (Euclidean distances, single linkage, cut into at most k clusters by
+    distance, ``clusterdata(modes, 'MaxClust', k)``); every point joins its nearest
+    mode's group."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial import cKDTree
+
+    modes = _mean_shift_modes(X, k, seed)
+    if modes.shape[0] == 1:
+        groups = np.zeros(1, dtype=np.int64)
+    else:
+        tree = linkage(modes, method="single", metric="euclidean")
+        groups = fcluster(tree, k, criterion="maxclust").astype(np.int64) - 1
+    nearest = cKDTree(modes).query(X)[1]
+    found = int(groups.max()) + 1
+    note = "" if found == k else \
+        f"single linkage gave {found} clusters for k = {k} (tied merge heights)"
+    return Fitted(groups[nearest], note)
 
 
 def _hdbscan(X: np.ndarray, k: int, seed: int, max_pairwise: int) -> Fitted:
@@ -160,6 +189,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
               False, True, _meanshift),
     Algorithm("meanshift_kmeans", "mean-shift modes as k-means seeds (the paper's K)", True,
               True, _meanshift_kmeans),
+    Algorithm("meanshift_hierarchical", "mean-shift modes grouped by single linkage, as "
+              "MATLAB clusterdata (the paper's C)", True, True, _meanshift_hierarchical),
     Algorithm("hdbscan", "HDBSCAN (min cluster size 1% of N; noise is a cluster)", False,
               False, _hdbscan),
 ]}

@@ -35,6 +35,7 @@ from .algorithms import (
     resolve_algorithms,
 )
 from .datasets import Dataset
+from .hierarchy_study import CurveResult, dataset_curve
 
 __all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics"]
@@ -68,6 +69,7 @@ class Run:
     table: Contingency = field(repr=False)
     labels: np.ndarray = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    curve: CurveResult | None = field(default=None, repr=False)
 
     @property
     def n_samples(self) -> int:
@@ -90,14 +92,22 @@ class Run:
                 "k": self.k, "n_samples": self.n_samples, "n_classes": self.n_classes,
                 "n_clusters": self.n_clusters, "fit_seconds": self.fit_seconds,
                 "recovery_seconds": dict(self.recovery_seconds), "note": self.note,
-                "warnings": list(self.warnings), "scores": dict(self.scores)}
+                "warnings": list(self.warnings), "scores": dict(self.scores),
+                **({"curve": _curve_dict(self.curve)} if self.curve is not None else {})}
+
+
+def _curve_dict(curve: CurveResult) -> dict[str, Any]:
+    return {"source": curve.source,
+            "best": {key: {"n_clusters": k, "value": v, "at_true_k": t}
+                     for key, k, v, t in curve.rows()},
+            "notes": list(curve.scores.notes)}
 
 
 def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None = None, *,
             k: int | Sequence[int] | None = None, seed: int = 0, noise: str = "cluster",
             metrics: str | Iterable[str] | None = None, max_pairwise: int = MAX_PAIRWISE,
             progress: bool | None = False, cache: dict | None = None,
-            desc: str = "compare") -> list[Run]:
+            desc: str = "compare", curves: bool = False) -> list[Run]:
     """Every algorithm on every dataset, scored by every (or the given) registered score.
 
     ``k`` is the number of clusters given to the algorithms that take one: None means
@@ -107,6 +117,9 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     (only the clustered points; see :mod:`clustermetrics.noise`). ``cache`` (a dict, reused
     across calls) keeps the labels of algorithms whose result does not depend on the seed.
     ``progress`` shows a bar labelled ``desc`` (None: when stderr is a terminal).
+    ``curves``: the agglomerative algorithms (ward, average) also score every cut of
+    their tree (:func:`~clustermetrics.score_hierarchy`; on the subsample of
+    ``max_pairwise`` points when the data are larger), kept in ``Run.curve``.
 
     Examples
     --------
@@ -140,7 +153,29 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
             bar.update()
     finally:
         bar.close()
+    if curves:
+        _add_curves(runs, datasets, keys, seed, max_pairwise)
     return runs
+
+
+AGGLOMERATIVE_METHODS = ("ward", "average")
+
+
+def _add_curves(runs: list[Run], datasets: Sequence[Dataset], keys: list[str], seed: int,
+                max_pairwise: int) -> None:
+    """Every cut of each agglomerative tree, once per dataset and algorithm."""
+    by_name = {d.name: d for d in datasets}
+    shown = list(dict.fromkeys([*_SUMMARY, *keys]))
+    done: dict[tuple[str, str], CurveResult] = {}
+    for run in runs:
+        if run.algorithm not in AGGLOMERATIVE_METHODS:
+            continue
+        key = (run.dataset, run.algorithm)
+        if key not in done:
+            done[key] = dataset_curve(by_name[run.dataset], run.algorithm,
+                                      max_points=max_pairwise, seed=seed,
+                                      metrics=[k for k in shown if k in keys])
+        run.curve = done[key]
 
 
 def _ks(dataset: Dataset, name: str, k: int | Sequence[int] | None) -> list[int | None]:
@@ -260,7 +295,30 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
-    return "\n".join([text, "", legend] + (["notes:", *notes] if notes else []))
+    return "\n".join([text, "", legend] + (["notes:", *notes] if notes else [])
+                     + curves_text(runs, columns))
+
+
+def curves_text(runs: Sequence[Run], columns: Sequence[str]) -> list[str]:
+    """Best cut of each agglomerative tree beside its value at the true k (lines)."""
+    curves = list({id(r.curve): r for r in runs if r.curve is not None}.values())
+    if not curves:
+        return []
+    keys = [*columns, *RECOVERY_KEYS.values()]
+    rows = []
+    for r in curves:
+        best = r.curve.scores.best
+        for key in keys:
+            if key in best:
+                rows.append([r.dataset, r.algorithm, key, str(best[key].n_clusters),
+                             f"{best[key].value:.3f}", f"{r.curve.at(key, r.curve.true_k):.3f}"])
+    notes = [f"  {visible(r.dataset)} / {r.algorithm}: {visible(n, backslash=False)}"
+             for r in curves for n in [r.curve.source, *r.curve.scores.notes]
+             if n != f"{r.dataset}, {r.algorithm} linkage"]
+    return ["", "Every cut of the agglomerative trees: best cut per score and the value at "
+                "the true number of classes", text_table(
+                    ["dataset", "algorithm", "score", "best k", "value", "at true k"], rows),
+            *notes]
 
 
 def _score(scores: dict[str, float], key: str) -> str:

@@ -18,8 +18,9 @@ from .chance import ChanceCurves, chance_text
 from .compare import Run, runs_table
 from .coverage import CoverageResult
 from .datasets import Dataset
+from .hierarchy_study import curve_sections, dataset_curve
 from .html import Block, Image, Pre, Section, Table
-from .recovery_study import Study, paper_examples, paper_tables, shortfalls_text
+from .recovery_study import Study, paper_examples, paper_kc_tables, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
 
 __all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
@@ -106,8 +107,10 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
     """Results (the table with the scores ``metrics`` asked for, and every score), the
     chosen run and the data."""
     run = pick_run(runs, chosen)
+    curves = list({id(r.curve): r.curve for r in runs if r.curve is not None}.values())
     return [Section("Results", [Pre(runs_table(runs, metrics)), _scores_table(runs)]),
             chosen_run_section(run, datasets[run.dataset], runs),
+            *(s for i, c in enumerate(curves) for s in curve_sections(c, f"hierarchy_{i}")),
             Section("Data", [f"{d.name}: {d.description}" for d in datasets.values()])]
 
 
@@ -126,6 +129,7 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
     return [
         Section("Recovery rates (Tables 1-2)", [
             Pre(paper_tables(study)),
+            *([Pre(kc)] if (kc := paper_kc_tables(study)) else []),
             Image("recovery_vs_n", plots.recovery_plot(rates, pseudo),
                   "Exact and pseudo recovery rate against the number of true clusters n, "
                   "per algorithm (mean of the tables' runs, bars: min to max)")]),
@@ -139,6 +143,7 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
         Section(f"All scores for n = {n_max} (Table 1's runs)", [
             Pre(runs_table(last)), _scores_table(last)]),
         chosen_run_section(run, study.datasets[n_max], last),
+        *curve_sections(dataset_curve(study.datasets[n_max])),
         Section("Data", [study.datasets[n_max].description + ". " + _DATA_NOTES[study.data]]),
     ]
 

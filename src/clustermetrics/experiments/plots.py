@@ -24,8 +24,7 @@ from ..registry import METRICS
 from ..table import Contingency
 
 __all__ = ["recovery_plot", "timing_plot", "chance_plot", "coverage_plot", "heatmap_plot",
-           "projection_plot",
-           "matching_order", "PLOT_HINT"]
+           "projection_plot", "matching_order", "hierarchy_plot", "PLOT_HINT"]
 
 PLOT_HINT = "pip install 'clustermetrics[plot]'"
 _FAMILY_COLOURS = {"pair counting": "#9ecae1", "information": "#fdae6b",
@@ -304,4 +303,56 @@ def coverage_plot(rows: Sequence[Any], level: float) -> bytes:
             if j == 0:
                 ax.set_ylabel("coverage")
     axes[0, 0].legend(fontsize=7, loc="lower right")
+    return _png(fig)
+
+
+HIERARCHY_LINES = 8  # scores per panel of the hierarchy plot
+_CURVE_POINTS = 3000  # cuts drawn per curve (log-spaced; best cuts always drawn)
+
+
+@_plain_text
+def hierarchy_plot(n_clusters: np.ndarray, values: Mapping[str, np.ndarray],
+                   best: Mapping[str, Any], true_k: int | None = None,
+                   title: str = "") -> bytes:
+    """Score against the number of clusters of each cut of a dendrogram, log-x, the best
+    cut of each score marked; bounded scores on the left, unbounded (MI, VI) on the right.
+    Scores known only at some cuts are drawn as points."""
+    fig = _figure(11, 4.4)
+    left, right = fig.subplots(1, 2)
+    ks = np.asarray(n_clusters)
+    keep = np.unique(np.concatenate([
+        np.unique(np.geomspace(1, ks.shape[0], _CURVE_POINTS).astype(np.int64) - 1),
+        np.searchsorted(ks, [b.n_clusters for b in best.values()])]))
+    panels = {id(left): 0, id(right): 0}
+    for i, (key, vals) in enumerate(values.items()):
+        entry = METRICS[key]
+        ax = left if np.isfinite(entry.upper) else right
+        if panels[id(ax)] >= HIERARCHY_LINES:
+            continue
+        panels[id(ax)] += 1
+        vals = np.asarray(vals, dtype=float)
+        colour = f"C{i % 10}"
+        shown = keep[~np.isnan(vals[keep])]
+        style = "-" if shown.shape[0] > 0.5 * keep.shape[0] else "o"
+        ax.plot(ks[shown], vals[shown], style, color=colour, ms=3, lw=1.2,
+                label=visible(key, backslash=False))
+        if key in best:
+            ax.plot([best[key].n_clusters], [best[key].value], "*", color=colour, ms=11,
+                    mec="k", mew=0.6)
+    from matplotlib.ticker import FuncFormatter
+
+    for ax in (left, right):
+        ax.set_xscale("log")
+        # plain numbers: the default log labels are mathtext, which is off here
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        ax.set(xlabel="number of clusters of the cut")
+        ax.grid(alpha=0.3, which="both")
+        if true_k is not None:
+            ax.axvline(true_k, color="0.4", ls=":", lw=1)
+        if panels[id(ax)]:
+            ax.legend(fontsize=8, loc="best")
+        else:
+            ax.set_axis_off()
+    left.set(ylabel="score", title=visible(title, backslash=False) or "bounded scores")
+    right.set(title="unbounded scores (nats, statistics)")
     return _png(fig)

@@ -262,6 +262,8 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
         made.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
                                  finite_default, returns)
         made.body = body  # the function of a table, for the registry's own calls
+        # the value a 0/0 gets under the default policy (None: the score's convention)
+        made.finite_default = finite_default
         return cast("ScoreFunction[R]", made)
     return decorate
 

@@ -82,23 +82,60 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     if sizes.shape[0] == 1:
         return 0.0
     n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
+    return accurate_sum(entropy_terms(sizes, n))
+
+
+def entropy_terms(sizes: np.ndarray, n: int) -> np.ndarray:
+    """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
+    rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
+    sizes = np.asarray(sizes)
     sizes_f = sizes.astype(np.float64)
-    logs = np.log(float(n) / sizes_f)
-    big = sizes_f >= n / 2
-    logs[big] = -np.log1p((sizes[big] - n).astype(np.float64) / n)
-    return accurate_sum(sizes_f / n * logs)
+    with np.errstate(divide="ignore", invalid="ignore"):  # s = 0: 0 log inf, set to 0
+        logs = np.log(float(n) / sizes_f)
+        big = sizes_f >= n / 2
+        logs[big] = -np.log1p((sizes[big] - n).astype(np.float64) / n)
+        terms = sizes_f / n * logs
+    terms[sizes == 0] = 0.0
+    return terms
+
+
+def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np.ndarray:
+    """(c / N) log(a / c) per cell count c of a class of size a (0 for c = 0): the terms of
+    H(prediction | truth) = sum_ij (n_ij / N) log(a_i / n_ij), all non-negative; the log of
+    a correctly rounded ratio (log1p of the exact (c - a) / a for c above a/2)."""
+    counts = np.asarray(counts)
+    counts_f = counts.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # c = 0: 0 log inf, set to 0
+        logs = np.log(float(class_size) / counts_f)
+        big = counts_f >= class_size / 2
+        logs[big] = -np.log1p((counts[big] - class_size).astype(np.float64) / class_size)
+        terms = counts_f / n * logs
+    terms[counts == 0] = 0.0
+    return terms
+
+
+def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int, h_true, h_pred):
+    """MI where it equals 0 or an entropy exactly, else None. ``h_true`` and ``h_pred``
+    are callables giving H(truth) and H(prediction).
+
+    One cell per cluster: every cluster is pure, H(truth | pred) = 0 and MI = H(truth)
+    exactly (one cell per class: MI = H(pred)); computing it the same way as the entropy
+    makes homogeneity, completeness and NMI exactly 1.0 where they are 1 in theory."""
+    if n_classes == 1 or n_clusters == 1:
+        return 0.0
+    if nnz == n_clusters:
+        return h_true()
+    if nnz == n_classes:
+        return h_pred()
+    return None
 
 
 def _mutual_info(table: Contingency) -> float:
-    if table.n_classes == 1 or table.n_clusters == 1:
-        return 0.0
-    # One cell per cluster: every cluster is pure, H(truth | pred) = 0 and MI = H(truth)
-    # exactly (one cell per class: MI = H(pred)); computing it the same way as the entropy
-    # makes homogeneity, completeness and NMI exactly 1.0 where they are 1 in theory.
-    if table.nnz == table.n_clusters:
-        return _entropy_of_sizes(table.class_sizes)
-    if table.nnz == table.n_classes:
-        return _entropy_of_sizes(table.cluster_sizes)
+    exact = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
+                                 lambda: _entropy_of_sizes(table.class_sizes),
+                                 lambda: _entropy_of_sizes(table.cluster_sizes))
+    if exact is not None:
+        return exact
     if table.nnz <= _CHUNK:
         return max(_mi_sum(table, slice(None)), 0.0)
     # large tables chunk by chunk (small temporaries); chunk sums added exactly

@@ -1,0 +1,155 @@
+"""The per-merge loop of :mod:`clustermetrics.hierarchy`, in plain Python.
+
+The same source runs as Python (on lists) and, compiled by numba, as machine code (on
+arrays): see ``_numba_kernels.merge_levels``. Both do the same integer and floating-point
+operations in the same order, so they return identical values.
+
+State: each cluster of the current cut is one column of the contingency table (truth x
+clusters), a linked list of its non-zero cells (entries); ``cell_of`` maps
+``column * n_classes + class`` to the entry holding that cell. Merging two clusters moves
+the smaller column's entries into the larger one (small into large: an entry moves at
+most log2 N times, so all N - 1 merges cost O(N log N)); a cell whose class the larger
+column already holds is added to it. Only the merged cells change the sufficient
+statistics:
+
+* ``tp``  = sum_ij C(n_ij, 2): + c d for cells c and d added together;
+* ``joined`` = sum_j C(b_j, 2): + b_small b_large;
+* ``nnz``: - 1 per cell added to an existing one;
+* ``h_pred`` = H(prediction) = sum_j t(b_j), t(b) = (b/N) log(N/b);
+* ``h_cond`` = H(prediction | truth) = sum_ij u_i(n_ij), u_i(c) = (c/N) log(a_i/c).
+
+The two entropies are running sums of non-negative table terms, kept with Neumaier's
+compensated summation so that a level's value does not carry the rounding of every term
+added and removed before it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["merge_levels"]
+
+
+def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
+                 cell_of, entry_class, entry_count, entry_next, head, size, column,
+                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond):
+    """Apply the merges ``(left[m], right[m])`` in order; after merge m the cut has
+    k = n - m - 1 clusters and its statistics go to ``out_*[k]`` (``out_*[n]``: all
+    singletons). Node ids: i < n is point i, n + m the cluster formed by merge m."""
+    tp = 0
+    joined = 0
+    nnz = n
+    hp = 0.0  # H(prediction), Neumaier sum: value hp + hp_c
+    hp_c = 0.0
+    hc = 0.0  # H(prediction | truth)
+    hc_c = 0.0
+    for p in range(n):
+        cls = classes[p]
+        entry_class[p] = cls
+        entry_count[p] = 1
+        entry_next[p] = -1
+        head[p] = p
+        size[p] = 1
+        column[p] = p
+        cell_of[p * n_classes + cls] = p
+        x = size_terms[1]
+        t = hp + x
+        if abs(hp) >= abs(x):
+            hp_c += (hp - t) + x
+        else:
+            hp_c += (x - t) + hp
+        hp = t
+        x = cell_terms[cell_offset[cls] + 1]
+        t = hc + x
+        if abs(hc) >= abs(x):
+            hc_c += (hc - t) + x
+        else:
+            hc_c += (x - t) + hc
+        hc = t
+    out_tp[n] = tp
+    out_joined[n] = joined
+    out_nnz[n] = nnz
+    out_h_pred[n] = hp + hp_c
+    out_h_cond[n] = hc + hc_c
+    for m in range(n - 1):
+        a = column[left[m]]
+        b = column[right[m]]
+        if size[a] >= size[b]:
+            big = a
+            small = b
+        else:
+            big = b
+            small = a
+        column[n + m] = big
+        e = head[small]
+        while e != -1:
+            nxt = entry_next[e]
+            cls = entry_class[e]
+            del cell_of[small * n_classes + cls]
+            key = big * n_classes + cls
+            if key in cell_of:  # the larger column holds this class: the cells add up
+                f = cell_of[key]
+                c = entry_count[e]
+                d = entry_count[f]
+                tp += c * d
+                nnz -= 1
+                off = cell_offset[cls]
+                # remove u(c) and u(d), add u(c + d)
+                x = -cell_terms[off + c]
+                t = hc + x
+                if abs(hc) >= abs(x):
+                    hc_c += (hc - t) + x
+                else:
+                    hc_c += (x - t) + hc
+                hc = t
+                x = -cell_terms[off + d]
+                t = hc + x
+                if abs(hc) >= abs(x):
+                    hc_c += (hc - t) + x
+                else:
+                    hc_c += (x - t) + hc
+                hc = t
+                x = cell_terms[off + c + d]
+                t = hc + x
+                if abs(hc) >= abs(x):
+                    hc_c += (hc - t) + x
+                else:
+                    hc_c += (x - t) + hc
+                hc = t
+                entry_count[f] = c + d
+            else:  # a new cell of the larger column
+                cell_of[key] = e
+                entry_next[e] = head[big]
+                head[big] = e
+            e = nxt
+        head[small] = -1
+        sb = size[big]
+        ss = size[small]
+        joined += sb * ss
+        x = -size_terms[sb]
+        t = hp + x
+        if abs(hp) >= abs(x):
+            hp_c += (hp - t) + x
+        else:
+            hp_c += (x - t) + hp
+        hp = t
+        x = -size_terms[ss]
+        t = hp + x
+        if abs(hp) >= abs(x):
+            hp_c += (hp - t) + x
+        else:
+            hp_c += (x - t) + hp
+        hp = t
+        x = size_terms[sb + ss]
+        t = hp + x
+        if abs(hp) >= abs(x):
+            hp_c += (hp - t) + x
+        else:
+            hp_c += (x - t) + hp
+        hp = t
+        size[big] = sb + ss
+        k = n - m - 1
+        out_tp[k] = tp
+        out_joined[k] = joined
+        out_nnz[k] = nnz
+        out_h_pred[k] = hp + hp_c
+        out_h_cond[k] = hc + hc_c
+    return 0
