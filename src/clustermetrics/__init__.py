@@ -21,7 +21,7 @@ from .metrics.bcubed import (
     bcubed_recall_class_weighted,
     bcubed_recall_score,
 )
-from .metrics.definition import UndefinedMetricError
+from .metrics.definition import ScoreUnavailable, UndefinedMetricError
 from .metrics.element_centric import (
     element_centric_similarity,
     element_centric_similarity_score,
@@ -171,7 +171,7 @@ __all__ = [
     "exact_match_recall_score", "exact_match_f_score", "clustering_accuracy",
     "normalized_clustering_accuracy", "normalized_pivoted_accuracy", "pair_sets_index",
     "set_matching_f_inverse_score", "geometric_accuracy", "exact_match_precision",
-    "exact_match_recall", "UndefinedMetricError",
+    "exact_match_recall", "UndefinedMetricError", "ScoreUnavailable",
     "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
     "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
     "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, overload
 
@@ -22,6 +23,7 @@ from .bootstrap import (
     check_bootstrap_options,
     check_method,
 )
+from .metrics.definition import ScoreUnavailable
 from .metrics.replicates import REPLICATE_SCORES, CellCounts, Fallback
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
@@ -143,7 +145,7 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     options = dict(noise_label=noise_label, noise=noise, ci=ci,
                    n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed,
                    progress=progress, significance=significance, n_perm=n_perm,
-                   ci_method=ci_method or DEFAULT_METHOD)
+                   ci_method=ci_method or DEFAULT_METHOD, every_score=metrics is None)
     if is_several(labels_true):
         return evaluate_references(labels_true, labels_pred, keys, **options)
     return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
@@ -183,14 +185,18 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
                    noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
                    seed: Any = None, progress: Callable[[int, int], None] | None = None,
                    significance: bool = False, n_perm: int | None = None,
-                   ci_method: str = DEFAULT_METHOD) -> Report:
-    """:func:`evaluate` of one table and resolved metric keys (options checked)."""
+                   ci_method: str = DEFAULT_METHOD, every_score: bool = False) -> Report:
+    """:func:`evaluate` of one table and resolved metric keys (options checked).
+    ``every_score``: the keys are every registered score, not named by the user, so a
+    score unavailable on this table (:class:`ScoreUnavailable`) is left out with a
+    warning instead of failing the call."""
     noise = noise or "singletons"
     if noise_label is None:
         scored, noise_info = table, None
     else:
         scored, noise_info = with_noise(table, noise_label, noise)
-    values, details, timings = _compute(scored, keys)
+    values, details, timings = _compute(scored, keys, every_score)
+    keys = [k for k in keys if k in values]
     intervals, boot = {}, None
     if ci is not None:
         def replicate(rep: Contingency) -> dict[str, float] | None:
@@ -267,7 +273,7 @@ def score_values(table: Contingency, keys: list[str]) -> dict[str, float]:
     return out
 
 
-def _compute(table: Contingency, keys: list[str],
+def _compute(table: Contingency, keys: list[str], every_score: bool = False,
              ) -> tuple[dict[str, float], dict[str, Any], dict[str, float]]:
     values: dict[str, float] = {}
     details: dict[str, Any] = {}
@@ -275,7 +281,13 @@ def _compute(table: Contingency, keys: list[str],
     for key in keys:
         start = time.perf_counter()
         with slow_step_note(f"{key} ({METRICS[key].name})"):
-            values[key], detail = METRICS[key].compute(table)
+            try:
+                values[key], detail = METRICS[key].compute(table)
+            except ScoreUnavailable as exc:
+                if not every_score:
+                    raise
+                warnings.warn(f"{key} left out: {exc}", stacklevel=3)
+                continue
         timings[key] = time.perf_counter() - start
         if detail is not None:
             details[key] = detail

@@ -8,6 +8,7 @@ and exit with status 2; there is never a traceback for bad input.
 from __future__ import annotations
 
 import argparse
+import warnings
 from collections.abc import Callable, Sequence
 
 from .._version import __version__
@@ -17,7 +18,7 @@ from .coverage import add_coverage_command
 from .demo import add_demo_command
 from .hierarchy import add_hierarchy_command
 from .metric_list import add_metrics_command
-from .output import PROG, CliError, as_flags, error_line, write
+from .output import PROG, CliError, as_flags, error_line, log, write
 from .paired import add_paired_command
 from .score import add_score_command
 
@@ -43,8 +44,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _note_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings reach the terminal as one note line, without source-line clutter."""
+    log(f"note: {message}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    warnings.showwarning = _note_warning
     parser = build_parser()
     flags: dict[str, str] = {}
     try:

@@ -23,7 +23,8 @@ from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 from ..table import Contingency, as_contingency
 
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
-           "Significance", "UndefinedMetricError", "Undefined", "ScoreFunction", "Better",
+           "Significance", "UndefinedMetricError",
+           "ScoreUnavailable", "Undefined", "ScoreFunction", "Better",
            "deprecated_alias", "score"]
 
 R = TypeVar("R")
@@ -184,6 +185,12 @@ class Integer:
 
 
 # --------------------------------------------------------------------------- undefined
+class ScoreUnavailable(ValueError):
+    """A score cannot be computed on this table within its method's limits (cost or size);
+    the message says why and what to pass instead. ``evaluate`` of every registered score
+    leaves such a score out with a warning; asked for by name, it is an error."""
+
+
 class UndefinedMetricError(ValueError, ZeroDivisionError):
     """A score's denominator is zero and ``force_finite=False`` asked not to replace it."""
 

@@ -51,6 +51,7 @@ from .definition import (
     Integer,
     MetricInfo,
     Real,
+    ScoreUnavailable,
     Undefined,
     deprecated_alias,
     score,
@@ -114,7 +115,9 @@ def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np
     return terms
 
 
-def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int, h_true, h_pred):
+def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int,
+                         h_true: Callable[[], float],
+                         h_pred: Callable[[], float]) -> float | None:
     """MI where it equals 0 or an entropy exactly, else None. ``h_true`` and ``h_pred``
     are callables giving H(truth) and H(prediction).
 
@@ -430,7 +433,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                         "operations; pass method='exact' or method='monte_carlo' to run it "
                         "anyway") if math.isfinite(cost) else \
                 "the Monte Carlo sampler needs N < 1e9"
-            raise ValueError(f"SMI on this table (N = {n}) is too costly: the exact "
+            raise ScoreUnavailable(f"SMI on this table (N = {n}) is too costly: the exact "
                              f"variance needs ~{work:.1e} terms and {sampling}")
         else:
             method = "monte_carlo"
