@@ -173,3 +173,39 @@ def test_command_line_formats_and_one_line_errors(tmp_path, capsys):
         assert err.count("\n") == 1 and err.startswith("clustermetrics: error: ")
     assert main(["paired", files[0], files[1]]) == 2
     assert "three label files" in capsys.readouterr().err
+
+
+def test_holm_adjustment_against_its_definition():
+    from clustermetrics.experiments.compare import holm
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        p = rng.random(rng.integers(1, 8)).tolist()
+        order = sorted(range(len(p)), key=lambda i: p[i])
+        m = len(p)
+        want = [0.0] * m
+        for rank, i in enumerate(order):  # max over earlier ranks of (m - rank) p, capped
+            want[i] = min(1.0, max((m - r) * p[order[r]] for r in range(rank + 1)))
+        assert holm(p) == pytest.approx(want, abs=1e-15)
+
+
+def test_compare_marks_runs_not_significantly_worse_than_the_best():
+    from clustermetrics.experiments.compare import mark_near_best
+
+    class FakeRun:
+        def __init__(self, algorithm, labels, truth):
+            self.dataset, self.algorithm, self.k, self.labels = "d", algorithm, 3, labels
+            self.scores = {"ari": cm.adjusted_rand_score(truth, labels)}
+            self.near_best = None
+
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 3, 300)
+    good = np.where(rng.random(300) < 0.05, rng.integers(0, 3, 300), truth)
+    twin = good.copy()
+    poor = np.where(rng.random(300) < 0.7, rng.integers(0, 3, 300), truth)
+    runs = [FakeRun("poor", poor, truth), FakeRun("good", good, truth),
+            FakeRun("twin", twin, truth)]
+    mark_near_best(runs, {"d": truth}, "ari", n_boot=200, seed=0)
+    by = {r.algorithm: r.near_best for r in runs}
+    assert by["poor"].pvalue < 0.05 and not by["poor"].tied
+    assert (by["good"].is_best and by["twin"].tied) or (by["twin"].is_best and by["good"].tied)

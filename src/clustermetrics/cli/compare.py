@@ -8,7 +8,7 @@ import argparse
 import numpy as np
 
 from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, resolve_algorithms
-from ..experiments.compare import Comparison, compare
+from ..experiments.compare import Comparison, compare, mark_near_best
 from ..experiments.datasets import DATASETS, load_dataset, read_table
 from ..experiments.pages import compare_sections
 from ..noise import NOISE_MODES
@@ -78,6 +78,12 @@ def add_compare_command(sub) -> None:
     p.add_argument("--seed", type=sklearn_seed,
                    help="random seed of the simulated data, the algorithms and the "
                         f"subsamples (default 0; 0 to {MAX_SEED}, scikit-learn's range)")
+    p.add_argument("--paired", metavar="SCORE",
+                   help="test every run against the best run of its dataset by SCORE (a "
+                        "paired bootstrap over the points, Holm-adjusted p-values) and mark "
+                        "the runs not significantly worse")
+    p.add_argument("--paired-n-boot", type=integer(2, 1_000_000), default=1000,
+                   help="with --paired: replicates per comparison (default 1000)")
     p.add_argument("--show", metavar="ALGORITHM",
                    help="the run detailed in the --report page (default: best exact "
                         "recovery rate)")
@@ -212,9 +218,17 @@ def _compare(args: argparse.Namespace) -> str:
     ks = parse_k(args.k, min(d.X.shape[0] for d in datasets))
     max_pairwise = args.max_pairwise or MAX_PAIRWISE
     _check_max_pairwise(max_pairwise, algorithms, ks, datasets)
+    if args.paired is not None:
+        resolve_metrics(args.paired)  # a bad name fails before any work
+    elif args.paired_n_boot != 1000:
+        raise CliError("--paired-n-boot applies to --paired: name the score to test by")
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",
                    metrics=metrics, max_pairwise=max_pairwise, progress=progress_of(args),
                    curves=args.curves)
+    if args.paired is not None:
+        mark_near_best(runs, {d.name: d.y for d in datasets}, args.paired,
+                       n_boot=args.paired_n_boot, seed=args.seed or 0,
+                       noise=noise or "cluster")
     shown = metrics if args.metrics is not None else None
     if args.report:
         write_page(args.report, "clustermetrics compare", lambda: compare_sections(

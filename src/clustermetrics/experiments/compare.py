@@ -23,7 +23,8 @@ from .._text import csv_text, visible
 from ..bootstrap import check_seed
 from ..evaluate import evaluate
 from ..noise import NOISE_MODES
-from ..registry import resolve_metrics
+from ..paired import compare_clusterings
+from ..registry import METRICS, resolve_metrics
 from ..table import Contingency
 from ._text import percent, seconds, text_table
 from .algorithms import (
@@ -38,12 +39,30 @@ from .datasets import Dataset
 from .hierarchy_study import CurveResult, dataset_curve
 
 __all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
-           "captured_warnings", "merge_counts", "table_metrics"]
+           "captured_warnings", "merge_counts", "table_metrics", "mark_near_best", "holm",
+           "NearBest"]
 
 NOISE_CHOICES = ("cluster", *NOISE_MODES)  # "cluster": the noise label scored as is
 RECOVERY_KEYS = {"exact": "recovery_rate", "greedy": "recovery_rate_greedy",
                  "pseudo": "pseudo_recovery_rate"}
 _SUMMARY = ("ari", "ami", "nmi", "v_measure")
+
+
+@dataclass(frozen=True)
+class NearBest:
+    """How a run compares with the best run on its dataset by ``key``: the paired
+    bootstrap's p-value of "no difference" (Holm-adjusted over the dataset's runs) and
+    whether the run is not significantly worse than the best at ``alpha``."""
+
+    key: str
+    best: str
+    pvalue: float
+    alpha: float
+    is_best: bool = False
+
+    @property
+    def tied(self) -> bool:
+        return not self.pvalue < self.alpha
 
 
 @dataclass
@@ -70,6 +89,7 @@ class Run:
     labels: np.ndarray = field(repr=False)
     warnings: list[str] = field(default_factory=list)
     curve: CurveResult | None = field(default=None, repr=False)
+    near_best: NearBest | None = None
 
     @property
     def n_samples(self) -> int:
@@ -93,7 +113,12 @@ class Run:
                 "n_clusters": self.n_clusters, "fit_seconds": self.fit_seconds,
                 "recovery_seconds": dict(self.recovery_seconds), "note": self.note,
                 "warnings": list(self.warnings), "scores": dict(self.scores),
-                **({"curve": _curve_dict(self.curve)} if self.curve is not None else {})}
+                **({"curve": _curve_dict(self.curve)} if self.curve is not None else {}),
+                **({"near_best": {"key": self.near_best.key, "best": self.near_best.best,
+                                  "pvalue_holm": self.near_best.pvalue,
+                                  "alpha": self.near_best.alpha,
+                                  "not_significantly_worse": self.near_best.tied}}
+                   if self.near_best is not None else {})}
 
 
 def _curve_dict(curve: CurveResult) -> dict[str, Any]:
@@ -261,6 +286,46 @@ def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
     return result
 
 
+def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str, *,
+                   n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
+                   noise: str = "cluster") -> None:
+    """Set each run's :class:`NearBest`: per dataset, the best run by ``key`` is compared
+    with every other run by a paired bootstrap over the items
+    (:func:`~clustermetrics.compare_clusterings`), and the p-values are adjusted for the
+    several comparisons by Holm's step-down method (Holm, Scand. J. Statist. 6, 1979).
+    A run is "near the best" when its adjusted p-value is not below ``alpha``."""
+    entry = METRICS[resolve_metrics(key)[0]]
+    noise_options = {} if noise == "cluster" else {"noise_label": -1, "noise": noise}
+    for name in dict.fromkeys(r.dataset for r in runs):
+        group = [r for r in runs if r.dataset == name]
+        best = group[0]
+        for r in group[1:]:
+            if entry.is_better(r.scores[entry.key], best.scores[entry.key]):
+                best = r
+        others = [r for r in group if r is not best]
+        raw = [compare_clusterings(truths[name], best.labels, r.labels, entry.key,
+                                   n_boot=n_boot, seed=seed, **noise_options)[entry.key].pvalue
+               for r in others]
+        label = best.algorithm + ("" if best.k is None else f" (k = {best.k})")
+        best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True)
+        for r, p in zip(others, holm(raw), strict=True):
+            r.near_best = NearBest(entry.key, label, p, alpha)
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the input order.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    order = np.argsort(pvalues, kind="stable")
+    m, out, running = len(pvalues), [0.0] * len(pvalues), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
 # --------------------------------------------------------------------- output
 def table_metrics(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> list[str]:
     """The score columns of :func:`runs_table`: the scores asked for (``metrics``, less
@@ -277,6 +342,9 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
     columns = table_metrics(runs, metrics)
     header = ["dataset", "algorithm", "k", "m", "N", "fit s", *columns,
               "exact %", "t s", "greedy %", "t s", "pseudo %"]
+    marked = [r.near_best for r in runs if r.near_best is not None]
+    if marked:
+        header.append(f"vs best {marked[0].key} (Holm p)")
     rows, notes = [], []
     for r in runs:
         t = r.recovery_seconds
@@ -286,6 +354,10 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
                      percent(r.rate("exact")), seconds(t["exact"]),
                      percent(r.rate("greedy")), seconds(t["greedy"]),
                      percent(r.rate("pseudo"))])
+        if marked:
+            nb = r.near_best
+            rows[-1].append("-" if nb is None else "best" if nb.is_best else
+                            f"{'≈ ' if nb.tied else 'worse '}{nb.pvalue:.3g}")
         where = f"  {visible(r.dataset)} / {r.algorithm}" + ("" if r.k is None
                                                              else f" (k = {r.k})")
         if r.note:
@@ -295,6 +367,10 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
+    if marked:
+        legend += (f"; vs best: paired bootstrap against the best run of the dataset, "
+                   f"p-values Holm-adjusted; ≈ = not significantly worse at "
+                   f"{marked[0].alpha:g}")
     return "\n".join([text, "", legend] + (["notes:", *notes] if notes else [])
                      + curves_text(runs, columns))
 
@@ -336,12 +412,19 @@ def runs_csv(runs: Sequence[Run]) -> str:
     fields = ["dataset", "algorithm", "seed", "k", "n_samples", "n_classes", "n_clusters",
               "fit_seconds", "exact_seconds", "greedy_seconds", "pseudo_seconds", "note",
               "warnings", *keys]
+    marked = any(r.near_best is not None for r in runs)
+    if marked:
+        fields += ["near_best_key", "near_best_pvalue_holm", "not_significantly_worse"]
     rows = []
     for r in runs:
         d = r.to_dict()
         row = {f: d.get(f) for f in fields[:8]}
         row.update({f"{m}_seconds": s for m, s in r.recovery_seconds.items()}, note=r.note,
                    warnings="; ".join(r.warnings))
+        if r.near_best is not None:
+            row.update(near_best_key=r.near_best.key,
+                       near_best_pvalue_holm=repr(r.near_best.pvalue),
+                       not_significantly_worse=str(r.near_best.tied))
         row.update({k: repr(v) for k, v in r.scores.items()})
         rows.append(["" if row.get(f) is None else row[f] for f in fields])
     return csv_text([fields, *rows])
