@@ -76,3 +76,52 @@ def test_deprecated_alias_warns_and_equals_its_replacement(alias):
     assert alias.replacement.__name__ in cm.__all__
     assert old == new
     assert "Deprecated" in alias.__doc__ and alias.replacement.__name__ in alias.__doc__
+
+
+@pytest.mark.parametrize("key", list(METRICS))
+def test_function_names_resolve_to_the_entry_calling_them_with_defaults(key):
+    from clustermetrics.registry import resolve_metrics
+
+    entry = METRICS[key]
+    params = inspect.signature(entry.func).parameters
+    if all(params[k].default == v for k, v in entry.options.items()):
+        assert METRICS[resolve_metrics(entry.func.__name__)[0]].func is entry.func
+        assert resolve_metrics(entry.func.__name__) == [
+            k for k, e in METRICS.items() if e.func is entry.func and all(
+                params[o].default == v for o, v in e.options.items())][:1]
+
+
+@pytest.mark.parametrize("alias", ALIASES, ids=lambda f: f.__name__)
+def test_deprecated_names_resolve_as_metric_names_with_a_warning(alias):
+    from clustermetrics.registry import resolve_metrics
+
+    if alias.__name__ in METRICS:  # the old function name is also a key: no warning
+        return
+    with pytest.warns(FutureWarning, match=alias.__name__):
+        (key,) = resolve_metrics(alias.__name__)
+    entry = METRICS[key]
+    assert entry.func is alias.replacement and dict(entry.options) == alias.fixed
+    assert not set(alias.fixed) & set(inspect.signature(alias).parameters)
+
+
+DEGENERATE = [([0], [0]), ([0, 0, 0], [1, 1, 1]), ([0, 1, 2], [0, 1, 2]), ([0, 0], [0, 1]),
+              ([0, 1], [0, 0]), ([0, 0, 1, 1], [0, 0, 1, 1])]
+
+
+@pytest.mark.parametrize("key", list(METRICS))
+def test_one_zero_denominator_policy_on_degenerate_tables(key):
+    """Where a score is 0/0 it raises with force_finite=False and returns finite_value
+    when given; where it is defined, neither option changes its value."""
+    entry = METRICS[key]
+    params = inspect.signature(entry.func).parameters
+    if "force_finite" not in params:
+        return
+    for t, p in DEGENERATE:
+        value = entry.func(t, p, **entry.options)
+        try:
+            strict = entry.func(t, p, force_finite=False, **entry.options)
+        except cm.UndefinedMetricError:
+            assert entry.func(t, p, finite_value=0.125, **entry.options) == 0.125
+        else:
+            assert strict == value
+            assert entry.func(t, p, finite_value=0.125, **entry.options) == value

@@ -8,7 +8,9 @@ documentation's metric table and the common property tests all read :data:`METRI
 
 from __future__ import annotations
 
+import inspect
 import math
+import warnings
 from collections.abc import Iterable
 
 from .metrics import (
@@ -42,18 +44,51 @@ for _entries in (pair_counting.ENTRIES, information.ENTRIES, recovery.ENTRIES,
         register(_entry)
 
 
+_FAMILIES = (pair_counting, information, recovery, set_matching, marxer_purwins, bcubed,
+             element_centric)
+
+
 def _aliases() -> dict[str, str]:
-    """Lookup of keys, display names and function names; keys always win, and a function
-    shared by several entries (e.g. recovery_rate with different options) names none."""
+    """Lookup of keys, display names and function names. A function names the entry that
+    calls it with its default options (``normalized_mutual_info_score`` -> ``nmi``), or
+    its only entry; keys always win."""
     out: dict[str, str] = {}
     by_func: dict[str, list[str]] = {}
     for key, entry in METRICS.items():
         out.setdefault(entry.name.lower(), key)
-        by_func.setdefault(getattr(entry.func, "__name__", key), []).append(key)
+        name = getattr(entry.func, "__name__", key)
+        by_func.setdefault(name, []).append(key)
+        if _default_options(entry):
+            out.setdefault(name, key)
     for func_name, keys in by_func.items():
         if len(keys) == 1:
             out.setdefault(func_name, keys[0])
     out.update({key: key for key in METRICS})
+    return out
+
+
+def _default_options(entry: MetricInfo) -> bool:
+    """Does the entry call its function with the function's own defaults?"""
+    try:
+        params = inspect.signature(entry.func).parameters
+    except (TypeError, ValueError):
+        return not entry.options
+    return all(k in params and params[k].default == v for k, v in entry.options.items())
+
+
+def _deprecated_names() -> dict[str, str]:
+    """Old function names (deprecated aliases) -> the key of the entry they call."""
+    out = {}
+    for module in _FAMILIES:
+        for name, value in vars(module).items():
+            target = getattr(value, "replacement", None)
+            if target is None:
+                continue
+            fixed = dict(getattr(value, "fixed", {}))
+            for key, entry in METRICS.items():
+                if entry.func is target and dict(entry.options) == fixed:
+                    out[name] = key
+                    break
     return out
 
 
@@ -68,6 +103,10 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
     for raw in metrics:
         name = str(raw).strip()
         key = aliases.get(name) or aliases.get(name.lower())
+        if key is None and name in _deprecated_names():
+            key = _deprecated_names()[name]
+            warnings.warn(f"the metric name {name!r} is deprecated; use {key!r}",
+                          FutureWarning, stacklevel=2)
         if key is None:
             raise ValueError(f"unknown metric {name!r}; known: {', '.join(METRICS)}")
         if key not in keys:
@@ -85,6 +124,10 @@ def _better(entry: MetricInfo) -> str:
     return entry.better if isinstance(entry.better, str) else f"near {entry.better:g}"
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")  # a bar would end the table cell
+
+
 def markdown_table() -> str:
     """The documentation's metric table, generated from the registry (a test keeps them equal)."""
     lines = [
@@ -94,7 +137,7 @@ def markdown_table() -> str:
     yes = {True: "yes", False: "no"}
     for e in METRICS.values():
         lines.append(
-            f"| `{e.key}` | {e.name} | {e.family} | [{_fmt_bound(e.lower)}, "
+            f"| `{e.key}` | {_cell(e.name)} | {e.family} | [{_fmt_bound(e.lower)}, "
             f"{_fmt_bound(e.upper)}] | {_better(e)} | "
             f"{yes[e.symmetric]} | {yes[e.adjusted]} | {e.reference} |"
         )

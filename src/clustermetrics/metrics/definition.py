@@ -367,5 +367,8 @@ def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callabl
     made: Any = alias
     made.__name__ = made.__qualname__ = old
     made.replacement, made.fixed = new, dict(fixed)
+    signature = inspect.signature(new)  # without the options the old name fixes
+    made.__signature__ = signature.replace(parameters=[
+        p for name, p in signature.parameters.items() if name not in fixed])
     made.__doc__ = f"Deprecated: use :func:`{hint}`."
     return made

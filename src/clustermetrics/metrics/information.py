@@ -775,6 +775,11 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     ----------
     Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
+    _, h_true, h_pred = _info(table)
+    if h_true == 0 or h_pred == 0:  # homogeneity or completeness is its 0/0 convention
+        raise Undefined(_v_measure(table, beta, raising=False),
+                        "the V-measure is undefined (0/0): a labelling with a single label "
+                        "leaves homogeneity or completeness at its convention")
     return _v_measure(table, beta)
 
 

@@ -195,6 +195,9 @@ def marxer_purwins_f_score(table: Contingency) -> float:
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
     result = marxer_purwins(table)
+    if table.n_classes == 1:  # its precision is the 0/0 convention, and so is F
+        raise Undefined(result.f, "the Marxer-Purwins F-measure is undefined (0/0): a single "
+                                  "class has no other classes' items to keep out")
     if result.precision + result.recall == 0:
         raise Undefined(
             0.0, "the Marxer-Purwins F-measure is undefined (0/0): precision and recall "

@@ -198,14 +198,18 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     """(RI - E[RI]) / (1 - E[RI]) with the prediction random under ``model``, exactly."""
     tp, fn, fp, tn = _pairs(table)
     m = tp + fn + fp + tn
-    if fn == 0 and fp == 0:
-        return 1.0  # agreement on every pair (also when there is no pair)
+    if m == 0:
+        raise Undefined(1.0, f"ARI under random_model={model!r} is undefined (0/0): there "
+                             "are no item pairs (N < 2)")
     q = pair_probability(model, table.n_samples, table.n_clusters)
     together = Fraction(tp + fn, m)
     expected = together * q + (1 - together) * (1 - q)
     if expected == 1:
-        raise Undefined(0.0, f"ARI under random_model={model!r} is undefined (0/0): every "
-                             "random clustering agrees with the truth on every pair")
+        raise Undefined(1.0 if fn == fp == 0 else 0.0,
+                        f"ARI under random_model={model!r} is undefined (0/0): every "
+                        "random clustering agrees with the truth on every pair")
+    if fn == 0 and fp == 0:
+        return 1.0  # agreement on every pair
     return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
@@ -702,17 +706,18 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
     Computational Statistics 38 (2023); aricode ``MARI``.
     """
     a, b, c, _ = _pairs(table)
-    if b == 0 and c == 0:  # agreement on every pair: num = den (also when both vanish)
-        return 1.0
     n = table.n_samples
     p, q = a + b, a + c
     disjoint = p * q - a - _sum_n_ab(table)
     k = (n - 2) * (n - 3) // 2
     num, den = 2 * (a * k - disjoint), (p + q) * k - 2 * disjoint
-    if den == 0:
+    if den == 0:  # with b = c = 0 the labellings agree on every pair: the limit is 1
         raise Undefined(
-            0.0, "MARI is undefined (0/0): no two disjoint item pairs (N < 4), or no pair "
-                 "together in either labelling beyond those sharing an item")
+            1.0 if b == c == 0 else 0.0,
+            "MARI is undefined (0/0): no two disjoint item pairs (N < 4), or no pair "
+            "together in either labelling beyond those sharing an item")
+    if b == 0 and c == 0:
+        return 1.0  # num = den exactly
     return num / den
 
 

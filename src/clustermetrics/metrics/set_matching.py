@@ -28,7 +28,7 @@ import numpy as np
 from ..table import Contingency
 from ._cells import class_size_cells, cluster_size_cells, larger_size_cells, row_starts, shared
 from ._matchings import best_f_sum, matched_count, matched_sum, recall_matching, recall_weights
-from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
+from .definition import MATCH, Better, Choice, MetricInfo, Undefined, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "purity_score", "inverse_purity_score", "purity_f_score", "best_match_f_score",
@@ -248,7 +248,7 @@ def clustering_ratio(table: Contingency) -> float:
     return table.n_clusters / table.n_classes
 
 
-@score()
+@score(zero_division=True)
 def normalized_clustering_accuracy_score(table: Contingency) -> float:
     """Normalised clustering accuracy (Gagolewski), genieclust ``normalized_clustering_accuracy``.
 
@@ -275,13 +275,14 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
     """
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
-        return 1.0
+        raise Undefined(1.0, "NCA is undefined (0/0): a single class and a single "
+                             "cluster (K' = 1)")
     recall = recall_weights(table)
     s = math.fsum(recall[recall_matching(table)].tolist())
     return max(min((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
 
 
-@score()
+@score(zero_division=True)
 def normalized_pivoted_accuracy_score(table: Contingency) -> float:
     """Normalised pivoted accuracy, genieclust ``normalized_pivoted_accuracy``.
 
@@ -300,7 +301,8 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
     """
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
-        return 1.0
+        raise Undefined(1.0, "NPA is undefined (0/0): a single class and a single "
+                             "cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
     return (k_pad * matched_count(table) - table.n_samples) / \
@@ -311,7 +313,7 @@ _SIMPLIFIED = Choice((False, True), "Take the expected similarity E = 1 (Eq. 20)
                      "of its value for the sizes (Eq. 18).")
 
 
-@score(options={"simplified": _SIMPLIFIED})
+@score(options={"simplified": _SIMPLIFIED}, zero_division=True)
 def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> float:
     """Pair sets index (Rezaei & Fränti 2016), genieclust ``pair_sets_index`` (clipped).
 
@@ -336,7 +338,8 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
     """
     k_pad = max(table.n_classes, table.n_clusters)
     if k_pad == 1:
-        return 1.0
+        raise Undefined(1.0, "PSI is undefined (0/0): a single class and a single "
+                             "cluster (K' = 1)")
     sim = shared(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
     s = matched_sum(table, sim, "set_matching:psi", larger_size_cells(table))
     if simplified:
