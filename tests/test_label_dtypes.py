@@ -329,3 +329,17 @@ def test_masked_counts_are_refused_in_every_constructor():
         Contingency.from_matrix(np.ma.array([[1, 2], [3, 4]], mask=[[0, 1], [0, 0]]))
     with pytest.raises(ValueError, match="counts contains 1 masked"):
         Contingency.from_counts([0, 1], [0, 1], np.ma.array([1, 2], mask=[0, 1]))
+
+
+def test_nanosecond_times_of_day_are_refused_in_every_container():
+    """datetime.time holds microseconds: distinct ns times would merge into one label."""
+    from clustermetrics import adjusted_rand_score
+
+    raw = pa.array([1, 2, 1, 3, 3], type=pa.time64("ns"))
+    for labels in (raw, pa.chunked_array([raw]), pl.Series([1, 2, 1, 3, 3]).cast(pl.Time),
+                   pd.Series(raw, dtype=pd.ArrowDtype(pa.time64("ns")))):
+        with pytest.raises(ValueError, match="labels_true holds times of day in nanoseconds"):
+            adjusted_rand_score(labels, [0, 1, 0, 1, 1])
+    micro = pa.array([1000, 2000, 1000, 3000, 3000], type=pa.time64("us"))
+    assert adjusted_rand_score(micro, [0, 1, 0, 1, 1]) == \
+        adjusted_rand_score([1, 2, 1, 3, 3], [0, 1, 0, 1, 1])

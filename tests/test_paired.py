@@ -209,3 +209,31 @@ def test_compare_marks_runs_not_significantly_worse_than_the_best():
     by = {r.algorithm: r.near_best for r in runs}
     assert by["poor"].pvalue < 0.05 and not by["poor"].tied
     assert (by["good"].is_best and by["twin"].tied) or (by["twin"].is_best and by["good"].tied)
+
+
+def test_command_line_refuses_what_it_cannot_honour(tmp_path, capsys):
+    from clustermetrics.cli.main import main
+
+    (tmp_path / "t.txt").write_text("0\n0\n1\n1\n")
+    (tmp_path / "a.txt").write_text("0\n0\n1\n1\n")
+    (tmp_path / "short.txt").write_text("0\n1\n")
+    (tmp_path / "all.csv").write_text("t,a,b\n0,0,1\n0,0,0\n1,1,1\n")
+    files = [str(tmp_path / n) for n in ("t.txt", "a.txt")]
+    cases = [([*files, str(tmp_path / "short.txt")], "has 4 labels but B"),
+             ([str(tmp_path / "all.csv"), "--true-col", "t", "--a-col", "a", "--b-col", "b",
+               "--header"], "--header applies to the three-file form"),
+             ([*files, files[1], "--names", "x,x"], "two different names")]
+    for argv, message in cases:
+        assert main(["paired", *argv]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_several_runs_show_significance_and_permutations_in_the_table(tmp_path, capsys):
+    from clustermetrics.cli.main import main
+
+    (tmp_path / "m.csv").write_text("t,a,b\n0,0,1\n0,0,0\n1,1,1\n1,1,0\n2,2,2\n2,2,2\n")
+    assert main(["score", str(tmp_path / "m.csv"), "--true-col", "t", "--pred-col", "a",
+                 "--pred-col", "b", "--metrics", "ari", "--significance", "--permutations",
+                 "20", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "a z" in out and "b p-value" in out and "b permutation p-value" in out

@@ -79,7 +79,7 @@ def _hierarchy(args: argparse.Namespace) -> str:
         truth = read_label_file(args.truth)
         try:
             tree = np.load(args.linkage, allow_pickle=False)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError) as exc:
             raise CliError(f"--linkage {args.linkage}: not a numpy .npy file ({exc})") from None
         source = os.path.basename(args.linkage)
     else:

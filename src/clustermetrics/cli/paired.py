@@ -7,7 +7,7 @@ import argparse
 from ..bootstrap import MAX_N_BOOT
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
-from ..sources.files import read_label_file, read_labels
+from ..sources.files import is_parquet, read_label_file, read_labels
 from .options import integer
 from .output import CliError, add_output_options, render
 
@@ -50,10 +50,18 @@ def add_paired_command(sub) -> None:
 
 def _labels(args: argparse.Namespace):
     columns = (args.true_col, args.a_col, args.b_col)
+    for path in (args.truth, args.a, args.b):
+        if path is not None and is_parquet(path):
+            raise CliError(f"{path} is a Parquet file: paired reads CSV/TSV tables and text "
+                           "label files (export the three columns, or use "
+                           "clustermetrics.compare_clusterings on the columns)")
     if any(columns):
         if not all(columns) or args.a or args.b:
             raise CliError("a one-file table needs --true-col, --a-col and --b-col, and no "
                            "A or B file")
+        if args.header:
+            raise CliError("--header applies to the three-file form (TRUTH A B); a one-file "
+                           "table always starts with its header line")
         t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
                            sep=args.sep)
         _, b = read_labels(args.truth, true_col=args.true_col, pred_col=args.b_col,
@@ -64,6 +72,11 @@ def _labels(args: argparse.Namespace):
                        "--a-col and --b-col")
     files = [read_label_file(f, sep=args.sep, header=args.header)
              for f in (args.truth, args.a, args.b)]
+    for what, path, labels in (("A", args.a, files[1]), ("B", args.b, files[2])):
+        if labels.shape[0] != files[0].shape[0]:
+            raise CliError(f"TRUTH ({args.truth}) has {files[0].shape[0]} labels but {what} "
+                           f"({path}) has {labels.shape[0]}: the files must label the same "
+                           "items, one per line")
     return (*files, None)
 
 
@@ -73,8 +86,9 @@ def _paired(args: argparse.Namespace) -> str:
     t, a, b, columns = _labels(args)
     names = tuple(args.names.split(",")) if args.names != "A,B" or columns is None \
         else columns
-    if len(names) != 2 or not all(names):
-        raise CliError(f"--names must be two names separated by a comma, got {args.names!r}")
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise CliError(f"--names must be two different names separated by a comma, got "
+                       f"{args.names!r}")
     result = compare_clusterings(t, a, b, args.metrics, n_boot=args.n_boot, ci=args.ci,
                                  seed=args.seed, noise_label=args.noise_label,
                                  noise=args.noise, names=names)

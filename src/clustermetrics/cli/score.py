@@ -23,6 +23,10 @@ from ..report import (
     bootstrap_notes,
     interval_header,
     interval_text,
+    permutation_cell,
+    permutation_notes,
+    significance_cells,
+    significance_notes,
 )
 from ..sources.files import is_parquet
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
@@ -167,13 +171,27 @@ class RunsOutput:
         header = ["metric", "score", *reports]
         if first.intervals:
             header += [f"{name} {interval_header(first.bootstrap)}" for name in reports]
-        rows = [[k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
-                 *(interval_text(r.intervals[k]) for r in reports.values() if r.intervals)]
-                for k in first]
+        if first.significance is not None:
+            header += [f"{name} {col}" for name in reports for col in ("z", "p-value")]
+        if first.permutation is not None:
+            header += [f"{name} permutation p-value" for name in reports]
+        rows = []
+        for k in first:
+            row = [k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
+                   *(interval_text(r.intervals[k]) for r in reports.values() if r.intervals)]
+            if first.significance is not None:
+                row += [cell for r in reports.values()
+                        for cell in significance_cells((r.significance or {}).get(k))]
+            if first.permutation is not None:
+                row += [permutation_cell(r.permutation[k]) for r in reports.values()
+                        if r.permutation is not None]
+            rows.append(row)
         lines.append(text_table(header, rows, indent=2))
         notes: dict[str, None] = {}
         for name, r in reports.items():
-            for i, note in enumerate(bootstrap_notes(r.intervals, r.bootstrap)):
+            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table),
+                   *significance_notes(r.significance), *permutation_notes(r.permutation)]
+            for i, note in enumerate(own):
                 notes[note if i == 0 else f"{visible(name)}: {note}"] = None
         lines += list(notes)
         if self.details:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._json import dumps
-from .._text import csv_text
+from .._text import csv_text, visible
 from ..hierarchy import HierarchyScores, score_hierarchy
 from ..registry import METRICS
 from . import plots
@@ -64,7 +64,7 @@ class CurveResult:
 
     def format(self) -> str:
         n = int(self.scores.children.shape[0] + 1)
-        head = (f"{self.source}: {n:,} points, {n - 1:,} merges; best cut per score "
+        head = (f"{visible(self.source)}: {n:,} points, {n - 1:,} merges; best cut per score "
                 f"(true number of classes: {self.true_k})")
         table = text_table(["score", "best n_clusters", "value", f"at k={self.true_k}"],
                            [[key, str(k), f"{v:.4f}", f"{t:.4f}"]

@@ -353,6 +353,6 @@ def hierarchy_plot(n_clusters: np.ndarray, values: Mapping[str, np.ndarray],
             ax.legend(fontsize=8, loc="best")
         else:
             ax.set_axis_off()
-    left.set(ylabel="score", title=visible(title, backslash=False) or "bounded scores")
+    left.set(ylabel="score", title=visible(title) or "bounded scores")
     right.set(title="unbounded scores (nats, statistics)")
     return _png(fig)

@@ -156,6 +156,10 @@ def _check_shape(arr: np.ndarray, name: str) -> None:
 def _frame_column_to_numpy(values: Any, name: str) -> np.ndarray:
     """A pandas, polars or pyarrow column as numpy; nulls become None or NaN (counted as
     missing with the NaNs), and types numpy cannot hold (128-bit integers) Python objects."""
+    if _nanosecond_times(values):
+        raise ValueError(f"{name} holds times of day in nanoseconds, which Python's "
+                         "datetime.time (microseconds) cannot hold: distinct labels would "
+                         "merge; cast them to integers (nanoseconds) or to microseconds")
     try:
         try:
             arr = values.to_numpy(zero_copy_only=False)  # pyarrow
@@ -170,6 +174,16 @@ def _frame_column_to_numpy(values: Any, name: str) -> np.ndarray:
         arr = np.empty(len(items), dtype=object)
         arr[:] = items
     return np.ma.getdata(np.asarray(arr))
+
+
+def _nanosecond_times(values: Any) -> bool:
+    """An Arrow time64[ns] column (pyarrow, pandas' ArrowDtype) or a polars Time one."""
+    kind = getattr(values, "type", None)
+    if kind is None:
+        kind = getattr(getattr(values, "dtype", None), "pyarrow_dtype", None)
+    if kind is not None:
+        return str(kind) == "time64[ns]"
+    return type(values).__module__.startswith("polars") and str(values.dtype) == "Time"
 
 
 def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
