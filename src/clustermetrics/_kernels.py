@@ -26,7 +26,11 @@ _EMI_LOAD_CELLS = 3e7
 # machine code): on noise tables scipy's LAPJVsp needs 0.04-0.18 s for 5e4 cells,
 # 0.16-0.31 s for 1e5, 2.7-6.4 s for 3e5 and grows superlinearly; the compiled phases
 # 0.01, 0.02-0.05 and 0.4-0.6 s (load 5, benchmarks/bench_shapes.py for 1e6 cells).
-_MATCH_LOAD_CELLS = 1e5
+# Hard mid-size tables (a chain: class i split over clusters i and i + 1) take LAPJVsp
+# 0.15 s at 2.4e4 cells, 0.57 s at 5e4, 1.0-1.3 s at 7e4 and 1.9-2.1 s at 9.8e4 (N = 1e6,
+# 20x scikit-learn's ARI), the compiled solver ~0.07 s once loaded: from 4e4 cells the
+# ~0.5 s load is the smaller risk.
+_MATCH_LOAD_CELLS = 4e4
 # Points of a dendrogram above which loading numba pays: the Python merge loop needs
 # ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
 _HIERARCHY_LOAD_POINTS = 20_000
