@@ -44,7 +44,7 @@ def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
              significance: bool = False, n_perm: int | None = None,
-             ci_method: str | None = None) -> MultiReport: ...
+             ci_method: str | None = None, sample_weight: Any = None) -> MultiReport: ...
 
 
 @overload
@@ -53,7 +53,7 @@ def evaluate(labels_true: Contingency, labels_pred: None = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
              significance: bool = False, n_perm: int | None = None,
-             ci_method: str | None = None) -> Report: ...
+             ci_method: str | None = None, sample_weight: Any = None) -> Report: ...
 
 
 @overload
@@ -62,7 +62,7 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
              significance: bool = False, n_perm: int | None = None,
-             ci_method: str | None = None) -> Report | MultiReport: ...
+             ci_method: str | None = None, sample_weight: Any = None) -> Report | MultiReport: ...
 
 
 def evaluate(labels_true: Any, labels_pred: Any = None,
@@ -70,7 +70,7 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
              seed: Any = None, progress: Callable[[int, int], None] | None = None,
              significance: bool = False, n_perm: int | None = None,
-             ci_method: str | None = None) -> Report | MultiReport:
+             ci_method: str | None = None, sample_weight: Any = None) -> Report | MultiReport:
     """Compute many scores at once; the contingency table is built exactly once.
 
     Parameters
@@ -123,6 +123,10 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         conditions where no method did (a sample with few items per cell of its table, a
         score at the bound of its range) carry ``flags``.
 
+    sample_weight : array-like of non-negative integers, optional
+        How many times each item counts, exactly as if it were repeated (every score,
+        intervals and tests then describe the repeated items); 0 leaves an item out.
+
     Options that would have no effect are refused rather than ignored: ``n_boot``,
     ``ci_method`` or ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
 
@@ -147,8 +151,10 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
                    progress=progress, significance=significance, n_perm=n_perm,
                    ci_method=ci_method or DEFAULT_METHOD, every_score=metrics is None)
     if is_several(labels_true):
-        return evaluate_references(labels_true, labels_pred, keys, **options)
-    return evaluate_table(as_contingency(labels_true, labels_pred), keys, **options)
+        return evaluate_references(labels_true, labels_pred, keys, sample_weight=sample_weight,
+                                   **options)
+    return evaluate_table(as_contingency(labels_true, labels_pred, sample_weight), keys,
+                          **options)
 
 
 def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
@@ -326,11 +332,12 @@ def _frame_columns(frame: Any) -> list[tuple[str, Any]] | None:
     return None
 
 
-def evaluate_references(references: Any, labels_pred: Any, keys: list[str],
-                        **options: Any) -> MultiReport:
+def evaluate_references(references: Any, labels_pred: Any, keys: list[str], *,
+                        sample_weight: Any = None, **options: Any) -> MultiReport:
     """Score ``labels_pred`` against each reference (see :func:`clustermetrics.evaluate`)."""
     named = _named(references)
-    reports = {name: evaluate_table(_table(ref, labels_pred, name), keys, **options)
+    reports = {name: evaluate_table(_table(ref, labels_pred, name, sample_weight), keys,
+                                    **options)
                for name, ref in named.items()}
     return MultiReport(reports)
 
@@ -353,8 +360,9 @@ def _named(references: Any) -> dict[str, Any]:
     return dict(items)
 
 
-def _table(reference: Any, labels_pred: Any, name: str) -> Contingency:
+def _table(reference: Any, labels_pred: Any, name: str,
+           sample_weight: Any = None) -> Contingency:
     try:
-        return as_contingency(reference, labels_pred)
+        return as_contingency(reference, labels_pred, sample_weight)
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None

@@ -39,7 +39,8 @@ class ScoreFunction(Protocol[R]):
     body: Callable[..., R]
 
     def __call__(self, labels_true: Any = None, labels_pred: Any = None, *,
-                 contingency: Any = None, **options: Any) -> R: ...
+                 sample_weight: Any = None, contingency: Any = None,
+                 **options: Any) -> R: ...
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
 
@@ -237,8 +238,9 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
 
         @functools.wraps(body)
         def public(labels_true: Any = None, labels_pred: Any = None, *,
-                   contingency: Any = None, **kwargs: Any) -> Any:
-            table = _table(labels_true, labels_pred, contingency)
+                   sample_weight: Any = None, contingency: Any = None,
+                   **kwargs: Any) -> Any:
+            table = _table(labels_true, labels_pred, contingency, sample_weight)
             force_finite = kwargs.pop("force_finite", True) if zero_division is not False \
                 else True
             finite_value = kwargs.pop("finite_value", finite_default) \
@@ -275,15 +277,20 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
     return decorate
 
 
-def _table(labels_true: Any, labels_pred: Any, contingency: Any) -> Contingency:
+def _table(labels_true: Any, labels_pred: Any, contingency: Any,
+           sample_weight: Any = None) -> Contingency:
     """The table of a call: a Contingency (first argument or ``contingency=``), a count
-    matrix as ``contingency=`` (scikit-learn's form), or two label sequences."""
+    matrix as ``contingency=`` (scikit-learn's form), or two label sequences (weighted by
+    ``sample_weight``)."""
+    if contingency is not None and sample_weight is not None:
+        raise ValueError("sample_weight applies to labels, not to contingency=: a table's "
+                         "counts already weigh its cells")
     if contingency is not None:  # as scikit-learn: the labels are then not read
         return contingency if isinstance(contingency, Contingency) \
             else Contingency.from_matrix(contingency)
     if labels_true is None:
         raise ValueError("labels_true is required (or a table as contingency=)")
-    return as_contingency(labels_true, labels_pred)
+    return as_contingency(labels_true, labels_pred, sample_weight)
 
 
 def _signature(declared: Mapping[str, Choice | Real | Integer], defaults: Mapping[str, Any],
@@ -294,6 +301,7 @@ def _signature(declared: Mapping[str, Choice | Real | Integer], defaults: Mappin
                                 default=None),
               inspect.Parameter("labels_pred", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 default=None),
+              inspect.Parameter("sample_weight", kw, default=None),
               inspect.Parameter("contingency", kw, default=None)]
     params += [inspect.Parameter(k, kw, default=defaults[k]) for k in declared]
     if zero_division is not False:
@@ -307,6 +315,9 @@ labels_true : array-like of shape (n_samples,) or Contingency
     True class labels, or a contingency table (then ``labels_pred`` must be None).
 labels_pred : array-like of shape (n_samples,), optional
     Predicted cluster labels.
+sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
+    How many times each item counts: exactly as if it were repeated (so pairs between
+    copies of one item count too); weight 0 leaves the item out.
 contingency : Contingency or array-like of shape (n_classes, n_clusters), optional
     The table instead of the labels: a :class:`~clustermetrics.Contingency` or a count
     matrix (rows = true classes). As scikit-learn's ``contingency=``, it wins: the label

@@ -67,15 +67,39 @@ class Contingency:
 
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def from_labels(cls, labels_true: Any, labels_pred: Any) -> Contingency:
-        """Table of two label sequences of equal length (any hashable labels)."""
+    def from_labels(cls, labels_true: Any, labels_pred: Any,
+                    sample_weight: Any = None) -> Contingency:
+        """Table of two label sequences of equal length (any hashable labels).
+
+        ``sample_weight``: a non-negative integer per item, the number of times it counts
+        (exactly as if it were repeated); items of weight 0 are left out."""
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
+        if sample_weight is not None:
+            return cls._weighted(t, p, sample_weight)
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
         cells = count_pairs(t_codes, p_codes, t_labels.shape[0], p_labels.shape[0])
         return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
+
+    @classmethod
+    def _weighted(cls, t: np.ndarray, p: np.ndarray, sample_weight: Any) -> Contingency:
+        if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
+            raise ValueError("sample_weight must be a sequence of one weight per item, got "
+                             f"{type(sample_weight).__name__}")
+        try:
+            w = as_count_array(sample_weight, "sample_weight")
+        except ValueError as exc:
+            raise ValueError(f"{exc} (sample_weight counts repetitions of an item: real-valued "
+                             "weights are not supported)") from None
+        check_same_length(t, w, "labels_true", "sample_weight")
+        keep = w > 0
+        if not keep.any():
+            raise ValueError("sample_weight is 0 for every item: nothing to score")
+        t_codes, t_labels = factorize(t[keep])
+        p_codes, p_labels = factorize(p[keep])
+        return cls.from_cells(t_codes, p_codes, w[keep], t_labels, p_labels)
 
     @classmethod
     def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
@@ -388,15 +412,20 @@ class Contingency:
                               self._cluster_labels, self._class_sizes, self._cluster_sizes))
 
 
-def as_contingency(labels_true: Any, labels_pred: Any = None) -> Contingency:
-    """The table for a metric call: a Contingency passed as is, or built from two label arrays."""
+def as_contingency(labels_true: Any, labels_pred: Any = None,
+                   sample_weight: Any = None) -> Contingency:
+    """The table for a metric call: a Contingency passed as is, or built from two label arrays
+    (with ``sample_weight``: integer repetition counts per item)."""
     if isinstance(labels_true, Contingency):
         if labels_pred is not None:
             raise ValueError("labels_pred must be None when labels_true is a Contingency")
+        if sample_weight is not None:
+            raise ValueError("sample_weight applies to labels, not to a table: a table's "
+                             "counts already weigh its cells")
         return labels_true
     if labels_pred is None:
         raise ValueError("labels_pred is required unless labels_true is a Contingency")
-    return Contingency.from_labels(labels_true, labels_pred)
+    return Contingency.from_labels(labels_true, labels_pred, sample_weight)
 
 
 def _check_dense_fits(n_rows: int, n_cols: int) -> None:
