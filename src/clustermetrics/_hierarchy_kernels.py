@@ -8,12 +8,19 @@ order; tests/test_hierarchy.py checks that their outputs are identical.
 
 from __future__ import annotations
 
+import types
+
 import numba
 import numpy as np
 
 from . import _merge_loop
 
-_merge_levels = numba.njit(cache=True, nogil=True)(_merge_loop.merge_levels)
+# the loop calls add_compensated by its global name: the compiled loop gets a compiled one
+_add_compensated = numba.njit(cache=True, nogil=True, inline="always")(
+    _merge_loop.add_compensated)
+_merge_levels = numba.njit(cache=True, nogil=True)(types.FunctionType(
+    _merge_loop.merge_levels.__code__,
+    {**vars(_merge_loop), "add_compensated": _add_compensated}, "merge_levels"))
 
 
 def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,

@@ -25,7 +25,18 @@ added and removed before it.
 
 from __future__ import annotations
 
-__all__ = ["merge_levels"]
+__all__ = ["add_compensated", "merge_levels"]
+
+
+def add_compensated(total, compensation, x):
+    """``total + x`` by Neumaier's compensated summation: (new total, new compensation);
+    the sum's value is total + compensation."""
+    t = total + x
+    if abs(total) >= abs(x):
+        compensation += (total - t) + x
+    else:
+        compensation += (x - t) + total
+    return t, compensation
 
 
 def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
@@ -50,20 +61,8 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
         size[p] = 1
         column[p] = p
         cell_of[p * n_classes + cls] = p
-        x = size_terms[1]
-        t = hp + x
-        if abs(hp) >= abs(x):
-            hp_c += (hp - t) + x
-        else:
-            hp_c += (x - t) + hp
-        hp = t
-        x = cell_terms[cell_offset[cls] + 1]
-        t = hc + x
-        if abs(hc) >= abs(x):
-            hc_c += (hc - t) + x
-        else:
-            hc_c += (x - t) + hc
-        hc = t
+        hp, hp_c = add_compensated(hp, hp_c, size_terms[1])
+        hc, hc_c = add_compensated(hc, hc_c, cell_terms[cell_offset[cls] + 1])
     out_tp[n] = tp
     out_joined[n] = joined
     out_nnz[n] = nnz
@@ -93,27 +92,9 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
                 nnz -= 1
                 off = cell_offset[cls]
                 # remove u(c) and u(d), add u(c + d)
-                x = -cell_terms[off + c]
-                t = hc + x
-                if abs(hc) >= abs(x):
-                    hc_c += (hc - t) + x
-                else:
-                    hc_c += (x - t) + hc
-                hc = t
-                x = -cell_terms[off + d]
-                t = hc + x
-                if abs(hc) >= abs(x):
-                    hc_c += (hc - t) + x
-                else:
-                    hc_c += (x - t) + hc
-                hc = t
-                x = cell_terms[off + c + d]
-                t = hc + x
-                if abs(hc) >= abs(x):
-                    hc_c += (hc - t) + x
-                else:
-                    hc_c += (x - t) + hc
-                hc = t
+                hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + c])
+                hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + d])
+                hc, hc_c = add_compensated(hc, hc_c, cell_terms[off + c + d])
                 entry_count[f] = c + d
             else:  # a new cell of the larger column
                 cell_of[key] = e
@@ -124,27 +105,9 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
         sb = size[big]
         ss = size[small]
         joined += sb * ss
-        x = -size_terms[sb]
-        t = hp + x
-        if abs(hp) >= abs(x):
-            hp_c += (hp - t) + x
-        else:
-            hp_c += (x - t) + hp
-        hp = t
-        x = -size_terms[ss]
-        t = hp + x
-        if abs(hp) >= abs(x):
-            hp_c += (hp - t) + x
-        else:
-            hp_c += (x - t) + hp
-        hp = t
-        x = size_terms[sb + ss]
-        t = hp + x
-        if abs(hp) >= abs(x):
-            hp_c += (hp - t) + x
-        else:
-            hp_c += (x - t) + hp
-        hp = t
+        hp, hp_c = add_compensated(hp, hp_c, -size_terms[sb])
+        hp, hp_c = add_compensated(hp, hp_c, -size_terms[ss])
+        hp, hp_c = add_compensated(hp, hp_c, size_terms[sb + ss])
         size[big] = sb + ss
         k = n - m - 1
         out_tp[k] = tp
