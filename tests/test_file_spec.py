@@ -31,21 +31,14 @@ from clustermetrics import Contingency
 from clustermetrics.cli.engines import choose_engine, table_from_files
 from clustermetrics.sources import delimited as _delimited
 from clustermetrics.sources.delimited import scan
+from spark_session import local_spark
 
 WHITESPACE = " \t\n\r\x0b\x0c"  # the spec's whitespace, spelled out again here
 
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
-
-    # many tiny jobs: the quick JIT alone halves the JVM's start and each job's time
-    session = (SparkSession.builder.master("local[1]").appName("clustermetrics-file-spec")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("OFF")
+    session = local_spark("clustermetrics-file-spec")
     yield session
     session.stop()
 

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
 from clustermetrics.table import label_values
+from spark_session import local_spark
 
 EPOCH = datetime.datetime(1970, 1, 1)
 UNIT_US = {"s": 10**6, "ms": 10**3, "us": 1}
@@ -36,15 +37,7 @@ DAYS = (-719162, 2932896)
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[1]").appName("clustermetrics-types")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("OFF")
+    session = local_spark("clustermetrics-types")
     yield session
     session.stop()
 

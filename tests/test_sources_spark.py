@@ -4,7 +4,6 @@ Spark needs Java: `make test` installs it where it is missing (see the Makefile)
 without it these tests fail with that reason rather than being skipped.
 """
 
-import shutil
 
 import numpy as np
 import pyarrow as pa
@@ -13,20 +12,14 @@ import pytest
 
 from clustermetrics import Contingency
 from clustermetrics.sources import from_spark
+from spark_session import local_spark
 
 BIG = 2**53
 
 
 @pytest.fixture(scope="module")
 def spark():
-    assert shutil.which("java"), "Spark needs Java: run `make java` (or install a JRE 17)"
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[2]").appName("clustermetrics-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_spark("clustermetrics-tests", cores=2, partitions=4)
     yield session
     session.stop()
 

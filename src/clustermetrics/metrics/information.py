@@ -89,15 +89,7 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
 def entropy_terms(sizes: np.ndarray, n: int) -> np.ndarray:
     """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
     rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
-    sizes = np.asarray(sizes)
-    sizes_f = sizes.astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):  # s = 0: 0 log inf, set to 0
-        logs = np.log(float(n) / sizes_f)
-        big = sizes_f >= n / 2
-        logs[big] = -np.log1p((sizes[big] - n).astype(np.float64) / n)
-        terms = sizes_f / n * logs
-    terms[sizes == 0] = 0.0
-    return terms
+    return conditional_entropy_terms(sizes, n, n)
 
 
 def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np.ndarray:
