@@ -30,11 +30,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
+from bench_peers import timeit  # the same median-of-repeats timer (this directory)
 
 import clustermetrics as cm
 from clustermetrics import _kernels
@@ -83,17 +83,6 @@ def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarr
         one, each = np.zeros(n, dtype=np.int64), np.arange(n)
         return (one, each) if name == "one_vs_singletons" else (each, one)
     raise ValueError(f"unknown shape {name!r}; choose from {', '.join(SHAPES)}")
-
-
-def timeit(func, repeats: int):
-    times, value = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = func()
-        times.append(time.perf_counter() - start)
-        if times[-1] > 2.0:
-            break
-    return statistics.median(times), value
 
 
 def fresh(table: cm.Contingency) -> cm.Contingency:
