@@ -52,3 +52,31 @@ def test_weights_apply_to_labels_not_to_tables():
                  lambda: cm.adjusted_rand_score(contingency=table, sample_weight=[1, 1, 1])):
         with pytest.raises(ValueError, match="sample_weight applies to labels"):
             call()
+
+
+@pytest.mark.parametrize("weights", [
+    np.array([2**61, 2**61, 2**61, 1], dtype=np.uint64),
+    [2**61, 2**61, 2**61, 1],
+    np.array([3.0, 1.0, 2.0, 5.0], dtype=np.float32),
+])
+def test_weight_dtypes_and_magnitudes_give_the_table_of_the_counts(weights):
+    t, p = ["a", "a", "b", "b"], [0, 1, 1, 1]
+    ints = [int(w) for w in np.asarray(weights).tolist()]
+    keep = [i for i, w in enumerate(ints) if w]
+    want = cm.Contingency.from_counts([t[i] for i in keep], [p[i] for i in keep],
+                                      [ints[i] for i in keep])
+    assert cm.Contingency.from_labels(t, p, sample_weight=weights) == want
+    assert cm.adjusted_rand_score(t, p, sample_weight=weights) == \
+        cm.adjusted_rand_score(want)
+
+
+@pytest.mark.parametrize("weights, message", [
+    ([2**62, 2**62, 1, 1], "more than 2\\*\\*63 - 1"),
+    (np.array([True, True, False, True]), "non-negative integer counts, got dtype bool"),
+    (np.ma.masked_array([1, 2, 3, 4], mask=[0, 1, 0, 0]), "masked"),
+    ([1, None, 1, 1], "sample_weight"),
+    (["1", "2", "3", "4"], "sample_weight"),
+])
+def test_weights_beyond_int64_or_missing_are_refused(weights, message):
+    with pytest.raises(ValueError, match=message):
+        cm.Contingency.from_labels(["a", "a", "b", "b"], [0, 1, 1, 1], sample_weight=weights)

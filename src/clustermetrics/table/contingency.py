@@ -91,6 +91,8 @@ class Contingency:
         try:
             w = as_count_array(sample_weight, "sample_weight")
         except ValueError as exc:
+            if "non-integral" not in str(exc):
+                raise
             raise ValueError(f"{exc} (sample_weight counts repetitions of an item: real-valued "
                              "weights are not supported)") from None
         check_same_length(t, w, "labels_true", "sample_weight")
