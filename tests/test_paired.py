@@ -125,6 +125,8 @@ def test_degenerate_replicates_are_skipped_not_fatal():
     ({"metrics": "nope"}, "unknown metric 'nope'"),
     ({"seed": -1}, "seed must be"),
     ({"noise_label": -1, "noise": "drop"}, "noise must be one of"),
+    ({"names": ("x", "x")}, "names must be two different names"),
+    ({"names": "ab"}, "names must be two different names"),
 ])
 def test_bad_input_is_refused_naming_the_argument(kwargs, message):
     args = {"labels_true": [0, 0, 1], "labels_a": [0, 1, 1], "labels_b": [1, 1, 0]}

@@ -174,6 +174,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     if noise_label is not None:
         check_noise_mode(noise)
     keys = resolve_metrics(metrics)
+    if isinstance(names, str) or len(names) != 2 or names[0] == names[1]:
+        raise ValueError(f"names must be two different names for A and B, got {names!r}")
     t = as_label_array(labels_true, "labels_true")
     a = as_label_array(labels_a, "labels_a")
     b = as_label_array(labels_b, "labels_b")
@@ -225,19 +227,13 @@ class _ThreeWay:
         self.table_b = Contingency.from_sorted_cells(
             tb_keys // bl.shape[0], tb_keys % bl.shape[0], self.margin_b(self.counts), tl, bl)
 
+    # float64 bincount sums are exact: the three-way table is built from N label items,
+    # so every count and sum is below N < 2**53
     def margin_a(self, counts: np.ndarray) -> np.ndarray:
-        return np.bincount(self.ta, weights=counts, minlength=self.n_ta).astype(np.int64) \
-            if self.n < 2**53 else _exact_bincount(self.ta, counts, self.n_ta)
+        return np.bincount(self.ta, weights=counts, minlength=self.n_ta).astype(np.int64)
 
     def margin_b(self, counts: np.ndarray) -> np.ndarray:
-        return np.bincount(self.tb, weights=counts, minlength=self.n_tb).astype(np.int64) \
-            if self.n < 2**53 else _exact_bincount(self.tb, counts, self.n_tb)
-
-
-def _exact_bincount(index: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, index, counts)
-    return out
+        return np.bincount(self.tb, weights=counts, minlength=self.n_tb).astype(np.int64)
 
 
 def _scorer(keys: list[str], noise_label: Any, noise: str
