@@ -196,11 +196,16 @@ def test_console_script_and_error_status():
     assert res.stderr.strip() == "clustermetrics: error: nope.txt: no such file"
 
 
-def test_cli_import_stays_light():
-    code = ("import sys, clustermetrics.cli; "
-            "print(any(m in sys.modules for m in ('pandas', 'matplotlib', 'sklearn')))")
-    res = _subprocess(sys.executable, "-c", code)
-    assert res.stdout.strip() == "False"
+def test_import_stays_light():
+    """The library and the CLI import numpy and scipy only: optional extras, numba and
+    scipy.optimize load when a call needs them."""
+    heavy = ("pandas", "polars", "pyarrow", "matplotlib", "sklearn", "numba", "duckdb",
+             "pyspark", "scipy.optimize")
+    for module in ("clustermetrics", "clustermetrics.cli"):
+        code = (f"import sys, {module}; "
+                f"print([m for m in {heavy!r} if m in sys.modules])")
+        res = _subprocess(sys.executable, "-c", code)
+        assert res.stdout.strip() == "[]", (module, res.stdout, res.stderr)
 
 
 def test_example_files_are_consistent():
