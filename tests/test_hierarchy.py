@@ -19,7 +19,7 @@ from sklearn import cluster as sklearn_cluster
 from sklearn.neighbors import kneighbors_graph
 
 import clustermetrics as cm
-from clustermetrics import _kernels
+from clustermetrics import _hierarchy_kernels, _kernels
 from clustermetrics import hierarchy as hierarchy_module
 from clustermetrics.hierarchy import _level_stats, as_merges, cut_labels
 from clustermetrics.registry import METRICS
@@ -247,3 +247,26 @@ def test_a_score_reading_more_on_some_branch_falls_back_to_chosen_cuts(monkeypat
     i = result.n_clusters.tolist().index(4)
     table = cm.Contingency.from_labels(truth, union_find_cut(Z[:, :2].astype(int), 12, 4))
     assert result.values["mari"][i] == cm.modified_adjusted_rand_score(table)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=200),
+       st.sampled_from([2, 4, 8, 16]))
+def test_compiled_cell_table_is_a_dict(ops, cap):
+    # the compiled loop's open-addressing table (linear probing, backward-shift deletion)
+    # against a dict, small enough that probes collide and wrap around the end
+    table = np.full(2 * cap, -1, dtype=np.int64)
+    reference: dict[int, int] = {}
+    for step, (drop, key) in enumerate(ops):
+        if drop and key in reference:
+            _hierarchy_kernels._cell_drop(table, key)
+            del reference[key]
+        elif not drop and (key in reference or len(reference) < cap - 1):
+            want = reference.setdefault(key, step)
+            got = _hierarchy_kernels._cell_claim(table, key, step)
+            assert got == (-1 if want == step else want)
+        keys = table[0::2]
+        stored = {int(k): int(v) for k, v in zip(keys, table[1::2], strict=True) if k != -1}
+        assert stored == reference
+        for k, v in reference.items():  # every key is found from its home slot
+            assert _hierarchy_kernels._cell_claim(table, k, -5) == v

@@ -6,7 +6,9 @@ operations in the same order, so they return identical values.
 
 State: each cluster of the current cut is one column of the contingency table (truth x
 clusters), a linked list of its non-zero cells (entries); ``cell_of`` maps
-``column * n_classes + class`` to the entry holding that cell. Merging two clusters moves
+``column * n_classes + class`` to the entry holding that cell (a dict here; compiled, an
+open-addressing hash table in an array, see :mod:`clustermetrics._hierarchy_kernels`:
+``cell_claim`` and ``cell_drop`` are its two operations). Merging two clusters moves
 the smaller column's entries into the larger one (small into large: an entry moves at
 most log2 N times, so all N - 1 merges cost O(N log N)); a cell whose class the larger
 column already holds is added to it. Only the merged cells change the sufficient
@@ -25,7 +27,18 @@ added and removed before it.
 
 from __future__ import annotations
 
-__all__ = ["add_compensated", "merge_levels"]
+__all__ = ["add_compensated", "cell_claim", "cell_drop", "merge_levels"]
+
+
+def cell_claim(cell_of, key, e):
+    """The entry at ``key``, or -1 after storing ``e`` there (it was free)."""
+    f = cell_of.setdefault(key, e)
+    return -1 if f == e else f
+
+
+def cell_drop(cell_of, key):
+    """Forget ``key`` (it is stored)."""
+    del cell_of[key]
 
 
 def add_compensated(total, compensation, x):
@@ -60,7 +73,7 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
         head[p] = p
         size[p] = 1
         column[p] = p
-        cell_of[p * n_classes + cls] = p
+        cell_claim(cell_of, p * n_classes + cls, p)
         hp, hp_c = add_compensated(hp, hp_c, size_terms[1])
         hc, hc_c = add_compensated(hc, hc_c, cell_terms[cell_offset[cls] + 1])
     out_tp[n] = tp
@@ -82,10 +95,9 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
         while e != -1:
             nxt = entry_next[e]
             cls = entry_class[e]
-            del cell_of[small * n_classes + cls]
-            key = big * n_classes + cls
-            if key in cell_of:  # the larger column holds this class: the cells add up
-                f = cell_of[key]
+            cell_drop(cell_of, small * n_classes + cls)
+            f = cell_claim(cell_of, big * n_classes + cls, e)
+            if f != -1:  # the larger column holds this class: the cells add up
                 c = entry_count[e]
                 d = entry_count[f]
                 tp += c * d
@@ -96,8 +108,7 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
                 hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + d])
                 hc, hc_c = add_compensated(hc, hc_c, cell_terms[off + c + d])
                 entry_count[f] = c + d
-            else:  # a new cell of the larger column
-                cell_of[key] = e
+            else:  # a new cell of the larger column (stored at its key by cell_claim)
                 entry_next[e] = head[big]
                 head[big] = e
             e = nxt
