@@ -513,6 +513,8 @@ def _all_at_once(entry: MetricInfo, levels: _Levels) -> np.ndarray | None:
 
 # Every pair count is below C(N, 2), which fits in int64 up to N = 2^32 points.
 _MAX_POINTS = 2**32
+# Integers below this are exact in float64.
+_FLOAT_EXACT = 2**53
 
 
 def _check_points(n: int) -> None:
@@ -538,8 +540,10 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
     if want_pairs:  # int64 is exact: every count is below C(N, 2) < 2^63
         tp, joined = stats.tp[ks], stats.joined[ks]
         exact = (tp, same_true - tp, joined - tp, all_pairs - same_true - joined + tp)
-        # the scores compute in float64: each count rounded once (exact below 2^53)
-        pairs = PairCounts(*(x.astype(np.float64) for x in exact))
+        # the scores compute in float64, where every count is exact (below 2^53: N up to
+        # ~1.3e8); beyond, on Python ints (object arrays: exact, slower)
+        pairs = PairCounts(*(x.astype(np.float64 if all_pairs < _FLOAT_EXACT else object)
+                             for x in exact))
     if want_info:
         h_pred = np.where(ks == 1, 0.0, stats.h_pred[ks])  # one size: exactly 0
         mi = np.maximum(h_pred - stats.h_cond[ks], 0.0)

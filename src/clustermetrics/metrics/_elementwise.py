@@ -5,7 +5,8 @@ one table's value from its numbers as Python ints and floats, exactly as plain c
 (pair counts stay exact integers, each quotient of them is rounded once), and the values
 of many tables from numpy arrays of their numbers in one vectorised pass: every cut of a
 dendrogram (:func:`clustermetrics.score_hierarchy`). One formula serves both, so the two
-cannot drift apart.
+cannot drift apart. Pair counts come as float64 arrays while they are exact there (below
+2^53), else as object arrays of Python ints, on which the same formula is exact again.
 
 A zero denominator: :func:`undefined_where` raises :class:`Undefined` for one table; for
 arrays it records the undefined entries and their conventional value on the table
@@ -61,8 +62,9 @@ def ratio(num: Any, den: Any, zero: float) -> Any:
 
 
 def sqrt(x: Any) -> Any:
-    """Correctly rounded square root (of a float, or of each entry)."""
-    return np.sqrt(x) if is_many(x) else math.sqrt(x)
+    """Correctly rounded square root (of a float, or of each entry; an object array holds
+    Python floats: exact quotients of exact ints)."""
+    return np.sqrt(np.asarray(x, dtype=np.float64)) if is_many(x) else math.sqrt(x)
 
 
 def minimum(a: Any, b: Any) -> Any:

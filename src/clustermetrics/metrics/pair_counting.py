@@ -28,7 +28,7 @@ import numpy as np
 
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares
-from ._elementwise import is_many, minimum, select, sqrt, undefined_where, with_sign
+from ._elementwise import minimum, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
@@ -305,8 +305,6 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     tp, fn, fp, _ = _pairs(table)
     b2 = Fraction(beta) ** 2  # b^2 = p / q exactly: the quotient below is rounded once
     p, q = b2.numerator, b2.denominator
-    if is_many(tp):  # many tables' counts (floats): float weights
-        p, q = float(p), float(q)
     num, den = (q + p) * tp, (q + p) * tp + p * fn + q * fp
     undefined_where(table, den == 0, 1.0, "the pair F-score is undefined (0/0): no pair is "
                                           "together in either labelling")
