@@ -413,7 +413,9 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     slow = [key for key in keys if key not in updatable]
     rows = _cuts(n_clusters, n, "n_clusters")
     extra = _cuts(k, n, "k")
-    ks = np.array(sorted(set(rows or range(1, n + 1)) | set(extra)), dtype=np.int64)
+    ks = np.array(rows, dtype=np.int64) if rows else np.arange(1, n + 1, dtype=np.int64)
+    if extra:
+        ks = np.union1d(ks, np.array(extra, dtype=np.int64))
     class_sizes = np.bincount(codes)
     values: dict[str, np.ndarray] = {}
     if fast:
