@@ -81,9 +81,9 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     """Run the compiled loop (its state allocated here)."""
     cap = 1 << max(2 * n - 1, 1).bit_length()  # a power of two >= 2 n
     table = np.full(2 * cap, -1, dtype=np.int64)
-    entries = [np.empty(n, dtype=np.int64) for _ in range(3)]
-    cols = [np.empty(n, dtype=np.int64) for _ in range(2)]
+    entry = np.empty(3 * n, dtype=np.int64)
+    col = np.empty(2 * n, dtype=np.int64)
     column = np.empty(2 * n - 1 if n else 0, dtype=np.int64)
     _merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                  table, *entries, *cols, column, out_tp, out_joined, out_nnz, out_h_pred,
+                  table, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
                   out_h_cond)

@@ -271,7 +271,7 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
     lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(2)]
     merge_levels(n, children[:, 0].tolist(), children[:, 1].tolist(), codes.tolist(),
                  n_classes, size_terms.tolist(), offsets.tolist(), cell_terms.tolist(), {},
-                 [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * (2 * n - 1), *lists)
+                 [0] * (3 * n), [0] * (2 * n), [0] * (2 * n - 1), *lists)
     return _LevelStats(*(np.array(x, dtype=o.dtype) for x, o in zip(lists, out, strict=True)))
 
 
