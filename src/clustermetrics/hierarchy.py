@@ -14,6 +14,10 @@ function reads nothing of the table but the pair counts, (MI, H(truth), H(predic
 the table's sizes, checked by running it on a table that offers only those. Each level's
 value is then that same function of the level's sums, so it equals scoring the cut from
 scratch (pair counts exactly, as integers; entropies to a few units of the last place).
+The function is called once for all levels, on arrays of their sums (:class:`_Levels`):
+the score functions are written with :mod:`clustermetrics.metrics._elementwise`, so one
+formula runs on one table's numbers and, vectorised, on arrays of many; a function that
+does not is called level by level instead.
 The other scores (AMI, the matchings, ...) are computed from scratch, only at the cuts
 asked for: the ``n_clusters`` grid when one is given, the ``k`` cuts, and the best cuts of
 the updatable scores.
