@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from ..bootstrap import MAX_N_BOOT
+from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels
-from .options import integer
+from .options import add_run_options, integer, progress_of, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]
@@ -44,6 +45,7 @@ def add_paired_command(sub) -> None:
                    help="with --noise-label: one-item clusters (default) or excluded")
     p.add_argument("--names", default="A,B", help="names of A and B in the output "
                                                   "(default: A,B; or the column names)")
+    add_run_options(p)
     add_output_options(p)
     p.set_defaults(handler=_paired)
 
@@ -91,5 +93,7 @@ def _paired(args: argparse.Namespace) -> str:
                        f"{args.names!r}")
     result = compare_clusterings(t, a, b, args.metrics, n_boot=args.n_boot, ci=args.ci,
                                  seed=args.seed, noise_label=args.noise_label,
-                                 noise=args.noise, names=names)
+                                 noise=args.noise, names=names, progress=progress_of(args))
+    if args.report:
+        write_page(args.report, "clustermetrics paired", lambda: paired_sections(result))
     return render(result, args.format)
