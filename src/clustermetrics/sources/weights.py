@@ -170,13 +170,16 @@ def sql_kind(column: str, family: str, dialect: str) -> tuple[str, str, str]:
                 f"WHEN length({digits}) > {len(_MAX_DIGITS)} OR (length({digits}) = "
                 f"{len(_MAX_DIGITS)} AND {digits} > '{_MAX_DIGITS}') THEN {BIG} "
                 f"ELSE {OK} END")
-        exact = (f"CAST(CASE WHEN {digits} = '' THEN '0' ELSE {digits} END "
+        exact = (f"TRY_CAST(CASE WHEN {digits} = '' THEN '0' ELSE {digits} END "
                  f"AS {exact_type})")
-        real = f"CAST({w} AS DOUBLE)"
+        real = f"TRY_CAST({w} AS DOUBLE)"
         return kind, exact, real
     parts = [f"WHEN {w} IS NULL THEN {MISSING}"]
     if family == "float":
-        parts.append(f"WHEN isnan({w}) OR {w} = CAST('Infinity' AS DOUBLE) OR "
+        # DuckDB folds isnan(w) to false from Parquet statistics, which leave NaN out
+        # (DuckDB 2.0); isfinite is not folded
+        parts.append(f"WHEN NOT isfinite({w}) THEN {NONFINITE}" if dialect == "duckdb" else
+                     f"WHEN isnan({w}) OR {w} = CAST('Infinity' AS DOUBLE) OR "
                      f"{w} = CAST('-Infinity' AS DOUBLE) THEN {NONFINITE}")
     if family != "uint":
         parts.append(f"WHEN {w} < 0 THEN {NEGATIVE}")
@@ -187,7 +190,12 @@ def sql_kind(column: str, family: str, dialect: str) -> tuple[str, str, str]:
     elif family in ("uint", "decimal"):
         parts.append(f"WHEN {w} > {MAX_ITEMS} THEN {BIG}")
     kind = f"CASE {' '.join(parts)} ELSE {OK} END"
-    return kind, f"CAST({w} AS {exact_type})", f"CAST({w} AS DOUBLE)"
+    # TRY_CAST: an engine may evaluate the cast on rows the CASE around it leaves out
+    # (NaN, too big); on the good rows it is the exact value
+    # floats through BIGINT (exact below 2**63): Spark casts a double to a decimal by way
+    # of its shortest decimal spelling, 2**60 becoming 1152921504606846980
+    value = f"TRY_CAST({w} AS BIGINT)" if family == "float" else w
+    return kind, f"TRY_CAST({value} AS {exact_type})", f"TRY_CAST({w} AS DOUBLE)"
 
 
 @dataclass(frozen=True)
