@@ -331,3 +331,30 @@ def test_bad_weights_are_refused_naming_sample_weight(weights, message):
     with pytest.raises(ValueError, match=message):
         compare_clusterings([0, 0, 1], [0, 1, 1], [1, 1, 0], "ari", n_boot=10,
                             sample_weight=weights)
+
+
+def test_command_line_weight_column(tmp_path, capsys):
+    from clustermetrics.cli.main import main
+
+    rng = np.random.default_rng(12)
+    t, a, b = _equally_good(rng, 80)
+    w = rng.integers(0, 4, 80)
+    (tmp_path / "m.csv").write_text("t,a,b,w\n" + "".join(
+        f"{x},{y},{z},{v}.0\n" for x, y, z, v in zip(t, a, b, w, strict=True)))
+    argv = ["paired", str(tmp_path / "m.csv"), "--true-col", "t", "--a-col", "a", "--b-col",
+            "b", "--metrics", "ari,nmi", "--n-boot", "40", "--seed", "6"]
+    assert main([*argv, "--weight-col", "w", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = compare_clusterings(t.astype(str), a.astype(str), b.astype(str), ["ari", "nmi"],
+                               n_boot=40, seed=6, sample_weight=w, names=("a", "b"))
+    assert got["scores"] == json.loads(want.to_json())["scores"]
+    assert got["n_samples"] == int(w.sum())
+    for extra, message in ((["--weight-col", "q"], "no column 'q' (--weight-col)"),
+                           (["--weight-col", "a"], "--weight-col names a label column")):
+        assert main([*argv, *extra]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and message in err, err
+    (tmp_path / "bad.csv").write_text("t,a,b,w\n0,0,0,1\n1,1,0,-1\n")
+    assert main(["paired", str(tmp_path / "bad.csv"), "--true-col", "t", "--a-col", "a",
+                 "--b-col", "b", "--weight-col", "w"]) == 2
+    assert "column 'w' (--weight-col) holds 1 negative weights" in capsys.readouterr().err
