@@ -291,8 +291,8 @@ class _ThreeWay:
         """A replicate's cell counts: the items resampled (n_items draws with
         replacement), each adding its weight to its cell."""
         if self.groups is None:
-            draw = multinomial_sampler(self.counts)
-            return lambda rng: draw(rng, self.n_items)
+            draw_cells = multinomial_sampler(self.counts)
+            return lambda rng: draw_cells(rng, self.n_items)
         sizes, weights, starts = self.groups
         draw_groups = multinomial_sampler(sizes)
 
