@@ -78,8 +78,8 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     kinds = np.full(n, OK, dtype=np.int8)
     exact = np.zeros(n, dtype=object)
     real = np.full(n, np.nan)
-    if data.dtype.kind == "b":
-        raise TypeError("boolean")
+    if data.dtype.kind not in "iufOUS":
+        raise ValueError(f"weights must be numbers or text, got dtype {data.dtype}")
     if data.dtype.kind in "iu":
         kinds[data < 0] = NEGATIVE
         if data.dtype.kind == "u":
@@ -110,8 +110,6 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             kinds[i] = k
             exact[i] = 0 if e is None else e
             real[i] = np.nan if r is None else r
-    else:
-        raise TypeError(str(data.dtype))
     kinds[mask] = MISSING
     exact[mask] = 0
     real[mask] = np.nan
