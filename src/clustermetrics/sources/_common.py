@@ -100,10 +100,11 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
                 int(n[p_missing].sum()) + blank_rows, int(n[bad].sum()) + blank_rows, rows,
                 drop_null, stats)
     keep = ~bad
+    n_all = n
     if bad.any():
         t, p, n = t[keep], p[keep], n[keep]
     if weights is not None:
-        n = weights.counts(keep, name)
+        n = weights.counts(n_all, keep, name)
         if not n.all():  # cells whose every row weighs 0: left out, with their labels
             t, p, n = t[n > 0], p[n > 0], n[n > 0]
     # the engine's arrays are ours alone: they become the sort's work space

@@ -21,7 +21,7 @@ from ._common import source_name as _name
 from .delimited import is_blank
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import label_types, weight_type
-from .weights import FRACTION, KINDS, OK, classify_text, problem_columns, sql_kind, weight_cells
+from .weights import FETCH, FRACTION, MISSING, OK, classify_text, grouped_sql, weight_cells
 
 __all__ = ["from_duckdb"]
 
@@ -231,16 +231,20 @@ class _Read:
             for side in ("t", "p"):  # a whitespace-only cell is a missing label
                 self.con.execute(f"UPDATE r SET {side} = NULL "
                                  f"WHERE regexp_full_match({side}, '{_BLANK_RE}')")
-            width = 5 + len(KINDS) if weighted else 3
-            adjust = [(None, None, blank - trailing, *(0,) * (width - 3))]
-            adjust += [(pair[0], pair[1], -count, *(_header_weight(pair[2], count)
-                                                   if weighted else ()))
-                       for pair, count in headers.items()]
-            self.con.executemany(f"INSERT INTO r VALUES ({', '.join('?' * width)})", adjust)
-            sums = (", sum(wi) AS wi, sum(wf) AS wf, "
-                    + ", ".join(f"sum(k{k}) AS k{k}" for k in KINDS)) if weighted else ""
-            self.con.execute(f"CREATE TEMP TABLE g AS SELECT t, p, CAST(sum(n) AS BIGINT) "
-                             f"AS n{sums} FROM r GROUP BY ALL HAVING sum(n) <> 0")
+            # r's columns: t, p, n, or weighted t, p, wk, n, wi, wf
+            if weighted:
+                adjust = [(None, None, MISSING, blank - trailing, 0, 0.0)]
+                adjust += [(pair[0], pair[1], *_header_weight(pair[2], count))
+                           for pair, count in headers.items()]
+            else:
+                adjust = [(None, None, blank - trailing)]
+                adjust += [(pair[0], pair[1], -count) for pair, count in headers.items()]
+            self.con.executemany(f"INSERT INTO r VALUES ({', '.join('?' * len(adjust[0]))})",
+                                 adjust)
+            keys, sums = ("t, p, wk", ", sum(wi) AS wi, sum(wf) AS wf") if weighted else \
+                ("t, p", "")
+            self.con.execute(f"CREATE TEMP TABLE g AS SELECT {keys}, CAST(sum(n) AS BIGINT) "
+                             f"AS n{sums} FROM r GROUP BY {keys} HAVING sum(n) <> 0")
             return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
                                     self.drop_null, self.stats,
                                     expected_rows=sum(part.layout.rows for part in parts),
@@ -269,26 +273,20 @@ def _weight_family(kind: str) -> str | None:
 
 
 def _weighted_groups(rows: str, family: str) -> str:
-    """GROUP BY (t, p) of the rows (t, p, w) of the SELECT ``rows``: the rows, the exact
-    sum of the good weights (HUGEINT), the float sum of the usable ones and the rows of
-    each problem class (:mod:`.weights`); only good rows are cast to an integer."""
-    kind, exact, real = sql_kind("w", family, "duckdb")
-    return (f"SELECT t, p, count(*) AS n, sum(CASE WHEN wk = {OK} THEN {exact} END) AS wi, "
-            f"sum(CASE WHEN wk IN ({OK}, {FRACTION}) THEN {real} END) AS wf, "
-            f"{', '.join(problem_columns('wk'))} "
-            f"FROM (SELECT t, p, w, {kind} AS wk FROM ({rows})) GROUP BY ALL")
+    """The weighted GROUP BY of the rows (t, p, w) of the SELECT ``rows``
+    (:func:`.weights.grouped_sql`)."""
+    return grouped_sql(rows, family, "duckdb")
 
 
-# the weight columns of a grouped table, fetched exactly (HUGEINT as text)
-_WEIGHT_FETCH = "CAST(wi AS VARCHAR) AS wi, wf, " + ", ".join(f"k{k}" for k in KINDS)
+_WEIGHT_FETCH = ", ".join(FETCH)
 
 
 def _header_weight(name: str, count: int) -> tuple:
-    """What ``count`` header lines added to the weight columns of r (their weight cell is
-    the column's name, read by the same rules), negated."""
+    """(wk, n, wi, wf) that ``count`` header lines added to r (their weight cell is the
+    column's name, read by the same rules), negated."""
     kind, exact, real = classify_text(name)
-    return (-count * (exact or 0), -count * (real or 0.0),
-            *(-count if k == kind else 0 for k in KINDS))
+    return (kind, -count, -count * (exact or 0) if kind == OK else 0,
+            -count * (real or 0.0) if kind in (OK, FRACTION) else 0.0)
 
 
 def _read_csv(links, ncols, t, p, gz, sep, crlf, longest, w=None) -> str:
@@ -340,7 +338,7 @@ def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
                         "g.t = tl.v JOIN pl ON g.p = pl.v").fetchnumpy()
     rows_, cols, counts = (np.asarray(cells[k], dtype=np.int64) for k in ("r", "c", "n"))
     if weights:
-        counts = weight_cells(cells, *weights).counts(None, name)
+        counts = weight_cells(cells, *weights).counts(counts, None, name)
         if not counts.all():  # cells whose every row weighs 0: left out
             rows_, cols, counts = rows_[counts > 0], cols[counts > 0], counts[counts > 0]
     t_labels, p_labels = np.ma.getdata(t_labels), np.ma.getdata(p_labels)

@@ -42,7 +42,7 @@ from ..table import Contingency
 from ._common import check_nulls, labels
 from .chunks import ContingencyBuilder
 from .files import PARAMETERS, expand_paths
-from .weights import cell_counts, check_total, classify, problem_counts
+from .weights import check_problems, check_total, classify, exact_sum, problem_counts
 
 __all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow",
            "weight_type"]
@@ -357,14 +357,12 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
                         problems[k] = problems.get(k, 0) + c
                     if any(problems.values()):
                         continue  # refused below, after the NULL policy
-                    exact = [int(v) for v in exact.tolist()]
-                    total += sum(exact)
+                    total += exact_sum(exact)
                     check_total(max(total, 1), name, weight_col, option)
-                    keep = np.array(exact, dtype=object) > 0
+                    keep = exact > 0
                     if keep.any():
-                        builder.update(Contingency.from_labels(
-                            t[keep], p[keep], sample_weight=np.array(exact, dtype=np.int64)[
-                                keep]))
+                        builder.update(Contingency.from_labels(t[keep], p[keep],
+                                                               sample_weight=exact[keep]))
                 elif t.shape[0]:
                     builder.update(t, p)
         except (OSError, pa.ArrowException) as exc:
@@ -372,5 +370,7 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
                              f"{str(exc).splitlines()[0]}") from None
     check_nulls(name, true_col, pred_col, t_null, p_null, skipped, rows, drop_null, stats)
     if weight_col is not None:
-        cell_counts([total], np.array([np.nan]), problems, name, weight_col, option)
+        # the checks of cell_counts, on the sums of the batches
+        check_problems(problems, name, weight_col, option)
+        check_total(total, name, weight_col, option)
     return builder.result()

@@ -20,7 +20,7 @@ from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import arrow_labels, label_types, weight_type
-from .weights import FRACTION, KINDS, OK, WeightCells, sql_kind, weight_cells
+from .weights import FETCH, WeightCells, grouped_parts, weight_cells
 
 __all__ = ["from_spark", "from_spark_files"]
 
@@ -293,17 +293,13 @@ def _grouped(dataframe, true_col, pred_col, weight=None, names=None):
     fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
     family = _weight_family(fields[weight[0]])
     assert family is not None
-    kind, exact, real = sql_kind("w", family, "spark")
+    kind, wi, wf = grouped_parts(family, "spark")
     rows = dataframe.select(F.col(_quoted(true_col)).alias("t"),
                             F.col(_quoted(pred_col)).alias("p"),
-                            F.col(_quoted(weight[0])).alias("w")).withColumn("wk", F.expr(kind))
-    wk = F.col("wk")
-    grouped = rows.groupBy("t", "p").agg(
-        F.count(F.lit(1)).alias("n"),
-        F.sum(F.when(wk == OK, F.expr(exact))).alias("wi"),
-        F.sum(F.when(wk.isin(OK, FRACTION), F.expr(real))).alias("wf"),
-        *(F.sum(F.when(wk == k, 1).otherwise(0)).alias(f"k{k}") for k in KINDS))
-    arrow = _to_arrow(grouped)
+                            F.col(_quoted(weight[0])).alias("w"))
+    grouped = rows.withColumn("wk", F.expr(kind)).groupBy("t", "p", "wk").agg(
+        F.count(F.lit(1)).alias("n"), F.expr(wi).alias("wi"), F.expr(wf).alias("wf"))
+    arrow = _to_arrow(grouped.selectExpr("t", "p", "n", *FETCH))
     cells: WeightCells = weight_cells({c: arrow.column(c) for c in arrow.column_names},
                                       *(names or weight))
     return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),

@@ -22,7 +22,7 @@ read. Rows of weight 0 are left out, with the labels only they hold.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +32,9 @@ from ..table.validation import MAX_ITEMS
 from .delimited import is_blank
 
 __all__ = ["WeightCells", "KINDS", "OK", "MISSING", "INVALID", "NONFINITE", "NEGATIVE",
-           "FRACTION", "BIG", "TEXT_NUMBER", "cell_counts", "problem_columns", "check_total",
-           "classify", "classify_text", "problem_counts", "sql_kind", "weight_cells"]
+           "FRACTION", "BIG", "TEXT_NUMBER", "FETCH", "cell_counts", "check_problems",
+           "check_total", "classify", "classify_text", "exact_sum", "grouped_parts", "grouped_sql",
+           "problem_counts", "sql_kind", "weight_cells"]
 
 OK, MISSING, INVALID, NONFINITE, NEGATIVE, FRACTION, BIG = range(7)
 # what each class is called in messages (OK never is)
@@ -70,13 +71,13 @@ def classify_text(value: Any) -> tuple[int, int | None, float | None]:
 
 def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(kinds, exact, real) of a column's weights, one per row: ``values`` a (masked)
-    array of numbers, Decimals or text. ``exact`` holds Python ints (0 where not OK),
+    array of numbers, Decimals or text. ``exact`` holds the int64 weights (0 where not OK),
     ``real`` the floats of the good and non-integral rows (NaN elsewhere)."""
     mask = np.ma.getmaskarray(values)
     data = np.ma.getdata(values)
     n = data.shape[0]
     kinds = np.full(n, OK, dtype=np.int8)
-    exact = np.zeros(n, dtype=object)
+    exact = np.zeros(n, dtype=np.int64)
     real = np.full(n, np.nan)
     if data.dtype.kind not in "iufOUS":
         raise ValueError(f"weights must be numbers or text, got dtype {data.dtype}")
@@ -85,8 +86,7 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if data.dtype.kind == "u":
             kinds[data > MAX_ITEMS] = BIG
         good = kinds == OK
-        exact[good] = data[good].astype(object) if data.dtype.kind == "i" else \
-            [int(v) for v in data[good].tolist()]
+        exact[good] = data[good].astype(np.int64)  # at most 2**63 - 1: exact
         real[good] = data[good]
     elif data.dtype.kind == "f":
         finite = np.isfinite(data)
@@ -96,7 +96,7 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         kinds[finite & (data >= 0) & ~whole] = FRACTION
         kinds[whole & (data >= 2.0**63)] = BIG
         good = kinds == OK
-        exact[good] = [int(v) for v in data[good].tolist()]
+        exact[good] = data[good].astype(np.int64)  # integral and below 2**63: exact
         usable = good | (kinds == FRACTION)
         real[usable] = data[usable]
     elif data.dtype.kind in "OUS":
@@ -198,49 +198,65 @@ def sql_kind(column: str, family: str, dialect: str) -> tuple[str, str, str]:
 
 @dataclass(frozen=True)
 class WeightCells:
-    """What an engine's GROUP BY returns of the weights, one entry per cell: the exact
-    sum of the good rows' weights, the float sum of the usable rows' (good and
-    non-integral), and ``problems[cell, kind]``, the rows of each class."""
+    """What an engine's GROUP BY (true, predicted, weight class) returns of the weights,
+    one entry per group: its weight class ``kind`` (:data:`KINDS`, or ``OK``), the exact
+    sum of its weights when OK (int64; ``big`` marks the sums above 2**63 - 1, which the
+    engine summed exactly but no table holds) and the float sum of its weights when OK or
+    non-integral. Grouping by the class costs one more key where counting each class
+    would cost an aggregate each; a (true, predicted) pair then has one group unless its
+    rows' weights are of several classes (an error today)."""
 
     col: str
     option: str
+    kind: np.ndarray
     exact: np.ndarray
+    big: np.ndarray
     real: np.ndarray
-    problems: np.ndarray
 
-    def counts(self, keep: np.ndarray | None, name: str) -> np.ndarray:
-        """:func:`cell_counts` of the cells ``keep`` (None: all)."""
+    def counts(self, rows: np.ndarray, keep: np.ndarray | None, name: str) -> np.ndarray:
+        """:func:`cell_counts` of the groups ``keep`` (None: all) of ``rows`` rows."""
+        if keep is not None and keep.all():
+            keep = None
         sel = slice(None) if keep is None else keep
-        totals = self.problems[sel].sum(axis=0)
-        return cell_counts(self.exact[sel], self.real[sel],
-                           {k: int(totals[k]) for k in KINDS}, name, self.col, self.option)
+        kind, rows = self.kind[sel], np.asarray(rows, dtype=np.int64)[sel]
+        problems = {k: exact_sum(rows[kind == k]) for k in KINDS}
+        return cell_counts(self.exact[sel], self.real[sel], problems, name, self.col,
+                           self.option, big=bool(self.big[sel].any()))
+
+
+# what an engine fetches of its grouped weight columns (wi its exact sums, HUGEINT or
+# DECIMAL(38, 0)): the sums that int64 holds, and a mark on those it does not
+FETCH = ["wk", f"CAST(CASE WHEN wi <= {MAX_ITEMS} THEN wi ELSE 0 END AS BIGINT) AS wi",
+         f"coalesce(wi > {MAX_ITEMS}, false) AS wbig", "wf"]
 
 
 def weight_cells(data: Mapping[str, Any], col: str, option: str) -> WeightCells:
-    """The weight columns an engine fetched for its cells: ``wi`` the exact sums (ints,
-    Decimals or their text; None for none), ``wf`` the float sums, ``k1``... the rows of
-    each problem class."""
-    exact = np.array([0 if v is None else int(v) for v in _values(data["wi"])], dtype=object)
-    real = np.array([0.0 if v is None else float(v) for v in _values(data["wf"])])
-    problems = np.zeros((exact.shape[0], max(KINDS) + 1), dtype=np.int64)
-    for k in KINDS:
-        problems[:, k] = [0 if v is None else int(v) for v in _values(data[f"k{k}"])]
-    return WeightCells(col, option, exact, real, problems)
+    """The weight columns an engine fetched for its groups (:data:`FETCH`)."""
+    def column(key: str, fill: Any, dtype: Any) -> np.ndarray:
+        values = data[key]
+        if hasattr(values, "to_numpy") and hasattr(values, "is_null"):  # Arrow
+            values = values.fill_null(fill).to_numpy(zero_copy_only=False)
+        return np.asarray(np.ma.filled(np.ma.asarray(values), fill), dtype=dtype)
+
+    return WeightCells(col, option, column("wk", MISSING, np.int8), column("wi", 0, np.int64),
+                       column("wbig", False, bool), column("wf", 0.0, np.float64))
 
 
-def _values(column: Any) -> list:
-    """A fetched column as a list, masked entries (NULL) as None."""
-    if hasattr(column, "to_pylist"):  # an Arrow column
-        return column.to_pylist()
-    mask = np.ma.getmaskarray(column)
-    return [None if m else v for v, m in zip(np.ma.getdata(column).tolist(), mask.tolist(),
-                                             strict=True)]
+def grouped_parts(family: str, dialect: str) -> tuple[str, str, str]:
+    """(class of the row's weight ``w``, aggregate of the exact sum of OK weights,
+    aggregate of the float sum of OK and non-integral ones) in SQL."""
+    kind, exact, real = sql_kind("w", family, dialect)
+    return (kind, f"sum(CASE WHEN wk = {OK} THEN {exact} END)",
+            f"sum(CASE WHEN wk IN ({OK}, {FRACTION}) THEN {real} END)")
 
 
-def problem_columns(kind: str) -> list[str]:
-    """SQL aggregates counting the rows of each problem class (``kind``: the class
-    expression's column), in :data:`KINDS` order."""
-    return [f"sum(CASE WHEN {kind} = {k} THEN 1 ELSE 0 END) AS k{k}" for k in KINDS]
+def grouped_sql(rows: str, family: str, dialect: str) -> str:
+    """GROUP BY (t, p, weight class ``wk``) of the rows (t, p, w) of the SELECT ``rows``:
+    the rows ``n``, the exact sum ``wi`` of OK weights and the float sum ``wf`` of OK and
+    non-integral ones."""
+    kind, wi, wf = grouped_parts(family, dialect)
+    return (f"SELECT t, p, wk, count(*) AS n, {wi} AS wi, {wf} AS wf "
+            f"FROM (SELECT t, p, w, {kind} AS wk FROM ({rows}) AS r) AS c GROUP BY t, p, wk")
 
 
 # ----------------------------------------------------------------- the decision
@@ -256,23 +272,33 @@ def check_problems(counts: Mapping[int, int], name: str, col: str, option: str) 
             raise ValueError(f"{name}: column {col!r} ({option}) holds {count} {what}{extra}")
 
 
-def check_total(total: int, name: str, col: str, option: str) -> None:
-    if total > MAX_ITEMS:
+def check_total(total: int | None, name: str, col: str, option: str) -> None:
+    """A total the table can hold (None: more than int64 holds)."""
+    if total is None or total > MAX_ITEMS:
+        amount = "more than 2**63 - 1" if total is None else \
+            f"{total}, more than 2**63 - 1 = {MAX_ITEMS}"
         raise ValueError(f"{name}: the weights of column {col!r} ({option}) add up to "
-                         f"{total}, more than 2**63 - 1 = {MAX_ITEMS}, the largest table "
-                         "counted exactly")
+                         f"{amount}, the largest table counted exactly")
     if total == 0:
         raise ValueError(f"{name}: column {col!r} ({option}) is 0 on every row: nothing "
                          "to score")
 
 
-def cell_counts(exact: Sequence[Any] | np.ndarray, real: np.ndarray,
-                counts: Mapping[int, int], name: str, col: str, option: str) -> np.ndarray:
-    """The counts that the weights give the cells (or rows): the exact integer sums,
-    checked. The one place that decides what the weights become: ``real`` holds the
-    float sums (non-integral weights included), which would be returned here once the
-    table takes real-valued counts; today non-integral weights are refused."""
+def exact_sum(values: np.ndarray) -> int:
+    """The exact sum of non-negative int64 values (numpy's would wrap): in two halves."""
+    values = np.asarray(values, dtype=np.int64)
+    return (int((values >> 32).sum(dtype=np.int64)) << 32) + \
+        int((values & 0xFFFFFFFF).sum(dtype=np.int64))
+
+
+def cell_counts(exact: np.ndarray, real: np.ndarray, counts: Mapping[int, int], name: str,
+                col: str, option: str, big: bool = False) -> np.ndarray:
+    """The counts that the weights give the cells (or rows): the exact integer sums
+    (int64), checked; ``big``: some sum is above what int64 holds. The one place that
+    decides what the weights become: ``real`` holds the float sums (non-integral weights
+    included), which would be returned here once the table takes real-valued counts;
+    today non-integral weights are refused."""
     check_problems(counts, name, col, option)
-    values = [int(v) for v in (exact.tolist() if isinstance(exact, np.ndarray) else exact)]
-    check_total(sum(values), name, col, option)
-    return np.array(values, dtype=np.int64)
+    exact = np.asarray(exact, dtype=np.int64)
+    check_total(None if big else exact_sum(exact), name, col, option)
+    return exact
