@@ -106,3 +106,21 @@ def test_monte_carlo_smi_close_to_exact_with_few_tables():
     assert mc.method == "monte_carlo" and mc.n_samples == 20
     assert abs(mc.value - exact.value) <= 4 * mc.standard_error
     assert mc.standard_error < 0.1 * abs(mc.value)
+
+
+def test_stated_error_covers_the_exact_variance():
+    """Over 30 seeds of 20 tables, (estimate - exact) / stated error has sd near 1 and a
+    mean near 0 (the standard error is honest, not only the estimate)."""
+    t, p = _margins(8, 2000, 200, 180, 0.3)
+    table = cm.Contingency.from_labels(t, p)
+    a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
+    e_s, var_s = _smi.exact_variance(a, b, n)
+    ca, cb = _smi._canonical(a, b)
+    ctl = _smi._Controls(ca, cb, n)
+    z = []
+    for seed in range(30):
+        est, se = _smi.variance_from_stats(_smi.sample_stats(ca, cb, 20, seed, ctl), e_s,
+                                           ctl.mean, ctl.cov)
+        z.append((est - var_s) / se)
+    z = np.array(z)
+    assert abs(z.mean()) < 0.6 and 0.6 < z.std() < 1.4, z
