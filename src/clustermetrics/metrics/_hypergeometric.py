@@ -25,6 +25,13 @@ binomial value for convex phi). So
     |E g(T) - sum_{k<=K}| <= 2^K E[T^(K+1)] / (K (K+1)) + 2.4 exp(-mu/8),
 
 with E[T^(K+1)] exact. K grows until the bound is below the requested relative error.
+
+The expected mutual information needs this for many pairs at once, so
+:func:`mean_xlog_x_over_mean_float` evaluates the same expansion and bound in floating
+point, vectorised over the pairs, with the central moments from a recurrence (Stein's
+identity for the pmf, see :func:`central_moment_ratios`) instead of exact integers: ~1.5 us
+a pair at K = 27 whatever N, equal to the exact-integer expansion to ~1e-15 relative
+(tests/test_hypergeometric.py). The integer version is kept as the reference.
 """
 
 from __future__ import annotations
