@@ -124,3 +124,15 @@ def test_stated_error_covers_the_exact_variance():
         z.append((est - var_s) / se)
     z = np.array(z)
     assert abs(z.mean()) < 0.6 and 0.6 < z.std() < 1.4, z
+
+
+def test_rare_tables_give_no_error_rather_than_a_wrong_one():
+    """A 2 x 2 table with 4 stray items: the variance of S sits in tables with an item in
+    the rare cell; draws that miss them state an infinite error, never a small one."""
+    table = cm.Contingency.from_matrix(np.array([[1980, 4], [4, 0]]))
+    exact = cm.standardized_mutual_info(table, method="exact")
+    for seed in range(6):
+        mc = cm.standardized_mutual_info(table, method="monte_carlo", n_samples=50,
+                                         random_state=seed)
+        assert mc.standard_error == math.inf or \
+            abs(mc.value - exact.value) <= 4 * mc.standard_error, (mc, exact)

@@ -18,7 +18,7 @@ import os
 from types import ModuleType
 
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
-           "sampling_kernel", "sampling_stats_kernel", "kernels_available"]
+           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -37,8 +37,9 @@ _MATCH_LOAD_CELLS = 4e4
 # ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
 _HIERARCHY_LOAD_POINTS = 20_000
 # Items counted into random tables (N per table) above which loading numba pays: the
-# numpy path sorts the cell keys (~60 ns an item at N = 1e6), the compiled count ~5 ns.
-_SAMPLING_LOAD_ITEMS = 1e7
+# numpy path sorts the cell keys (~20-50 ns an item at N = 1e6 beyond the shuffle), the
+# compiled count ~5 ns; loading costs ~0.6-1 s.
+_SAMPLING_LOAD_ITEMS = 4e7
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
@@ -57,11 +58,14 @@ def kernels_mode() -> str:
     return _mode
 
 
-def kernels_available() -> bool:
-    """Whether compiled kernels may run (numba installed, mode not "numpy"); imports
-    nothing."""
-    if _mode == "numpy":
+def sampling_kernel_pays(items: float) -> bool:
+    """Whether :func:`sampling_kernel` would return the compiled kernel for this work
+    (numba installed and the mode and the work allow it); imports nothing."""
+    if _mode == "numpy" or (_mode == "auto" and not any(_loaded.values())
+                            and items < _SAMPLING_LOAD_ITEMS):
         return False
+    if "._sampling_kernels" in _loaded:
+        return bool(_loaded["._sampling_kernels"])
     return importlib.util.find_spec("numba") is not None
 
 

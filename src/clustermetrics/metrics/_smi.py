@@ -195,7 +195,8 @@ def sample_cost(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _pairing_item_cost(n: int) -> float:
-    if _kernels.kernels_available():
+    # the compiled count is used when it pays for ~20 tables (the least ``auto`` draws)
+    if _kernels.sampling_kernel_pays(20.0 * n):
         return _PAIRING_ITEM_COST
     return _PAIRING_ITEM_COST_NUMPY * max(1.0, math.log2(max(n, 2)) / 20.0)
 
@@ -332,11 +333,14 @@ class _Controls:
         for x in range(2):
             means.append(sums[x] / nf)
             for y in range(x + 1):
-                cov_xy = (nf * nf * float((self.linear[x] * self.linear[y] * mult
-                                           * np.outer(af, bf)).sum())
-                          - nf * float((self.ca * af * r_a[x] * r_a[y]).sum())
-                          - nf * float((self.cb * bf * s_b[x] * s_b[y]).sum())
-                          + sums[x] * sums[y]) / (nf * nf * (nf - 1.0))
+                terms = (nf * nf * float((self.linear[x] * self.linear[y] * mult
+                                          * np.outer(af, bf)).sum()),
+                         -nf * float((self.ca * af * r_a[x] * r_a[y]).sum()),
+                         -nf * float((self.cb * bf * s_b[x] * s_b[y]).sum()),
+                         sums[x] * sums[y])
+                cov_xy = math.fsum(terms) / (nf * nf * (nf - 1.0))
+                if x == y and cov_xy <= 1e-9 * max(abs(t) for t in terms) / (nf * nf * nf):
+                    cov_xy = 0.0  # L is constant up to rounding (c additive in i and j)
                 cov[2 + x, 2 + y] = cov[2 + y, 2 + x] = cov_xy
             cmat = self.linear[x] * mult
             a2, b2 = af * (af - 1.0), bf * (bf - 1.0)
@@ -465,8 +469,16 @@ def variance_from_stats(stats: np.ndarray, e_s: float, mean: np.ndarray, cov: np
     k = mean.shape[0]
     dev = stats[1:1 + k] - mean[:, None]
     sd = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    # a control whose variance is 0, or lost to rounding, says nothing
-    keep = [i for i in range(k) if sd[i] > 0 and np.std(dev[i]) > 1e-6 * sd[i]]
+    if m >= _MIN_CONTROL_SAMPLES and any(sd[i] > 0 and dev[i].var(ddof=1) < 0.05 * sd[i] ** 2
+                                         for i in range(2)):
+        # the pair counts varied far less than their exact variance says they must: the
+        # variance sits in tables too rare for these draws (a 2 x 2 table with a few
+        # stray items), so no error can be stated
+        return plain[0], math.inf
+    # a control whose variance is 0, or lost to rounding (its sample variance then
+    # disagrees with the exact one far beyond sampling error), says nothing
+    sample_var = dev.var(axis=1, ddof=1) if m > 1 else np.zeros(k)
+    keep = [i for i in range(k) if sd[i] > 0 and 0.05 < sample_var[i] / sd[i] ** 2 < 20.0]
     if m < _MIN_CONTROL_SAMPLES or not keep:
         return plain
     design = (dev[keep] / sd[keep, None]).T  # M x k, centred at the exact means

@@ -394,7 +394,9 @@ class StandardizedMI(NamedTuple):
     """Result of :func:`standardized_mutual_info`.
 
     ``value`` is the SMI; ``method`` the method used ("exact" or "monte_carlo");
-    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact);
+    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact; inf
+    when the draws missed the rare tables that carry the variance, as on a 2 x 2 table
+    with a few stray items: use ``method="exact"`` or more tables there);
     ``n_samples`` the random tables drawn (0 when exact); ``expected_mi`` and ``sd_mi`` the
     mean (always exact) and standard deviation of MI under the permutation model (nats).
     """
