@@ -38,8 +38,8 @@ _MATCH_LOAD_CELLS = 4e4
 _HIERARCHY_LOAD_POINTS = 20_000
 # Items counted into random tables (N per table) above which loading numba pays: the
 # numpy path sorts the cell keys (~20-50 ns an item at N = 1e6 beyond the shuffle), the
-# compiled count ~5 ns; loading costs ~0.6-1 s.
-_SAMPLING_LOAD_ITEMS = 4e7
+# compiled count ~5 ns; loading costs ~0.6-1 s (the break-even of the EMI kernel's rule).
+_SAMPLING_LOAD_ITEMS = 2e7
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}

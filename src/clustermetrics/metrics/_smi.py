@@ -410,9 +410,10 @@ def sample_stats(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int,
             out[:, s] = ctl.stats(rows, cols, table[rows, cols])
         return out
     kernel = _kernels.sampling_stats_kernel(float(n) * n_samples)
-    base = _layout(a) * np.int64(b.shape[0])
+    small = a.shape[0] * b.shape[0] < 2**31
+    base = (_layout(a) * np.int64(b.shape[0])).astype(np.int32 if small else np.int64)
     # int32 codes: half the memory traffic, and the same permutation as int64 codes
-    cols = _layout(b).astype(np.int32 if b.shape[0] < 2**31 else np.int64)
+    cols = _layout(b).astype(np.int32 if small else np.int64)
     lin = ctl.linear if ctl.linear is not None else np.zeros((0, 1, 1))
     for s in range(n_samples):
         perm = rng.permutation(cols)
@@ -428,7 +429,7 @@ def sample_stats(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int,
 def _count_pairing(base, perm, n_cols, n_rows):
     """Non-zero cells of the pairing (numpy: a bincount of the cell keys when the table is
     not much larger than N, else a sort)."""
-    keys = base + perm
+    keys = base + perm  # int32 where the table has fewer than 2^31 cells (a faster sort)
     if n_rows * n_cols <= 4 * keys.shape[0]:
         dense = np.bincount(keys, minlength=n_rows * n_cols)
         at = np.flatnonzero(dense)
