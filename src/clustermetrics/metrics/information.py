@@ -379,11 +379,11 @@ _SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
 _SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
 # exact work (hypergeometric terms) that ``auto`` accepts: about a second
 _SMI_EXACT_BUDGET = 3e7
-# ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.5 s
+# ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.4 s
 # at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES (the control
 # variates make 20 tables worth a few hundred plain ones on most tables, and the result
 # states its standard error)
-_SMI_AUTO_MC_BUDGET = 1e8
+_SMI_AUTO_MC_BUDGET = 8e7
 _SMI_AUTO_MIN_SAMPLES = 20
 # ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
 _SMI_AUTO_REFUSE = 1.2e11
