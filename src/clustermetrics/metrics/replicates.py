@@ -27,6 +27,7 @@ import numpy as np
 
 from ..table import Contingency
 from ..table.counting import group_sum
+from ._assignment import max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
 from .pair_counting import _sum_comb2
@@ -41,6 +42,7 @@ class CellCounts:
     """A replicate: new counts of a table's cells, with its margins and sums."""
 
     def __init__(self, table: Contingency, counts: np.ndarray):
+        self.table = table
         self.counts = counts
         self.n = int(counts.sum(dtype=np.int64))
         # exact int64 sums: rows are sorted and each has a cell (reduceat), columns not
@@ -146,6 +148,23 @@ def adjusted_mutual_info(r: CellCounts) -> float:
     return (mi - emi) / denominator
 
 
+def recovery_rate(r: CellCounts) -> float:
+    """The exact recovery rate (recovery.py, default options): the same matching problem
+    the replicate's table hands the solver (its non-zero cells, rows and columns
+    renumbered without the empty ones, weights n_ij / a_i), without building the table or
+    the labelled matching."""
+    table, counts = r.table, r.counts
+    keep = np.flatnonzero(counts)
+    rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
+    sizes = r.a[rows]
+    weights = c / sizes
+    row_code = np.cumsum(r.a > 0) - 1
+    col_code = np.cumsum(r.b > 0) - 1
+    cells = max_weight_matching(row_code[rows], col_code[cols], weights,
+                                (r.n_classes, r.n_clusters), fraction=(c, sizes))
+    return math.fsum(weights[cells].tolist()) / r.n_clusters
+
+
 def v_measure(r: CellCounts) -> float:
     if r.info()[0] == 0:
         raise Fallback
@@ -159,4 +178,5 @@ REPLICATE_SCORES: dict[str, Callable[[CellCounts], float]] = {
     "nmi": normalized_mutual_info,
     "v_measure": v_measure,
     "ami": adjusted_mutual_info,
+    "recovery_rate": recovery_rate,
 }
