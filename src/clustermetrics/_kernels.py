@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel"]
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
+           "repeated"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -37,6 +40,8 @@ _HIERARCHY_LOAD_POINTS = 20_000
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
+# how many times the work at hand is about to be done (see `repeated`)
+_repeats = 1
 
 
 def set_kernels(mode: str) -> str:
@@ -50,6 +55,20 @@ def set_kernels(mode: str) -> str:
 
 def kernels_mode() -> str:
     return _mode
+
+
+@contextmanager
+def repeated(times: int) -> Iterator[None]:
+    """Inside it, the work asked of a kernel counts ``times`` over: a loop that repeats one
+    computation (bootstrap replicates, permutation draws) loads the compiled kernels when
+    their load repays over all the repeats, not only when one repeat does."""
+    global _repeats
+    old = _repeats
+    _repeats = old * max(1, int(times))
+    try:
+        yield
+    finally:
+        _repeats = old
 
 
 def _load(name: str) -> ModuleType | None:
@@ -69,7 +88,7 @@ def _wanted(name: str, work: float, threshold: float) -> ModuleType | None:
                          f"got {_mode!r}")
     if _mode == "numpy":
         return None
-    if _mode == "auto" and not any(_loaded.values()) and work < threshold:
+    if _mode == "auto" and not any(_loaded.values()) and work * _repeats < threshold:
         return None  # cheaper in numpy than loading (or, once, compiling) the kernels
     return _load(name)
 

@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special
 
+from . import _kernels
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
@@ -275,12 +276,13 @@ def replicate_values(table: Contingency,
     n = table.n_samples
     draw = multinomial_sampler(table.counts)
     values = np.full((len(keys), n_boot), np.nan)
-    for b in range(n_boot):
-        counts = draw(rng, n)
-        values[:, b] = _values(score(table.with_counts(counts)) if score_counts is None
-                               else score_counts(counts), keys)
-        if progress is not None:
-            progress(b + 1, n_boot)
+    with _kernels.repeated(n_boot):
+        for b in range(n_boot):
+            counts = draw(rng, n)
+            values[:, b] = _values(score(table.with_counts(counts)) if score_counts is None
+                                   else score_counts(counts), keys)
+            if progress is not None:
+                progress(b + 1, n_boot)
     return values
 
 
@@ -294,12 +296,13 @@ def jackknife_values(table: Contingency,
     :func:`bootstrap_intervals`)."""
     cells, weights = jackknife_cells(table.counts)
     jack = np.full((len(keys), cells.shape[0]), np.nan)
-    for i, c in enumerate(cells.tolist()):
-        counts = table.counts.copy()
-        counts[c] -= 1
-        if counts.any():
-            jack[:, i] = _values(score(table.with_counts(counts)) if score_counts is None
-                                 else score_counts(counts), keys)
+    with _kernels.repeated(cells.shape[0]):
+        for i, c in enumerate(cells.tolist()):
+            counts = table.counts.copy()
+            counts[c] -= 1
+            if counts.any():
+                jack[:, i] = _values(score(table.with_counts(counts)) if score_counts is None
+                                     else score_counts(counts), keys)
     return jack, weights
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..table import Contingency
-from ..table.counting import group_sum
+from ..table.counting import group_sum, new_codes
 from ._assignment import max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
@@ -158,8 +158,9 @@ def recovery_rate(r: CellCounts) -> float:
     rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
     sizes = r.a[rows]
     weights = c / sizes
-    row_code = np.cumsum(r.a > 0) - 1
-    col_code = np.cumsum(r.b > 0) - 1
+    if 1 in (r.n_classes, r.n_clusters):  # one row or column: the best cell alone
+        return float(weights.max()) / r.n_clusters
+    row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
                                 (r.n_classes, r.n_clusters), fraction=(c, sizes))
     return math.fsum(weights[cells].tolist()) / r.n_clusters
