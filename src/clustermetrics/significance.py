@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import _kernels
 from ._progress import progress_bar
 from .bootstrap import check_seed
 from .registry import METRICS, resolve_metrics
@@ -149,16 +150,17 @@ def permutation_tests(table: Contingency, keys: Iterable[str], *, n_perm: int = 
     bar = progress_bar(int(n_perm), "permutations", progress) \
         if progress is None or isinstance(progress, bool) else None
     try:
-        for i, null in enumerate(draws):
-            for row, key in enumerate(keys):
-                try:
-                    values[row, i] = METRICS[key].compute(null)[0]
-                except ValueError:  # undefined on this draw: skipped for this score
-                    pass
-            if bar is not None:
-                bar.update()
-            elif progress:
-                progress(i + 1, int(n_perm))
+        with _kernels.repeated(int(n_perm)):  # compiled kernels load when the draws repay it
+            for i, null in enumerate(draws):
+                for row, key in enumerate(keys):
+                    try:
+                        values[row, i] = METRICS[key].compute(null)[0]
+                    except ValueError:  # undefined on this draw: skipped for this score
+                        pass
+                if bar is not None:
+                    bar.update()
+                elif progress:
+                    progress(i + 1, int(n_perm))
     finally:
         if bar is not None:
             bar.close()
@@ -218,8 +220,9 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
     emi = table.peek("emi")
     for _ in range(int(n_perm)):
         rows, cols, counts = draw()
-        null = Contingency.from_sorted_cells(rows, cols, counts, table.class_labels,
-                                             table.cluster_labels)
+        # the margins are the observed ones by construction
+        null = Contingency(rows, cols, counts, table.class_labels, table.cluster_labels,
+                           table.class_sizes, table.cluster_sizes)
         if emi is not None:  # a function of the margins alone, the same for every draw
             null.cached("emi", _constant(emi))
         yield null

