@@ -419,3 +419,74 @@ def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
                                         [None] * 12).tolist() == want
         got = _all_at_once(entry, _Levels(n, 2, ks, ks, None, None))
         assert got.tolist() == want
+
+
+# ------------------------------------------------------------------ information precision
+# every updatable score that reads (MI, H(truth), H(prediction))
+INFORMATION = [key for key, (_, info) in hierarchy_module._updatable().items() if info]
+
+
+def skewed_truth(n: int, outliers: list[int], n_classes: int) -> np.ndarray:
+    """All points of class 0 but a few outliers (tiny H(truth): scores divided by it)."""
+    truth = np.zeros(n, dtype=np.int64)
+    for i, p in enumerate(outliers):
+        truth[p % n] = 1 + i % n_classes
+    return truth
+
+
+def random_tree(n: int, rng: np.random.Generator) -> np.ndarray:
+    nodes, children = list(rng.permutation(n)), []
+    for m in range(n - 1):
+        i, j = sorted(rng.choice(len(nodes), 2, replace=False).tolist())
+        b, a = nodes.pop(j), nodes.pop(i)
+        nodes.append(n + m)
+        children.append((a, b))
+    return np.array(children, dtype=np.int64).reshape(-1, 2)
+
+
+def balanced_tree(n: int) -> np.ndarray:
+    nodes, children, nxt = list(range(n)), [], n
+    while len(nodes) > 1:
+        pairs = [(nodes[i], nodes[i + 1]) for i in range(0, len(nodes) - 1, 2)]
+        children += pairs
+        nodes = list(range(nxt, nxt + len(pairs))) + nodes[2 * len(pairs):]
+        nxt += len(pairs)
+    return np.array(children, dtype=np.int64).reshape(-1, 2)
+
+
+def assert_relative(result, truth, ks, keys, rel=1e-12):
+    """Every information score within ``rel`` of its own value from scratch (evaluate)."""
+    for k in ks:
+        want = cm.evaluate(truth, result.labels(k), keys)
+        i = int(np.searchsorted(result.n_clusters, k))
+        for key in keys:
+            got = result.values[key][i]
+            assert abs(got - want[key]) <= rel * abs(want[key]), (key, k, got, want[key])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 400), st.lists(st.integers(0, 10**6), min_size=1, max_size=3),
+       st.integers(1, 3), st.sampled_from(["random", "balanced", "chain"]),
+       st.integers(0, 2**32 - 1))
+def test_information_scores_with_tiny_entropies_match_evaluate_relatively(
+        n, outliers, n_classes, shape, seed):
+    truth = skewed_truth(n, outliers, n_classes)
+    children = {"random": lambda: random_tree(n, np.random.default_rng(seed)),
+                "balanced": lambda: balanced_tree(n),
+                "chain": lambda: np.array([(0, 1)] + [(i + 1, n + i - 1) for i in range(1, n - 1)],
+                                          dtype=np.int64).reshape(-1, 2)}[shape]()
+    result = cm.score_hierarchy(truth, children, INFORMATION)
+    assert_relative(result, truth, range(1, n + 1), INFORMATION)
+
+
+@pytest.mark.parametrize("n, shape", [(30_000, "balanced"), (30_000, "random")])
+def test_information_scores_of_large_trees_with_one_outlier(n, shape):
+    truth = skewed_truth(n, [0], 1)
+    children = balanced_tree(n) if shape == "balanced" else random_tree(
+        n, np.random.default_rng(n))
+    result = cm.score_hierarchy(truth, children, INFORMATION)
+    assert_relative(result, truth, [2, 3, 17, n // 100, n // 2, n - 1, n], INFORMATION)
+    if shape == "balanced":  # the outlier's pair is the only mixed column at both cuts
+        for key in ("homogeneity", "nmi_min", "mi"):
+            if key in INFORMATION:
+                assert result.values[key][n // 2 - 1] == result.values[key][n - 2], key

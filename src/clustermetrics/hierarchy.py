@@ -254,6 +254,7 @@ class _LevelStats(NamedTuple):
     nnz: np.ndarray
     h_pred: np.ndarray
     h_cond: np.ndarray
+    h_cond_true: np.ndarray
 
 
 def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
@@ -266,13 +267,13 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
     cell_terms = np.concatenate([conditional_entropy_terms(np.arange(a + 1), int(a), n)
                                  for a in class_sizes.tolist()])
     out = [np.zeros(n + 1, dtype=np.int64) for _ in range(3)] + \
-        [np.zeros(n + 1, dtype=np.float64) for _ in range(2)]
+        [np.zeros(n + 1, dtype=np.float64) for _ in range(3)]
     kernel = _kernels.hierarchy_kernel(n)
     if kernel is not None:
         kernel(n, np.ascontiguousarray(children[:, 0]), np.ascontiguousarray(children[:, 1]),
                codes.astype(np.int64), n_classes, size_terms, offsets, cell_terms, *out)
         return _LevelStats(*out)
-    lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(2)]
+    lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(3)]
     merge_levels(n, children[:, 0].tolist(), children[:, 1].tolist(), codes.tolist(),
                  n_classes, size_terms.tolist(), offsets.tolist(), cell_terms.tolist(), {},
                  [0] * (3 * n), [0] * (2 * n), [0] * (2 * n - 1), *lists)
@@ -552,7 +553,12 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
                              for x in exact))
     if want_info:
         h_pred = np.where(ks == 1, 0.0, stats.h_pred[ks])  # one size: exactly 0
-        mi = np.maximum(h_pred - stats.h_cond[ks], 0.0)
+        # MI = H(pred) - H(pred | truth) = H(truth) - H(truth | pred): the difference from
+        # the smaller entropy, where MI is not a small difference of two large sums (a
+        # tiny H(truth) among many clusters keeps its relative accuracy, and so the
+        # scores divided by it)
+        mi = np.maximum(np.where(h_true <= h_pred, h_true - stats.h_cond_true[ks],
+                                 h_pred - stats.h_cond[ks]), 0.0)
         # where MI is exactly 0 or an entropy (mutual_info_shortcut), in reverse priority
         mi = np.where(nnz == n_classes, h_pred, mi)
         mi = np.where(nnz == ks, h_true, mi)
