@@ -1,9 +1,12 @@
 """The ``hierarchy`` command: best cuts printed, the curve page written, bad input one line."""
 
 import json
+import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.cluster.hierarchy import fcluster, linkage
 from sklearn.datasets import load_iris
 
@@ -214,3 +217,87 @@ def test_missing_label_hints_end_to_end(capsys, data, tmp_path, monkeypatch, arg
     assert code == 2 and err.count("\n") == 1, err
     assert "drop_null" not in err
     assert ("--drop-null" in err) == (hint is not None), err
+
+
+# ------------------------------------------------------------------ the report's plot
+def _drawn(monkeypatch, n_clusters, values, best):
+    """(panel titles, scores drawn per panel, x tick labels) of hierarchy_plot, rendered."""
+    from clustermetrics.experiments import plots
+
+    seen = {}
+
+    def capture(fig):
+        fig.canvas.draw()
+        seen["axes"] = [ax for ax in fig.axes if ax.axison]
+        seen["panels"] = [(ax.get_title(), [t.get_text() for t in ax.get_legend().get_texts()])
+                          for ax in seen["axes"]]
+        seen["ticks"] = [t.get_text() for ax in seen["axes"] for t in
+                         ax.get_xticklabels(minor=False) + ax.get_xticklabels(minor=True)]
+        return b"\x89PNG"
+
+    monkeypatch.setattr(plots, "_png", capture)
+    plots.hierarchy_plot(n_clusters, values, best, 2, "t")
+    return seen
+
+
+def _range_class(key):
+    e = cm.METRICS[key]
+    return (math.isfinite(e.upper), e.lower >= 0 if math.isfinite(e.upper) else e.family)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from(list(cm.METRICS)), min_size=1, max_size=40, unique=True),
+       st.integers(2, 400))
+def test_every_score_is_drawn_in_a_panel_of_its_range(keys, n):
+    import _pytest.monkeypatch
+
+    from clustermetrics.experiments.plots import HIERARCHY_LINES
+    from clustermetrics.hierarchy import BestCut
+
+    rng = np.random.default_rng(n)
+    ks = np.arange(1, n + 1)
+    values = {key: rng.random(n) for key in keys}
+    best = {key: BestCut(int(ks[int(np.argmax(v))]), float(v.max())) for key, v in
+            values.items()}
+    with _pytest.monkeypatch.MonkeyPatch.context() as mp:
+        seen = _drawn(mp, ks, values, best)
+    drawn = [key for _, panel in seen["panels"] for key in panel]
+    assert sorted(drawn) == sorted(keys)  # every score, once
+    for title, panel in seen["panels"]:
+        assert len(panel) <= HIERARCHY_LINES
+        assert len({_range_class(k) for k in panel}) == 1, (title, panel)
+        if not math.isfinite(cm.METRICS[panel[0]].upper):
+            assert "unbounded" in title
+    for tick in seen["ticks"]:  # plain numbers: mathtext is off, so no raw markup
+        assert "$" not in tick and "\\" not in tick, tick
+        assert tick == "" or float(tick) == float(tick), tick
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 120, 5000])
+def test_tick_labels_are_plain_numbers(monkeypatch, n):
+    from clustermetrics.hierarchy import BestCut
+
+    ks = np.arange(1, n + 1)
+    seen = _drawn(monkeypatch, ks, {"ari": np.linspace(0, 1, n)}, {"ari": BestCut(n, 1.0)})
+    labels = [t for t in seen["ticks"] if t]
+    assert labels and all("$" not in t and "\\" not in t for t in labels), labels
+    if n == 2:  # less than a decade: its ends are labelled
+        assert {float(t) for t in labels} >= {1.0, 2.0}, labels
+
+
+def test_report_draws_every_default_score(capsys, data, tmp_path, monkeypatch):
+    from clustermetrics.experiments import plots
+
+    legends = []
+
+    def capture(fig):
+        legends.extend(t.get_text() for ax in fig.axes if ax.get_legend() is not None
+                       for t in ax.get_legend().get_texts())
+        return b"\x89PNG"
+
+    monkeypatch.setattr(plots, "_png", capture)
+    path, X, y, Z = data
+    code, out, err = run(capsys, "hierarchy", path, "--true-col", "label",
+                         "--report", tmp_path / "rep")
+    assert code == 0, err
+    assert sorted(legends) == sorted([*cm.updatable_metrics(), "ami"])
