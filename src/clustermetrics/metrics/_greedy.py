@@ -152,7 +152,8 @@ def _scan(table: Contingency, order: np.ndarray) -> np.ndarray:
 def _exact_key(table: Contingency):
     counts, sizes = table.counts.tolist(), table.class_sizes.tolist()
     rows, cols = table.rows.tolist(), table.cols.tolist()
-    return lambda e: (-Fraction(counts[e], sizes[rows[e]]), cols[e], rows[e])
+    # Fraction of each operand: exact for int counts and float masses alike
+    return lambda e: (-(Fraction(counts[e]) / Fraction(sizes[rows[e]])), cols[e], rows[e])
 
 
 def _resolve_float_ties(table: Contingency, w: np.ndarray, order: np.ndarray) -> np.ndarray:

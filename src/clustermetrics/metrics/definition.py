@@ -18,6 +18,7 @@ import numbers
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 
 from ..table import Contingency, as_contingency
@@ -25,7 +26,7 @@ from ..table import Contingency, as_contingency
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
            "Significance", "UndefinedMetricError",
            "ScoreUnavailable", "Undefined", "ScoreFunction", "Better",
-           "deprecated_alias", "score"]
+           "deprecated_alias", "require_counts", "score"]
 
 R = TypeVar("R")
 
@@ -192,6 +193,15 @@ class ScoreUnavailable(ValueError):
     leaves such a score out with a warning; asked for by name, it is an error."""
 
 
+def require_counts(table: Contingency, what: str, why: str) -> None:
+    """:class:`ScoreUnavailable` when ``table`` holds real-valued masses (real
+    ``sample_weight``): ``what`` needs whole items, for the reason ``why``."""
+    if table.real_valued:
+        raise ScoreUnavailable(
+            f"{what} needs integer item counts, but sample_weight has non-integral values "
+            f"(a table of real-valued masses): {why}; use integer weights (repetitions)")
+
+
 class UndefinedMetricError(ValueError, ZeroDivisionError):
     """A score's denominator is zero and ``force_finite=False`` asked not to replace it."""
 
@@ -218,8 +228,15 @@ _ZERO_DIVISION_OPTIONS = {
 
 def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
-          returns: str = "float") -> Callable[[Callable[..., R]], ScoreFunction[R]]:
+          returns: str = "float",
+          real: str | None = None, needs: str = "its definition counts whole items",
+          ) -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
+
+    ``real``: None when the score needs whole items: a table of real-valued masses (from
+    non-integral ``sample_weight``) is then refused with :class:`ScoreUnavailable`, giving
+    ``needs`` as the reason; else what the score means on real masses (the body handles
+    float64 counts; it may still refuse some options with :func:`require_counts`).
 
     ``options`` declares each keyword option of ``body`` with its check and description.
     ``zero_division``: False when the score has no 0/0 case; else the score raises
@@ -250,14 +267,16 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
                 raise TypeError(f"{body.__name__}() got an unexpected keyword argument "
                                 f"{sorted(unknown)[0]!r}")
             values = {k: declared[k].check(k, kwargs.get(k, defaults[k])) for k in declared}
+            if real is None:
+                require_counts(table, body.__name__, needs)
             if zero_division is False:
-                return body(table, **values)
+                return _plain(body(table, **values))
             if not isinstance(force_finite, bool):
                 raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
             if finite_value is not None:
                 Real("finite value").check("finite_value", finite_value)
             try:
-                return body(table, **values)
+                return _plain(body(table, **values))
             except Undefined as undefined:
                 if not force_finite:
                     raise UndefinedMetricError(
@@ -271,10 +290,16 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
         made.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
                                  finite_default, returns)
         made.body = body  # the function of a table, for the registry's own calls
+        made.real = real  # what the score means on real-valued masses (None: refused)
         # the value a 0/0 gets under the default policy (None: the score's convention)
         made.finite_default = finite_default
         return cast("ScoreFunction[R]", made)
     return decorate
+
+
+def _plain(value: Any) -> Any:
+    """An exact rational result (pair masses of real-valued tables) rounded once."""
+    return float(value) if isinstance(value, Fraction) else value
 
 
 def _table(labels_true: Any, labels_pred: Any, contingency: Any,

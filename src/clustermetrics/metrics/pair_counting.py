@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ._cells import exact_ints, row_sum_count_size, row_sum_squares
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
@@ -39,6 +39,7 @@ from .definition import (
     Significance,
     Undefined,
     deprecated_alias,
+    require_counts,
     score,
 )
 
@@ -63,12 +64,18 @@ _INT64_SAFE_N = 3_000_000_000
 
 
 class PairCounts(NamedTuple):
-    """Unordered item pairs by agreement (exact ints): see :func:`pair_counts`."""
+    """Unordered item pairs by agreement (exact ints; exact Fractions on real-valued
+    masses): see :func:`pair_counts`."""
 
     tp: int
     fn: int
     fp: int
     tn: int
+
+
+_REAL_PAIRS = ("the pair masses: C(n, 2) = n (n - 1) / 2 on each real cell, class, "
+               "cluster and total mass, exact rationals of the float64 masses")
+_CHANCE = "its chance model draws whole items"
 
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
@@ -78,7 +85,26 @@ def _sum_comb2(values: np.ndarray, n_total: int) -> int:
     return (int(np.dot(values, values)) - int(values.sum())) // 2
 
 
+def _real_pairs(table: Contingency) -> PairCounts:
+    """Pair masses of a real-valued table: sum C(v, 2) = (sum V^2 - 2^k sum V) / 2^(2k+1)
+    with V = v 2^k integers, exact Fractions."""
+    cells, by_row, by_col, k = scaled_masses(table)
+    scale = 1 << k
+
+    def comb2(values: np.ndarray) -> Fraction:
+        total = int(values.sum())
+        return Fraction(int(np.dot(values, values)) - scale * total, 2 * scale * scale)
+
+    tp, same_true, same_pred = comb2(cells), comb2(by_row), comb2(by_col)
+    total = int(cells.sum())
+    pairs = Fraction(total * total - scale * total, 2 * scale * scale)
+    fn, fp = same_true - tp, same_pred - tp
+    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)  # type: ignore[arg-type]
+
+
 def _compute_pairs(table: Contingency) -> PairCounts:
+    if table.real_valued:
+        return _real_pairs(table)
     n = table.n_samples
     tp = _sum_comb2(table.counts, n)
     same_true = _sum_comb2(table.class_sizes, n)
@@ -97,6 +123,8 @@ def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
     TP: together in both labellings; FN: together in the truth, apart in the prediction;
     FP: apart in the truth, together in the prediction; TN: apart in both. They sum to
     C(N, 2). Computed in O(nnz) from the contingency table, as exact Python integers.
+    On a table of real-valued masses (real ``sample_weight``) each is the sum of
+    C(n, 2) = n (n - 1) / 2 over the real masses, an exact :class:`~fractions.Fraction`.
 
     Examples
     --------
@@ -115,7 +143,7 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
 
     Each entry is twice the unordered count of :func:`pair_counts`; the total is N(N-1).
     Returned as int64 like scikit-learn, or as an object array of exact Python ints when a
-    count exceeds int64.
+    count exceeds int64 (float64 for real-valued masses).
 
     Examples
     --------
@@ -124,11 +152,13 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
     """
     tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
     cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
+    if any(isinstance(x, Fraction) for x in (tp, fn, fp, tn)):
+        return np.array([[float(x) for x in row] for row in cells], dtype=np.float64)
     dtype = np.int64 if max(map(max, cells)) < 2**63 else object
     return np.array(cells, dtype=dtype)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rand_score(table: Contingency) -> float:
     """Rand index: share of item pairs on which the two labellings agree.
 
@@ -151,7 +181,7 @@ def rand_score(table: Contingency) -> float:
     return agree / total
 
 
-@score(options={"random_model": _RANDOM_MODEL}, zero_division=True)
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS)
 def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
@@ -185,6 +215,8 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
     """
     tp, fn, fp, tn = _pairs(table)
     if random_model != "perm":
+        require_counts(table, f"adjusted_rand_score with random_model={random_model!r}",
+                       _CHANCE)
         return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     if den == 0:  # then FN = FP = 0: the labellings agree on every pair
@@ -213,7 +245,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index: geometric mean of pair precision and pair recall.
 
@@ -239,7 +271,7 @@ def fowlkes_mallows_score(table: Contingency) -> float:
     return math.sqrt(tp / (tp + fp)) * math.sqrt(tp / (tp + fn))
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_precision_score(table: Contingency) -> float:
     """Pair precision (permetrics PrS): share of pairs joined by the prediction that are right.
 
@@ -264,7 +296,7 @@ def pair_precision_score(table: Contingency) -> float:
     return tp / (tp + fp)
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_recall_score(table: Contingency) -> float:
     """Pair recall (permetrics ReS): share of truly co-clustered pairs the prediction keeps.
 
@@ -288,7 +320,7 @@ def pair_recall_score(table: Contingency) -> float:
 
 
 @score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
-       zero_division=1.0)
+       zero_division=1.0, real=_REAL_PAIRS)
 def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     """Pair F-beta score: weighted harmonic mean of pair precision and pair recall.
 
@@ -314,7 +346,7 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     return float(num / den)
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_jaccard_score(table: Contingency) -> float:
     """Pair Jaccard index: TP / (TP + FN + FP), in [0, 1].
 
@@ -338,7 +370,7 @@ def pair_jaccard_score(table: Contingency) -> float:
     return tp / (tp + fn + fp)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def czekanowski_dice_score(table: Contingency) -> float:
     """Czekanowski-Dice index (Dice / Sorensen on pairs): 2a / (2a + b + c).
 
@@ -362,7 +394,7 @@ def czekanowski_dice_score(table: Contingency) -> float:
     return 2 * a / (2 * a + b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kulczynski_score(table: Contingency) -> float:
     """Kulczynski index: mean of pair precision and pair recall, (a/(a+c) + a/(a+b)) / 2.
 
@@ -387,7 +419,7 @@ def kulczynski_score(table: Contingency) -> float:
     return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def mcnemar_score(table: Contingency) -> float:
     """McNemar statistic on pair counts, as clusterCrit: (d - c) / sqrt(d + c).
 
@@ -414,7 +446,7 @@ def mcnemar_score(table: Contingency) -> float:
     return math.copysign(magnitude, d - c) if d != c else 0.0
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def phi_score(table: Contingency) -> float:
     """Phi coefficient (Pearson correlation of the pair indicators; Hubert's Gamma statistic).
 
@@ -443,7 +475,7 @@ def phi_score(table: Contingency) -> float:
     return math.copysign(min(value, 1.0), num) if num else 0.0
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rogers_tanimoto_score(table: Contingency) -> float:
     """Rogers-Tanimoto index: (a + d) / (a + d + 2(b + c)).
 
@@ -466,7 +498,7 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     return (a + d) / (a + d + 2 * (b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def russel_rao_score(table: Contingency) -> float:
     """Russel-Rao index: a / M, the share of all pairs that are together in both.
 
@@ -489,7 +521,7 @@ def russel_rao_score(table: Contingency) -> float:
     return a / total
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath1_score(table: Contingency) -> float:
     """Sokal-Sneath index 1: a / (a + 2(b + c)).
 
@@ -511,7 +543,7 @@ def sokal_sneath1_score(table: Contingency) -> float:
     return a / (a + 2 * (b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath2_score(table: Contingency) -> float:
     """Sokal-Sneath index 2 (clusterCrit's definition): (a + d) / (a + d + (b + c)/2).
 
@@ -532,7 +564,7 @@ def sokal_sneath2_score(table: Contingency) -> float:
     return 2 * (a + d) / (2 * (a + d) + b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def southwood_score(table: Contingency) -> float:
     """Southwood index: a / (b + c), pairs joined by both over pairs on which they disagree.
 
@@ -556,7 +588,7 @@ def southwood_score(table: Contingency) -> float:
     return a / (b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kendall_tau_score(table: Contingency) -> float:
     """Kendall's tau on pairs, as permetrics TauS: (s+ - s-) / sqrt(M (M - a)).
 
@@ -585,7 +617,7 @@ def kendall_tau_score(table: Contingency) -> float:
     return math.copysign(math.sqrt(num * num / den_sq), num) if num else 0.0
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def gamma_score(table: Contingency) -> float:
     """Gamma, as permetrics GAS: 2 RI - 1 = (a + d - b - c) / M.
 
@@ -607,7 +639,7 @@ def gamma_score(table: Contingency) -> float:
     return (a + d - b - c) / total
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def g_plus_distance(table: Contingency) -> float:
     """G-plus, as permetrics GPS: 1 - RI = (b + c) / M, the share of discordant pairs.
 
@@ -629,7 +661,7 @@ def g_plus_distance(table: Contingency) -> float:
     return (b + c) / (a + b + c + d)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index adjusted for chance (Hubert & Arabie 1985).
 
@@ -677,7 +709,7 @@ def _sum_n_ab(table: Contingency) -> int:
     return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def modified_adjusted_rand_score(table: Contingency) -> float:
     """Modified adjusted Rand index (MARI, Sundqvist, Chiquet & Rigaill), as aricode ``MARI``.
 
@@ -756,10 +788,12 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Romano, Vinh,
     Bailey & Verspoor, "Adjusting for chance clustering comparison measures", JMLR 17 (2016).
     """
-    return _moments(as_contingency(labels_true, labels_pred))
+    table = as_contingency(labels_true, labels_pred)
+    require_counts(table, "rand_moments", _CHANCE)
+    return _moments(table)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def standardized_rand_score(table: Contingency) -> float:
     """Standardized Rand index (SRI): the Rand index in standard deviations above chance.
 

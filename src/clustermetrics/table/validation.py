@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "check_same_length",
-           "check_total"]
+__all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "as_mass_array", "as_masses",
+           "check_same_length", "check_total", "integral_masses"]
 
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
 # numbers that can be NaN or infinite, and are checked for it one by one in object arrays
@@ -55,6 +55,49 @@ def as_count_array(values: Any, name: str) -> np.ndarray:
     arr = _to_numpy(values, name)
     _check_shape(arr, name)
     return as_counts(arr, name)
+
+
+def as_mass_array(values: Any, name: str) -> np.ndarray:
+    """``values`` as a non-empty 1-D array of non-negative masses: int64 counts when every
+    value is a whole number (:func:`as_count_array`), else float64 real masses (finite,
+    non-negative); a ValueError naming ``name`` otherwise."""
+    if np.ma.isMaskedArray(values) and np.ma.count_masked(values):
+        raise ValueError(f"{name} contains {int(np.ma.count_masked(values))} masked "
+                         "(missing) values")
+    arr = _to_numpy(values, name)
+    _check_shape(arr, name)
+    return as_masses(arr, name)
+
+
+def as_masses(values: np.ndarray, name: str) -> np.ndarray:
+    """A numeric array as int64 counts (:func:`as_counts`) when every value is a whole
+    number, else as float64 masses: finite and non-negative."""
+    try:
+        return as_counts(values, name)
+    except ValueError as exc:
+        if "non-integral" not in str(exc):
+            raise
+    if values.dtype.kind == "O":
+        values = np.array([float(v) for v in values.tolist()], dtype=np.float64)
+    masses = values.astype(np.float64)
+    if not np.isfinite(masses).all():
+        raise ValueError(f"{name} contains {int((~np.isfinite(masses)).sum())} infinite "
+                         "values; weights must be finite")
+    if np.any(masses < 0):
+        raise ValueError(f"{name} must be non-negative, got {int((masses < 0).sum())} negative")
+    if not math.isfinite(math.fsum(masses.tolist()) if masses.shape[0] <= 4096
+                         else float(masses.sum())):
+        raise ValueError(f"{name} adds up to more than the largest float64")
+    return masses
+
+
+def integral_masses(masses: np.ndarray) -> np.ndarray:
+    """float64 masses that are all whole numbers (below 2**53) as int64 counts, others as
+    they are: a table holds integer counts whenever its masses allow it."""
+    if masses.dtype.kind == "f" and masses.shape[0] and \
+            float(masses.max()) < 2.0**53 and np.all(masses == np.round(masses)):
+        return masses.astype(np.int64)
+    return masses
 
 
 def as_counts(values: np.ndarray, name: str) -> np.ndarray:
