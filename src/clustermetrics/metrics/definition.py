@@ -97,6 +97,8 @@ class MetricInfo:
     def compute(self, table: Contingency) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
         if self.detail is not None:
+            if getattr(self.func, "real", "") is None:  # the detail is a body: check here
+                require_counts(table, self.func.__name__, self.func.needs)  # type: ignore
             result = self.detail(table, **self.options)
             return float(result.rate), result
         return float(self.func(table, **self.options)), None
@@ -196,10 +198,7 @@ class ScoreUnavailable(ValueError):
 def require_counts(table: Contingency, what: str, why: str) -> None:
     """:class:`ScoreUnavailable` when ``table`` holds real-valued masses (real
     ``sample_weight``): ``what`` needs whole items, for the reason ``why``."""
-    if table.real_valued:
-        raise ScoreUnavailable(
-            f"{what} needs integer item counts, but sample_weight has non-integral values "
-            f"(a table of real-valued masses): {why}; use integer weights (repetitions)")
+    table.require_counts(what, why, ScoreUnavailable)
 
 
 class UndefinedMetricError(ValueError, ZeroDivisionError):
@@ -291,6 +290,7 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
                                  finite_default, returns)
         made.body = body  # the function of a table, for the registry's own calls
         made.real = real  # what the score means on real-valued masses (None: refused)
+        made.needs = needs  # why it refuses them
         # the value a 0/0 gets under the default policy (None: the score's convention)
         made.finite_default = finite_default
         return cast("ScoreFunction[R]", made)

@@ -36,6 +36,7 @@ from .definition import (
     Choice,
     MetricInfo,
     Real,
+    ScoreUnavailable,
     Significance,
     Undefined,
     deprecated_alias,
@@ -96,6 +97,11 @@ def _real_pairs(table: Contingency) -> PairCounts:
         return Fraction(int(np.dot(values, values)) - scale * total, 2 * scale * scale)
 
     tp, same_true, same_pred = comb2(cells), comb2(by_row), comb2(by_col)
+    if tp < 0:  # FN, FP and TN are sums of w_i w_j >= 0; only TP has the self terms
+        raise ScoreUnavailable(
+            "pair counting on real masses needs sum_ij n_ij (n_ij - 1) / 2 >= 0, but the "
+            f"cells of this table weigh too little (it is {float(tp):.3g}): sample_weight "
+            "counts items, so scale it so that 1 is one item")
     total = int(cells.sum())
     pairs = Fraction(total * total - scale * total, 2 * scale * scale)
     fn, fp = same_true - tp, same_pred - tp
@@ -840,6 +846,7 @@ def _affine_null(func: Callable[..., float], key: str,
     line = _LINES[key]
 
     def significance(table: Contingency) -> Significance:
+        require_counts(table, "the analytic significance", _CHANCE)
         m = _moments(table)
         if m.variance == 0:  # S takes one value: so does the score
             return Significance(0.0, 1.0, float(func(table)), 0.0, _NORMAL)
@@ -874,6 +881,7 @@ _LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
 
 
 def _sri_null(table: Contingency) -> Significance:
+    require_counts(table, "the analytic significance", _CHANCE)
     m = _moments(table)
     if m.variance == 0:
         return Significance(0.0, 1.0, 0.0, 0.0, _NORMAL)

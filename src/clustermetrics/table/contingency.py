@@ -365,6 +365,16 @@ class Contingency:
     def T(self) -> Contingency:
         return self.transpose()
 
+    def require_counts(self, what: str, why: str,
+                       error: type[ValueError] = ValueError) -> None:
+        """Raise ``error`` naming ``sample_weight`` when the table holds real-valued masses
+        and ``what`` (a score, an interval, a test) needs whole items, for the reason
+        ``why``."""
+        if self.real_valued:
+            raise error(f"{what} needs integer item counts, but sample_weight has "
+                        f"non-integral values (a table of real-valued masses): {why}; "
+                        "use integer weights (repetitions)")
+
     def cached(self, key: str, compute: Callable[[Contingency], Any]) -> Any:
         """Value of ``compute(self)``, computed once per table (tables are immutable).
 

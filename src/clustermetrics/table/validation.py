@@ -75,11 +75,19 @@ def as_masses(values: np.ndarray, name: str) -> np.ndarray:
     try:
         return as_counts(values, name)
     except ValueError as exc:
-        if "non-integral" not in str(exc):
+        if "NaN" in str(exc):
+            raise ValueError(f"{name} contains NaN values; weights must be finite "
+                             "non-negative numbers") from None
+        if "non-integral" not in str(exc) and "above 2**63" not in str(exc):
             raise
-    if values.dtype.kind == "O":
-        values = np.array([float(v) for v in values.tolist()], dtype=np.float64)
-    masses = values.astype(np.float64)
+        try:
+            masses = np.array([float(v) for v in values.tolist()], dtype=np.float64) \
+                if values.dtype.kind == "O" else values.astype(np.float64)
+        except (TypeError, ValueError):
+            raise exc from None
+        if "above 2**63" in str(exc) and np.isfinite(masses).all():
+            raise  # whole numbers too large to count
+    masses = masses.astype(np.float64)
     if not np.isfinite(masses).all():
         raise ValueError(f"{name} contains {int((~np.isfinite(masses)).sum())} infinite "
                          "values; weights must be finite")
