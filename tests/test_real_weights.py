@@ -190,10 +190,10 @@ def _matching_brute(t, p, w):
             zip(image, small, strict=True)
         best = max(best, math.fsum(mass[i, j] for i, j in pairs))
     # per item, each with its weight: B-cubed precision / recall and element-centric sim.
-    prec = math.fsum(wi * cells[ti, pi] / cols[(pi,)] for ti, pi, wi in zip(t, p, w))
-    rec = math.fsum(wi * cells[ti, pi] / rows[(ti,)] for ti, pi, wi in zip(t, p, w))
+    prec = math.fsum(wi * cells[ti, pi] / cols[(pi,)] for ti, pi, wi in zip(t, p, w, strict=True))
+    rec = math.fsum(wi * cells[ti, pi] / rows[(ti,)] for ti, pi, wi in zip(t, p, w, strict=True))
     ecs = math.fsum(wi * cells[ti, pi] / max(rows[(ti,)], cols[(pi,)])
-                    for ti, pi, wi in zip(t, p, w))
+                    for ti, pi, wi in zip(t, p, w, strict=True))
     return {"purity": purity, "inverse_purity": inverse, "clustering_accuracy": best / n,
             "bcubed_precision": prec / n, "bcubed_recall": rec / n, "ecs": ecs / n}
 

@@ -340,9 +340,11 @@ labels_true : array-like of shape (n_samples,) or Contingency
     True class labels, or a contingency table (then ``labels_pred`` must be None).
 labels_pred : array-like of shape (n_samples,), optional
     Predicted cluster labels.
-sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
-    How many times each item counts: exactly as if it were repeated (so pairs between
-    copies of one item count too); weight 0 leaves the item out.
+sample_weight : array-like of shape (n_samples,) of non-negative numbers, optional
+    How much each item counts. An integer weight is exact repetition (so pairs between
+    copies of one item count too); weight 0 leaves the item out. Real weights give a
+    table of summed masses: each score family's reading of them is in the user guide
+    (the table, real-valued weights); scores that need whole items refuse them.
 contingency : Contingency or array-like of shape (n_classes, n_clusters), optional
     The table instead of the labels: a :class:`~clustermetrics.Contingency` or a count
     matrix (rows = true classes). As scikit-learn's ``contingency=``, it wins: the label

@@ -94,13 +94,13 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     return accurate_sum(entropy_terms(sizes, n))
 
 
-def entropy_terms(sizes: np.ndarray, n: int) -> np.ndarray:
+def entropy_terms(sizes: np.ndarray, n: float) -> np.ndarray:
     """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
     rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
     return conditional_entropy_terms(sizes, n, n)
 
 
-def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np.ndarray:
+def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -> np.ndarray:
     """(c / N) log(a / c) per cell count c of a class of size a (0 for c = 0): the terms of
     H(prediction | truth) = sum_ij (n_ij / N) log(a_i / n_ij), all non-negative; the log of
     a correctly rounded ratio (log1p of the exact (c - a) / a for c above a/2)."""
