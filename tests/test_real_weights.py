@@ -208,7 +208,7 @@ def test_matching_bcubed_and_ecs_take_the_masses_as_overlaps(items):
 
 
 def _real_keys():
-    return [k for k, e in METRICS.items() if getattr(e.func, "real", None) is not None]
+    return [k for k, e in METRICS.items() if e.real_weights is not None]
 
 
 SCALE_FREE = [k for k in _real_keys() if METRICS[k].family != "pair counting"
@@ -262,7 +262,7 @@ def test_every_score_computes_or_refuses_real_masses_naming_sample_weight():
     table = cm.Contingency.from_labels(t, p, sample_weight=w)
     refused = set()
     for key, e in METRICS.items():
-        if getattr(e.func, "real", None) is not None:
+        if e.real_weights is not None:
             assert math.isfinite(e.compute(table)[0]) or key == "southwood", key
             continue
         with pytest.raises(ScoreUnavailable, match="sample_weight has non-integral"):
@@ -306,6 +306,9 @@ def test_noise_excluded_works_on_real_masses():
     ([1, -0.5, 0.5], "sample_weight must be non-negative"),
     ([1, float("nan"), 0.5], "sample_weight contains NaN"),
     ([0.5, None, 1], "sample_weight"),
+    ([1e200, 0.5, 1], "sample_weight adds up to 1e\\+200: real-valued weights must total"),
+    ([1e-200, 1.5e-200, 0], "sample_weight adds up to 2.5e-200"),
+    ([2.0**64, 1, 1], "sample_weight has values above 2\\*\\*63 - 1"),
 ])
 def test_bad_real_weights_are_refused(weights, message):
     with pytest.raises(ValueError, match=message):
@@ -316,5 +319,8 @@ def test_real_counts_build_the_same_table_from_counts_and_matrix():
     t = cm.Contingency.from_labels(["a", "a", "b"], [0, 1, 1], sample_weight=[0.5, 1.5, 2.25])
     assert t == cm.Contingency.from_counts(["a", "a", "b"], [0, 1, 1], [0.5, 1.5, 2.25])
     assert t == cm.Contingency.from_matrix(t.to_dense(), ["a", "b"], [0, 1])
+    assert t == cm.Contingency.from_group_counts(np.array(["a", "a", "b"]),
+                                                 np.array([0, 1, 1]),
+                                                 np.array([0.5, 1.5, 2.25]))
     assert t.to_dense().dtype == np.float64 and t.n_samples == 4.25
     assert (t + t).counts.tolist() == [1.0, 3.0, 4.5]

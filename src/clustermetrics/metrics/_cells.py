@@ -61,8 +61,7 @@ def _scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarr
     ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
     exp = exp - 53
     k = max(-int(exp.min()), 0)
-    cells = ints.astype(object) * np.array([1 << int(e) for e in (exp + k).tolist()],
-                                           dtype=object)
+    cells = ints.astype(object) << (exp + k).astype(object)  # Python ints: exact
     starts = np.searchsorted(table.rows, np.arange(table.n_classes))
     by_row = np.add.reduceat(cells, starts)
     by_col = np.zeros(table.n_clusters, dtype=object)

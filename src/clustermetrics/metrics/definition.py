@@ -104,6 +104,12 @@ class MetricInfo:
         return float(self.func(table, **self.options)), None
 
     @property
+    def real_weights(self) -> str | None:
+        """What the score means on a table of real-valued masses (real ``sample_weight``),
+        or None when it needs whole items and refuses such a table."""
+        return getattr(self.func, "real", None)
+
+    @property
     def range(self) -> tuple[float, float]:
         return (self.lower, self.upper)
 

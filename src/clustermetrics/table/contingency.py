@@ -171,7 +171,14 @@ class Contingency:
                           overwrite: bool = False) -> Contingency:
         """From (t, p) label pairs with positive counts in any order, normally unique (a
         GROUP BY result): the cells are sorted as packed keys (``counting.sort_cells``).
+        Non-integral float64 counts (summed real weights) give a table of real masses.
         ``overwrite``: the three arrays belong to the caller alone and may be reused."""
+        if np.asarray(counts).dtype.kind == "f":  # summed real weights: masses
+            counts = integral_masses(np.asarray(counts))
+            if counts.dtype.kind == "f":
+                t_codes, t_labels = factorize(t)
+                p_codes, p_labels = factorize(p)
+                return cls.from_cells(t_codes, p_codes, counts, t_labels, p_labels)
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
         cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],

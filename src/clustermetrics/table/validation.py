@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "as_mass_array", "as_masses",
-           "check_same_length", "check_total", "integral_masses"]
+__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_count_array", "as_label_array", "as_mass_array",
+           "as_masses", "check_same_length", "check_total", "integral_masses"]
 
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
+REAL_TOTAL = (1e-150, 1e150)  # real masses: their products stay normal float64
 # numbers that can be NaN or infinite, and are checked for it one by one in object arrays
 _INEXACT = (float, complex, np.inexact, Decimal)
 _NAT = (np.datetime64, np.timedelta64)
@@ -85,7 +86,8 @@ def as_masses(values: np.ndarray, name: str) -> np.ndarray:
                 if values.dtype.kind == "O" else values.astype(np.float64)
         except (TypeError, ValueError):
             raise exc from None
-        if "above 2**63" in str(exc) and np.isfinite(masses).all():
+        if "above 2**63" in str(exc) and np.isfinite(masses).all() and \
+                np.all(masses == np.round(masses)):
             raise  # whole numbers too large to count
     masses = masses.astype(np.float64)
     if not np.isfinite(masses).all():
@@ -93,9 +95,11 @@ def as_masses(values: np.ndarray, name: str) -> np.ndarray:
                          "values; weights must be finite")
     if np.any(masses < 0):
         raise ValueError(f"{name} must be non-negative, got {int((masses < 0).sum())} negative")
-    if not math.isfinite(math.fsum(masses.tolist()) if masses.shape[0] <= 4096
-                         else float(masses.sum())):
-        raise ValueError(f"{name} adds up to more than the largest float64")
+    total = float(masses.sum())
+    if not REAL_TOTAL[0] <= total <= REAL_TOTAL[1]:
+        raise ValueError(f"{name} adds up to {total:.3g}: real-valued weights must total "
+                         "between 1e-150 and 1e150 (so that products of two masses stay "
+                         "normal float64 numbers); rescale them")
     return masses
 
 
