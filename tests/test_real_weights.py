@@ -324,3 +324,16 @@ def test_real_counts_build_the_same_table_from_counts_and_matrix():
                                                  np.array([0.5, 1.5, 2.25]))
     assert t.to_dense().dtype == np.float64 and t.n_samples == 4.25
     assert (t + t).counts.tolist() == [1.0, 3.0, 4.5]
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: cm.permutation_test(t, metric="nmi", n_perm=9),
+    lambda t: cm.rand_moments(t),
+    lambda t: cm.with_noise(t, 1),
+    lambda t: METRICS["ari"].significance(t),
+    lambda t: METRICS["sri"].significance(t),
+])
+def test_chance_models_and_resampling_refuse_real_masses(call):
+    table = cm.Contingency.from_labels([0, 0, 1, 1], [0, 1, 1, 1], sample_weight=[0.5, 1, 2, 1])
+    with pytest.raises(ValueError, match="sample_weight has non-integral values"):
+        call(table)
