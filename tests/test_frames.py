@@ -107,3 +107,57 @@ def test_missing_label_names_the_column():
     df = pd.DataFrame({"y": [0, 0, 1], "a": [0.0, None, 1.0]})
     with pytest.raises(ValueError, match="'?a'?"):
         evaluate_frame(df, "y", ["a"], "ari")
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.integers(1, 3),
+       st.sampled_from(["pandas", "polars"]), st.booleans(),
+       st.sampled_from(["int64", "uint8", "float64"]))
+@settings(max_examples=30, deadline=None)
+def test_weighted_rows_equal_evaluate_of_repeated_rows(seed, n, n_runs, library, grouped,
+                                                      dtype):
+    data = _data(seed, n, n_runs, ["a", "b", "c"])
+    rng = np.random.default_rng(seed)
+    data["w"] = rng.integers(1, 4, n).astype(dtype)
+    frame = pd.DataFrame(data) if library == "pandas" else pl.DataFrame(data)
+    runs = [f"run{i}" for i in range(n_runs)]
+    by = ["g"] if grouped else None
+    out = evaluate_frame(frame, "y", runs, ["ari", "vi", "recovery_rate"], by=by,
+                         weight="w")
+    out = out if library == "pandas" else out.to_pandas()
+    y, w = np.asarray(data["y"]), np.asarray(data["w"]).astype(int)
+    for _, row in out.iterrows():
+        keep = np.ones(n, bool) if by is None else np.asarray(data["g"]) == row["g"]
+        # the reference: each row repeated w times, unweighted
+        reps = np.repeat(np.flatnonzero(keep), w[keep])
+        want = evaluate(y[reps], np.asarray(data[row["pred"]])[reps],
+                        ["ari", "vi", "recovery_rate"])
+        assert row["n_samples"] == w[keep].sum()
+        for key in want:
+            assert _same(row[key], want[key]), (key, row[key], want[key])
+
+
+@pytest.mark.parametrize("weights, words", [
+    ([1, -1, 1, 1], "weight column 'w': must be non-negative"),
+    ([1, 0.5, 1, 1], "real-valued weights are not supported"),
+    ([1, float("nan"), 1, 1], "weight column 'w': contains"),
+    ([0, 0, 0, 0], "weight column 'w' is 0 for every row"),
+])
+def test_bad_weights_name_the_column(weights, words):
+    frame = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 1, 1, 1], "w": weights})
+    with pytest.raises(ValueError, match=words):
+        evaluate_frame(frame, "y", ["a"], ["ari"], weight="w")
+
+
+@pytest.mark.parametrize("weight, words", [
+    ("zz", "no column 'zz' \\(weight\\)"), ("a", "weight names the preds column"),
+    ("y", "weight names the truth column"), (["w"], "weight must be the name of one"),
+])
+def test_bad_weight_option_is_named(weight, words):
+    frame = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 1, 1, 1], "w": [1, 1, 1, 1]})
+    with pytest.raises(ValueError, match=words):
+        evaluate_frame(frame, "y", ["a"], ["ari"], weight=weight)
+
+
+def test_default_preds_leave_out_the_weight_column():
+    frame = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 1, 1, 1], "w": [1, 2, 1, 1]})
+    assert evaluate_frame(frame, "y", metrics=["ari"], weight="w")["pred"].tolist() == ["a"]

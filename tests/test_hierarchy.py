@@ -8,6 +8,7 @@ scratch by the registry on its own table.
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import genieclust
 import numpy as np
@@ -19,9 +20,12 @@ from sklearn import cluster as sklearn_cluster
 from sklearn.neighbors import kneighbors_graph
 
 import clustermetrics as cm
-from clustermetrics import _kernels
+from clustermetrics import _hierarchy_kernels, _kernels
 from clustermetrics import hierarchy as hierarchy_module
-from clustermetrics.hierarchy import _level_stats, as_merges, cut_labels
+from clustermetrics.hierarchy import _all_at_once, _level_stats, _Levels, as_merges, cut_labels
+from clustermetrics.metrics._elementwise import select, undefined_where
+from clustermetrics.metrics.information import _info
+from clustermetrics.metrics.pair_counting import PairCounts, _pairs
 from clustermetrics.registry import METRICS
 
 UPDATABLE = cm.updatable_metrics()
@@ -69,13 +73,45 @@ def trees(draw, max_n=24):
     return np.array(children, dtype=np.int64).reshape(-1, 2), truth
 
 
-@settings(max_examples=40, deadline=None)
-@given(trees())
-def test_every_level_equals_scoring_the_cut_from_scratch(case):
+class FittedTree:
+    """What score_hierarchy reads of a fitted scikit-learn / genieclust estimator."""
+
+    def __init__(self, children, distances=None):
+        self.children_ = children
+        if distances is not None:
+            self.distances_ = distances
+        self.n_leaves_ = children.shape[0] + 1
+
+
+def as_form(children: np.ndarray, form: str, heights: np.ndarray):
+    """The tree in one of the input forms score_hierarchy takes."""
+    if form == "children":
+        return children
+    if form == "float children":
+        return children.astype(np.float64)
+    if form == "linkage":  # scipy's Z: children, height, size of the new cluster
+        n = children.shape[0] + 1
+        sizes = np.ones(2 * n - 1, dtype=np.int64)
+        for m, (a, b) in enumerate(children.tolist()):
+            sizes[n + m] = sizes[a] + sizes[b]
+        return np.column_stack([children, heights, sizes[n:]]).astype(np.float64)
+    return FittedTree(children, heights if form == "estimator with distances" else None)
+
+
+FORMS = ["children", "float children", "linkage", "estimator", "estimator with distances"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(), st.sampled_from(FORMS), st.randoms(use_true_random=False))
+def test_every_level_equals_scoring_the_cut_from_scratch(case, form, random):
     children, truth = case
-    result = cm.score_hierarchy(truth, children, UPDATABLE)
+    heights = np.array(sorted(random.random() for _ in range(children.shape[0])))
+    result = cm.score_hierarchy(truth, as_form(children, form, heights), UPDATABLE)
     assert result.n_clusters.tolist() == list(range(1, len(truth) + 1))
+    assert result.cut_only == []
     assert_levels_match(result, truth, children, UPDATABLE)
+    if form in ("linkage", "estimator with distances") and len(truth) > 1:
+        np.testing.assert_array_equal(result.heights[:-1], heights[::-1])
 
 
 @settings(max_examples=20, deadline=None)
@@ -247,3 +283,139 @@ def test_a_score_reading_more_on_some_branch_falls_back_to_chosen_cuts(monkeypat
     i = result.n_clusters.tolist().index(4)
     table = cm.Contingency.from_labels(truth, union_find_cut(Z[:, :2].astype(int), 12, 4))
     assert result.values["mari"][i] == cm.modified_adjusted_rand_score(table)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=200),
+       st.sampled_from([2, 4, 8, 16]))
+def test_compiled_cell_table_is_a_dict(ops, cap):
+    # the compiled loop's open-addressing table (linear probing, backward-shift deletion)
+    # against a dict, small enough that probes collide and wrap around the end
+    table = np.full(2 * cap, -1, dtype=np.int64)
+    reference: dict[int, int] = {}
+    for step, (drop, key) in enumerate(ops):
+        if drop and key in reference:
+            _hierarchy_kernels._cell_drop(table, key)
+            del reference[key]
+        elif not drop and (key in reference or len(reference) < cap - 1):
+            want = reference.setdefault(key, step)
+            got = _hierarchy_kernels._cell_claim(table, key, step)
+            assert got == (-1 if want == step else want)
+        keys = table[0::2]
+        stored = {int(k): int(v) for k, v in zip(keys, table[1::2], strict=True) if k != -1}
+        assert stored == reference
+        for k, v in reference.items():  # every key is found from its home slot
+            assert _hierarchy_kernels._cell_claim(table, k, -5) == v
+
+
+# ----------------------------------------------------------- all levels in one call
+def levels_of(tables: list) -> _Levels:
+    """Many tables of one truth (same class sizes) as score_hierarchy hands them to the
+    score functions: arrays of their statistics, the pair counts rounded to float64."""
+    pairs = [_pairs(t) for t in tables]
+    infos = [_info(t) for t in tables]
+    n = tables[0].n_samples
+    dtype = np.float64 if math.comb(n, 2) < hierarchy_module._FLOAT_EXACT else object
+    return _Levels(n, tables[0].n_classes,
+                   np.array([t.n_clusters for t in tables]), np.array([t.nnz for t in tables]),
+                   PairCounts(*(np.array([p[i] for p in pairs], dtype=dtype)
+                                for i in range(4))),
+                   (np.array([i[0] for i in infos]), infos[0][1],
+                    np.array([i[2] for i in infos])))
+
+
+@st.composite
+def tables_of_one_truth(draw):
+    """Up to 8 tables sharing their class sizes: each class split at random over up to 5
+    clusters (empty clusters dropped); counts small (every 0/0 case), large (pair
+    counts up to 2^53, products of them beyond: float64) or huge (N up to 2^32, pair
+    counts beyond 2^53: Python ints)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))
+    top = draw(st.sampled_from([5, 2**24, 2**30]))
+    sizes = rng.integers(1, top, draw(st.integers(1, 4)), endpoint=True)
+    tables = []
+    for _ in range(draw(st.integers(1, 8))):
+        n_clusters = draw(st.integers(1, 5))
+        weights = rng.random((sizes.shape[0], n_clusters)) * (rng.random(n_clusters) < 0.8)
+        weights[:, 0] += 1e-9  # every class lands somewhere
+        rows = [rng.multinomial(a, w / w.sum()) for a, w in zip(sizes, weights, strict=True)]
+        tables.append(cm.Contingency.from_matrix(np.array(rows)))
+    return tables
+
+
+@settings(max_examples=80, deadline=None)
+@given(tables_of_one_truth())
+def test_every_updatable_score_runs_on_arrays_as_on_each_table(tables):
+    # registry-wide: each updatable score's one function, called once on the arrays of
+    # many tables' statistics, equals calling it on each table (exact ints there), also
+    # at large and huge pair counts; and none falls back to the level-by-level loop
+    # where the counts are float64
+    levels = levels_of(tables)
+    exact_ints = levels._pairs.tp.dtype == object
+    for key in UPDATABLE:
+        got = _all_at_once(METRICS[key], levels)
+        if got is None and exact_ints:  # a 0/0 on Python ints: then level by level
+            one = hierarchy_module._Level(levels.n_samples, levels.n_classes, 0, 0, None, None)
+            got = hierarchy_module._values(
+                METRICS[key], one, levels.n_clusters.tolist(), levels.nnz.tolist(),
+                list(map(PairCounts._make, zip(*levels._pairs, strict=True))),
+                list(zip(levels._info[0].tolist(), [levels._info[1]] * len(tables),
+                         levels._info[2].tolist(), strict=True)))
+        assert got is not None, f"{key} does not run on arrays: write it with " \
+            "clustermetrics.metrics._elementwise (select, ratio, undefined_where, ...)"
+        for table, value in zip(tables, got.tolist(), strict=True):
+            want = METRICS[key].compute(table)[0]
+            assert math.isclose(value, want, rel_tol=1e-12, abs_tol=1e-12), (key, value, want)
+
+
+@settings(max_examples=15, deadline=None)
+@given(trees(max_n=30))
+def test_level_by_level_fallback_equals_all_at_once(case):
+    # the loop that calls a score on one level at a time (Python ints: exact pair counts)
+    children, truth = case
+    fast = cm.score_hierarchy(truth, children, UPDATABLE)
+    original = hierarchy_module._all_at_once
+    hierarchy_module._all_at_once = lambda entry, levels: None
+    try:
+        slow = cm.score_hierarchy(truth, children, UPDATABLE)
+    finally:
+        hierarchy_module._all_at_once = original
+    for key in UPDATABLE:
+        np.testing.assert_allclose(fast.values[key], slow.values[key], rtol=0, atol=1e-12)
+
+
+def test_trees_beyond_int64_pair_counts_are_refused(monkeypatch):
+    # pair counts are int64 in the merge loop: exact while C(N, 2) < 2^63, i.e. N <= 2^32
+    assert math.comb(2**32, 2) < 2**63 <= math.comb(2**32 + 1, 2)
+    assert hierarchy_module._MAX_POINTS == 2**32
+    monkeypatch.setattr(hierarchy_module, "_MAX_POINTS", 4)
+    Z = linkage(np.arange(5.0)[:, None], "single")
+    with pytest.raises(ValueError, match="at most 2\\*\\*32 points"):
+        cm.score_hierarchy([0, 0, 1, 1, 1], Z, ["ari"])
+    four = cm.score_hierarchy([0, 0, 1, 1], linkage(np.arange(4.0)[:, None], "single"))
+    assert four.n_clusters.tolist() == [1, 2, 3, 4]  # at the limit: scored
+
+
+@pytest.mark.parametrize("finite_default", [None, 0.25])
+def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
+    # a made-up score with two overlapping 0/0 cases and one of the whole table: on
+    # arrays, the first case met wins (as the first raise on one table) and the
+    # default zero-division value replaces conventions, exactly as level by level
+    def body(table):
+        k = table.n_clusters
+        undefined_where(table, table.n_samples == 7, -1.0, "whole table")
+        undefined_where(table, k % 2 == 0, select(k > 4, 2.0, 3.0), "even")
+        undefined_where(table, k % 3 == 0, 5.0, "multiple of three")
+        return k / 100
+
+    func = SimpleNamespace(body=body, finite_default=finite_default)
+    entry = SimpleNamespace(func=func, options={})
+    ks = np.arange(1, 13)
+    for n in (12, 7):
+        one = hierarchy_module._Level(n, 2, 0, 0, None, None)
+        want = [hierarchy_module._value(entry, hierarchy_module._Level(n, 2, k, 0, None, None))
+                for k in ks.tolist()]
+        assert hierarchy_module._values(entry, one, ks.tolist(), ks.tolist(), [None] * 12,
+                                        [None] * 12).tolist() == want
+        got = _all_at_once(entry, _Levels(n, 2, ks, ks, None, None))
+        assert got.tolist() == want

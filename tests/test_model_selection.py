@@ -83,3 +83,56 @@ def test_the_estimator_passed_in_is_not_refitted():
 def test_refused(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_sample_weight_reaches_the_scorer_through_metadata_routing():
+    """cross_validate routes each test fold's weights to a scorer that asked for them;
+    the fold scores equal evaluate of the fold's labels repeated by their weights."""
+    import sklearn
+    from sklearn.cluster import KMeans
+    from sklearn.datasets import make_blobs
+    from sklearn.model_selection import KFold, cross_validate
+
+    from clustermetrics import evaluate
+
+    scorer = cm.scorer
+    X, y = make_blobs(150, centers=3, cluster_std=3.0, random_state=1)
+    w = np.random.default_rng(1).integers(0, 4, 150)
+    cv = KFold(3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        km = KMeans(3, n_init=2, random_state=0).set_fit_request(sample_weight=False)
+        both = {"ari": scorer("ari").set_score_request(sample_weight=True),
+                "vi": scorer("vi").set_score_request(sample_weight=True)}
+        got = cross_validate(km, X, y, scoring=both, cv=cv, params={"sample_weight": w})
+        with pytest.raises(Exception, match="sample_weight"):  # asked for by no one
+            cross_validate(km, X, y, scoring=scorer("ari"), cv=cv,
+                           params={"sample_weight": w})
+    for i, (train, test) in enumerate(cv.split(X)):
+        pred = KMeans(3, n_init=2, random_state=0).fit(X[train]).predict(X[test])
+        reps = np.repeat(np.arange(test.shape[0]), w[test])
+        want = evaluate(y[test][reps], pred[reps], ["ari", "vi"])
+        assert got["test_ari"][i] == pytest.approx(want["ari"], abs=1e-12)
+        assert got["test_vi"][i] == pytest.approx(-want["vi"], abs=1e-12)
+
+
+def test_sample_weight_without_routing():
+    import sklearn
+    from sklearn.cluster import KMeans
+    from sklearn.datasets import make_blobs
+    from sklearn.metrics import check_scoring
+
+    from clustermetrics import evaluate
+
+    scorer = cm.scorer
+    X, y = make_blobs(90, centers=3, random_state=2)
+    w = np.random.default_rng(2).integers(1, 5, 90)
+    km = KMeans(3, n_init=2, random_state=0).fit(X)
+    reps = np.repeat(np.arange(90), w)
+    want = evaluate(y[reps], km.predict(X)[reps], ["nmi"])["nmi"]
+    assert scorer("nmi")(km, X, y, sample_weight=w) == pytest.approx(want, abs=1e-12)
+    # scikit-learn's multi-metric scorer hands sample_weight to the scorers that take it
+    multi = check_scoring(km, scoring={"nmi": scorer("nmi")})
+    assert multi(km, X, y, sample_weight=w)["nmi"] == pytest.approx(want, abs=1e-12)
+    with sklearn.config_context(enable_metadata_routing=False):
+        with pytest.raises(RuntimeError, match="enable_metadata_routing=True"):
+            scorer("nmi").set_score_request(sample_weight=True)

@@ -239,3 +239,122 @@ def test_several_runs_show_significance_and_permutations_in_the_table(tmp_path, 
                  "20", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "a z" in out and "b p-value" in out and "b permutation p-value" in out
+
+
+# ----------------------------------------------------------------- sample_weight
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_weighted_tables_are_the_weighted_tables_of_the_items(data):
+    n = data.draw(st.integers(1, 30))
+    t = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=n, max_size=n))
+    a = data.draw(st.lists(st.sampled_from(["x", "y"]), min_size=n, max_size=n))
+    b = data.draw(st.lists(st.sampled_from([5, 6, 7]), min_size=n, max_size=n))
+    w = data.draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+    if not any(w):
+        w[0] = 1
+    three = _ThreeWay(np.array(t), np.array(a), np.array(b), np.array(w))
+    repeat = [i for i, k in enumerate(w) for _ in range(k)]
+    _same_table(three.table_a, cm.Contingency.from_labels([t[i] for i in repeat],
+                                                          [a[i] for i in repeat]))
+    _same_table(three.table_b, cm.Contingency.from_labels(t, b, sample_weight=w))
+    assert three.n == sum(w) and three.n_items == sum(1 for k in w if k)
+    # a replicate: n_items items drawn, each adding its own weight to its cell
+    counts = three.sampler()(np.random.default_rng(data.draw(st.integers(0, 99))))
+    assert counts.sum() % 1 == 0 and counts.min() >= 0
+    weights = sorted({k for k in w if k})
+    assert all(any(c == sum(m * v for m, v in zip(split, weights, strict=True))
+                   for split in _splits(c, weights)) for c in counts.tolist())
+
+
+def _splits(total, weights):
+    """Every way of writing total as sum(m_v * v) over the weights v (m_v >= 0)."""
+    if not weights:
+        return [[]] if total == 0 else []
+    out = []
+    for m in range(total // weights[0] + 1):
+        out += [[m, *rest] for rest in _splits(total - m * weights[0], weights[1:])]
+    return out
+
+
+def test_unit_weights_give_the_unweighted_comparison():
+    rng = np.random.default_rng(5)
+    t, a, b = _equally_good(rng, 150)
+    plain = compare_clusterings(t, a, b, ["ari", "nmi"], n_boot=60, seed=3)
+    ones = compare_clusterings(t, a, b, ["ari", "nmi"], n_boot=60, seed=3,
+                               sample_weight=np.ones(150, dtype=int))
+    assert plain.scores == ones.scores
+
+
+def test_weights_resample_items_not_copies():
+    """A constant weight c leaves a scale-free score's comparison as it is (items carry
+    their weights), where resampling c copies of each item would narrow the interval by
+    about sqrt(c)."""
+    rng = np.random.default_rng(8)
+    t, a, b = _equally_good(rng, 200)
+    plain = compare_clusterings(t, a, b, "nmi", n_boot=200, seed=4)["nmi"]
+    weighted = compare_clusterings(t, a, b, "nmi", n_boot=200, seed=4,
+                                   sample_weight=np.full(200, 9))["nmi"]
+    copies = compare_clusterings(*(np.repeat(x, 9) for x in (t, a, b)), "nmi", n_boot=200,
+                                 seed=4)["nmi"]
+    assert weighted.difference == pytest.approx(plain.difference, abs=1e-12)
+    assert weighted.interval == pytest.approx(plain.interval, abs=1e-12)
+    assert weighted.pvalue == plain.pvalue
+
+    def width(s):
+        return s.interval[1] - s.interval[0]
+    assert width(copies) < 0.5 * width(weighted)
+
+
+def test_weighted_false_positive_rate_is_nominal_when_equally_good():
+    """Equally good A and B, weights 1 to 6 per item: resampling the items with their
+    weights keeps "A differs from B" at about alpha (copies would reject far more)."""
+    rng = np.random.default_rng(99)
+    m, alpha, rejected = 100, 0.05, 0
+    for _ in range(m):
+        t, a, b = _equally_good(rng, 150)
+        w = rng.integers(1, 7, 150)
+        r = compare_clusterings(t, a, b, "ari", n_boot=100, sample_weight=w,
+                                seed=int(rng.integers(1 << 31)))
+        rejected += r["ari"].pvalue < alpha
+    assert rejected / m <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / m), rejected
+
+
+@pytest.mark.parametrize("weights, message", [
+    ([1, 1], "labels_true and sample_weight have different lengths"),
+    ([1, -1, 1], "sample_weight must be non-negative"),
+    ([0.5, 1, 1], "real-valued weights are not supported"),
+    ([0, 0, 0], "sample_weight is 0 for every item"),
+    ([1, float("nan"), 1], "sample_weight contains .*NaN"),
+    ("abc", "sample_weight must be a sequence"),
+])
+def test_bad_weights_are_refused_naming_sample_weight(weights, message):
+    with pytest.raises(ValueError, match=message):
+        compare_clusterings([0, 0, 1], [0, 1, 1], [1, 1, 0], "ari", n_boot=10,
+                            sample_weight=weights)
+
+
+def test_command_line_weight_column(tmp_path, capsys):
+    from clustermetrics.cli.main import main
+
+    rng = np.random.default_rng(12)
+    t, a, b = _equally_good(rng, 80)
+    w = rng.integers(0, 4, 80)
+    (tmp_path / "m.csv").write_text("t,a,b,w\n" + "".join(
+        f"{x},{y},{z},{v}.0\n" for x, y, z, v in zip(t, a, b, w, strict=True)))
+    argv = ["paired", str(tmp_path / "m.csv"), "--true-col", "t", "--a-col", "a", "--b-col",
+            "b", "--metrics", "ari,nmi", "--n-boot", "40", "--seed", "6"]
+    assert main([*argv, "--weight-col", "w", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = compare_clusterings(t.astype(str), a.astype(str), b.astype(str), ["ari", "nmi"],
+                               n_boot=40, seed=6, sample_weight=w, names=("a", "b"))
+    assert got["scores"] == json.loads(want.to_json())["scores"]
+    assert got["n_samples"] == int(w.sum())
+    for extra, message in ((["--weight-col", "q"], "no column 'q' (--weight-col)"),
+                           (["--weight-col", "a"], "--weight-col names a label column")):
+        assert main([*argv, *extra]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and message in err, err
+    (tmp_path / "bad.csv").write_text("t,a,b,w\n0,0,0,1\n1,1,0,-1\n")
+    assert main(["paired", str(tmp_path / "bad.csv"), "--true-col", "t", "--a-col", "a",
+                 "--b-col", "b", "--weight-col", "w"]) == 2
+    assert "column 'w' (--weight-col) holds 1 negative weights" in capsys.readouterr().err

@@ -117,3 +117,88 @@ def test_matching_order_puts_the_optimal_matching_on_the_diagonal(seed):
     shares = dense / dense.sum(axis=1, keepdims=True)
     diagonal = sorted(round(shares[i, i], 12) for i in range(len(matched)))
     assert diagonal == sorted(round(w, 12) for _, _, w in matched)
+
+
+def _html_rows(page, caption):
+    """The body rows (cell texts) of the table whose caption starts with ``caption``."""
+    table = page.split(f"<caption>{caption}", 1)[1].split("</table>", 1)[0]
+    body = table.split("<tbody>", 1)[1]
+    return [re.findall(r"<td>([^<]*)</td>", row) for row in body.split("</tr>") if "<td>" in row]
+
+
+def test_compare_report_shows_the_paired_comparison_with_the_best(tmp_path, capsys):
+    import json
+
+    from clustermetrics.experiments.compare import holm
+
+    out = tmp_path / "cmp"
+    code = main(["compare", "--dataset", "iris", "--algorithms", "kmeans,ward,gmm,birch",
+                 "--metrics", "ari", "--paired", "ari", "--paired-n-boot", "60", "--quiet",
+                 "--format", "json", "--report", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    runs = json.loads(captured.out)
+    page = _check_page(out, ["Results", "Paired comparison with the best run"],
+                       {"contingency_heatmap", "projection"})
+    rows = _html_rows(page, "Paired comparison with the best run of each dataset by ari")
+    assert len(rows) == len(runs)
+    best_score = max(r["scores"]["ari"] for r in runs)
+    by_algorithm = {r["algorithm"]: r for r in runs}
+    adjusted = dict(zip([r["algorithm"] for r in runs if r["scores"]["ari"] != best_score],
+                        holm([r["near_best"]["pvalue"] for r in runs
+                              if r["scores"]["ari"] != best_score]), strict=True))
+    for dataset, algorithm, k, score, diff, interval, p, p_holm, near in rows:
+        run = by_algorithm[algorithm]
+        assert dataset == "iris" and k == "3"
+        assert float(score) == pytest.approx(run["scores"]["ari"], abs=5e-5)
+        if run["scores"]["ari"] == best_score:
+            assert (diff, interval, p, p_holm, near) == ("best", "-", "-", "-", "best")
+            continue
+        # the difference is the run's score minus the best's, from the scores themselves
+        assert float(diff) == pytest.approx(run["scores"]["ari"] - best_score, abs=5e-5)
+        low, high = (float(x) for x in interval.strip("[]").split(","))
+        assert low <= high
+        assert float(p) == pytest.approx(run["near_best"]["pvalue"], rel=5e-3)
+        assert float(p_holm) == pytest.approx(adjusted[algorithm], rel=5e-3)
+        assert near == ("yes" if adjusted[algorithm] >= 0.05 else "no")
+
+
+def test_compare_report_has_no_paired_section_without_paired(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    assert main(["compare", "--dataset", "iris", "--algorithms", "kmeans,ward", "--quiet",
+                 "--report", str(out)]) == 0, capsys.readouterr().err
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "Paired comparison" not in page
+
+
+def test_paired_report_shows_every_score(tmp_path, capsys):
+    import json
+
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, 120)
+    a = np.where(rng.random(120) < 0.9, truth, rng.integers(0, 3, 120))
+    b = np.where(rng.random(120) < 0.4, truth, rng.integers(0, 3, 120))
+    table = tmp_path / "runs.csv"
+    table.write_text("t,x,y\n" + "".join(f"{i},{j},{k}\n" for i, j, k in zip(truth, a, b,
+                                                                                 strict=True)))
+    out = tmp_path / "rep"
+    code = main(["paired", str(table), "--true-col", "t", "--a-col", "x", "--b-col", "y",
+                 "--metrics", "ari,nmi", "--n-boot", "80", "--seed", "2", "--format", "json",
+                 "--report", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    result = json.loads(captured.out)
+    page = _check_page(out, ["Paired comparison: x against y"], set())
+    rows = _html_rows(page, "Paired bootstrap: 80 replicates over N = 120 items")
+    assert [r[0].split(" ")[0] for r in rows] == ["ari", "nmi"]
+    for row in rows:
+        key = row[0].split(" ")[0]
+        s = result["scores"][key]
+        assert float(row[1]) == pytest.approx(s["a"], abs=5e-5)
+        assert float(row[2]) == pytest.approx(s["b"], abs=5e-5)
+        assert float(row[3]) == pytest.approx(s["a"] - s["b"], abs=5e-5)
+        low, high = (float(x) for x in row[4].strip("[]").split(","))
+        assert (low, high) == pytest.approx(tuple(s["interval"]), abs=5e-5)
+        assert float(row[5]) == pytest.approx(s["pvalue"], rel=5e-3)
+        assert row[6] == {"a": "x", "b": "y", "tie": "tie"}[s["better"]]
+        assert row[7] == ("yes" if s["pvalue"] < 0.05 else "no")

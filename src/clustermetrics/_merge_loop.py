@@ -6,7 +6,9 @@ operations in the same order, so they return identical values.
 
 State: each cluster of the current cut is one column of the contingency table (truth x
 clusters), a linked list of its non-zero cells (entries); ``cell_of`` maps
-``column * n_classes + class`` to the entry holding that cell. Merging two clusters moves
+``column * n_classes + class`` to the entry holding that cell (a dict here; compiled, an
+open-addressing hash table in an array, see :mod:`clustermetrics._hierarchy_kernels`:
+``cell_claim`` and ``cell_drop`` are its two operations). Merging two clusters moves
 the smaller column's entries into the larger one (small into large: an entry moves at
 most log2 N times, so all N - 1 merges cost O(N log N)); a cell whose class the larger
 column already holds is added to it. Only the merged cells change the sufficient
@@ -25,7 +27,18 @@ added and removed before it.
 
 from __future__ import annotations
 
-__all__ = ["add_compensated", "merge_levels"]
+__all__ = ["add_compensated", "cell_claim", "cell_drop", "merge_levels"]
+
+
+def cell_claim(cell_of, key, e):
+    """The entry at ``key``, or -1 after storing ``e`` there (it was free)."""
+    f = cell_of.setdefault(key, e)
+    return -1 if f == e else f
+
+
+def cell_drop(cell_of, key):
+    """Forget ``key`` (it is stored)."""
+    del cell_of[key]
 
 
 def add_compensated(total, compensation, x):
@@ -40,11 +53,16 @@ def add_compensated(total, compensation, x):
 
 
 def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                 cell_of, entry_class, entry_count, entry_next, head, size, column,
-                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond):
+                 cell_of, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
+                 out_h_cond):
     """Apply the merges ``(left[m], right[m])`` in order; after merge m the cut has
     k = n - m - 1 clusters and its statistics go to ``out_*[k]`` (``out_*[n]``: all
-    singletons). Node ids: i < n is point i, n + m the cluster formed by merge m."""
+    singletons). Node ids: i < n is point i, n + m the cluster formed by merge m.
+
+    State, each record's fields side by side (one memory fetch per record: the loop is
+    bound by fetches from scattered places): ``entry[3 e:3 e + 3]`` = class, count, next
+    entry of entry e; ``col[2 j:2 j + 2]`` = first entry, size of column j; ``column[v]``
+    the column of node v."""
     tp = 0
     joined = 0
     nnz = n
@@ -54,13 +72,13 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     hc_c = 0.0
     for p in range(n):
         cls = classes[p]
-        entry_class[p] = cls
-        entry_count[p] = 1
-        entry_next[p] = -1
-        head[p] = p
-        size[p] = 1
+        entry[3 * p] = cls
+        entry[3 * p + 1] = 1
+        entry[3 * p + 2] = -1
+        col[2 * p] = p
+        col[2 * p + 1] = 1
         column[p] = p
-        cell_of[p * n_classes + cls] = p
+        cell_claim(cell_of, p * n_classes + cls, p)
         hp, hp_c = add_compensated(hp, hp_c, size_terms[1])
         hc, hc_c = add_compensated(hc, hc_c, cell_terms[cell_offset[cls] + 1])
     out_tp[n] = tp
@@ -71,23 +89,22 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     for m in range(n - 1):
         a = column[left[m]]
         b = column[right[m]]
-        if size[a] >= size[b]:
+        if col[2 * a + 1] >= col[2 * b + 1]:
             big = a
             small = b
         else:
             big = b
             small = a
         column[n + m] = big
-        e = head[small]
+        e = col[2 * small]
         while e != -1:
-            nxt = entry_next[e]
-            cls = entry_class[e]
-            del cell_of[small * n_classes + cls]
-            key = big * n_classes + cls
-            if key in cell_of:  # the larger column holds this class: the cells add up
-                f = cell_of[key]
-                c = entry_count[e]
-                d = entry_count[f]
+            nxt = entry[3 * e + 2]
+            cls = entry[3 * e]
+            cell_drop(cell_of, small * n_classes + cls)
+            f = cell_claim(cell_of, big * n_classes + cls, e)
+            if f != -1:  # the larger column holds this class: the cells add up
+                c = entry[3 * e + 1]
+                d = entry[3 * f + 1]
                 tp += c * d
                 nnz -= 1
                 off = cell_offset[cls]
@@ -95,20 +112,19 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
                 hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + c])
                 hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + d])
                 hc, hc_c = add_compensated(hc, hc_c, cell_terms[off + c + d])
-                entry_count[f] = c + d
-            else:  # a new cell of the larger column
-                cell_of[key] = e
-                entry_next[e] = head[big]
-                head[big] = e
+                entry[3 * f + 1] = c + d
+            else:  # a new cell of the larger column (stored at its key by cell_claim)
+                entry[3 * e + 2] = col[2 * big]
+                col[2 * big] = e
             e = nxt
-        head[small] = -1
-        sb = size[big]
-        ss = size[small]
+        col[2 * small] = -1
+        sb = col[2 * big + 1]
+        ss = col[2 * small + 1]
         joined += sb * ss
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[sb])
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[ss])
         hp, hp_c = add_compensated(hp, hp_c, size_terms[sb + ss])
-        size[big] = sb + ss
+        col[2 * big + 1] = sb + ss
         k = n - m - 1
         out_tp[k] = tp
         out_joined[k] = joined

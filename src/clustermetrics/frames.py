@@ -19,7 +19,7 @@ from .evaluate import _UNSET_N_BOOT, check_options, evaluate_table
 from .registry import resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import as_label_array
+from .table.validation import as_count_array, as_label_array
 
 __all__ = ["evaluate_frame"]
 
@@ -28,7 +28,8 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                    metrics: str | Iterable[str] | None = None, *,
                    by: str | Sequence[str] | None = None, noise_label: Any = None,
                    noise: str | None = None, ci: float | None = None,
-                   n_boot: int | None = None, seed: Any = None) -> Any:
+                   n_boot: int | None = None, seed: Any = None,
+                   weight: str | None = None) -> Any:
     """Score every prediction column of a data frame against its truth column.
 
     Parameters
@@ -38,13 +39,17 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     truth : str
         The column of true labels; checked and factorised once for all runs.
     preds : str or list of str, optional
-        The prediction columns (runs); all columns other than ``truth`` and ``by`` when
-        None.
+        The prediction columns (runs); all columns other than ``truth``, ``by`` and
+        ``weight`` when None.
     metrics : as in :func:`clustermetrics.evaluate` (None: every registered score).
     by : str or list of str, optional
         Group columns: each run is scored within each group (one row per run and group).
     noise_label, noise, ci, n_boot, seed : as in :func:`clustermetrics.evaluate`; every
         run gets the same bootstrap seed, so a row equals ``evaluate`` of its two columns.
+    weight : str, optional
+        A column of non-negative integer weights: each row counts that many times, as
+        ``sample_weight`` of :func:`clustermetrics.evaluate` (rows of weight 0 are left
+        out, and ``n_samples`` is the sum of the weights).
 
     Returns
     -------
@@ -71,7 +76,8 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     if truth_col is None:
         raise ValueError(f"truth must be the name of one column, got {truth!r}")
     if preds is None:
-        pred_cols = [c for c in columns if c != truth_col and c not in by_cols]
+        pred_cols = [c for c in columns if c != truth_col and c not in by_cols
+                     and c != weight]
         if not pred_cols:
             raise ValueError("frame has no column besides truth and by to score (preds)")
     else:
@@ -82,17 +88,42 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
             raise ValueError(f"preds names the {name} column {same[0]!r}")
     if "pred" in by_cols:
         raise ValueError("by names a column 'pred', the name of the output's run column")
+    weights = None
+    if weight is not None:
+        weight_col = _names(weight, "weight", frame, columns)[0] if isinstance(weight, str) \
+            else None
+        if weight_col is None:
+            raise ValueError(f"weight must be the name of one column, got {weight!r}")
+        for name, cols in (("truth", [truth_col]), ("by", by_cols), ("preds", pred_cols)):
+            if weight_col in cols:
+                raise ValueError(f"weight names the {name} column {weight_col!r}")
+        weights = _weights(frame[weight_col], weight_col)
 
     factorized = Contingency.factorized(frame[truth_col], "truth")
+    truth_labels = as_label_array(frame[truth_col], "truth") if weights is not None else None
     groups = _groups(frame, by_cols)
+    if weights is not None:
+        for values, rows in groups:
+            if not weights[slice(None) if rows is None else rows].any():
+                where = "" if rows is None else \
+                    f" in the group {dict(zip(by_cols, values, strict=True))}"
+                raise ValueError(f"weight column {weight!r} is 0 for every row{where}: "
+                                 "nothing to score")
     options = dict(noise_label=noise_label, noise=noise, ci=ci,
                    n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed)
     records: list[dict[str, Any]] = []
     for pred in pred_cols:
         labels = as_label_array(frame[pred], pred)
         for values, rows in groups:
-            table = Contingency.from_factorized(
-                factorized, labels if rows is None else labels[rows], rows=rows, name=pred)
+            if weights is not None:  # weighted: the rows of positive weight, counted
+                assert truth_labels is not None
+                take = slice(None) if rows is None else rows
+                table = Contingency.from_labels(truth_labels[take], labels[take],
+                                                sample_weight=weights[take])
+            else:
+                table = Contingency.from_factorized(
+                    factorized, labels if rows is None else labels[rows], rows=rows,
+                    name=pred)
             report = evaluate_table(table, keys, **options)
             record = dict(zip(by_cols, values, strict=True))
             record.update(pred=pred, n_samples=report.table.n_samples,
@@ -105,6 +136,18 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                 record["n_noise"] = report.noise.n_noise
             records.append(record)
     return _frame(kind, records)
+
+
+def _weights(column: Any, name: str) -> Any:
+    """The weight column as int64 counts; problems name the column."""
+    try:
+        return as_count_array(column, "weight")
+    except (TypeError, ValueError) as exc:
+        text = str(exc).replace("weight ", "", 1) if str(exc).startswith("weight ") \
+            else str(exc)
+        extra = " (weights count repetitions of a row: real-valued weights are not " \
+            "supported)" if "non-integral" in text else ""
+        raise ValueError(f"weight column {name!r}: {text}{extra}") from None
 
 
 def _library(frame: Any) -> str:

@@ -14,6 +14,10 @@ function reads nothing of the table but the pair counts, (MI, H(truth), H(predic
 the table's sizes, checked by running it on a table that offers only those. Each level's
 value is then that same function of the level's sums, so it equals scoring the cut from
 scratch (pair counts exactly, as integers; entropies to a few units of the last place).
+The function is called once for all levels, on arrays of their sums (:class:`_Levels`):
+the score functions are written with :mod:`clustermetrics.metrics._elementwise`, so one
+formula runs on one table's numbers and, vectorised, on arrays of many; a function that
+does not is called level by level instead.
 The other scores (AMI, the matchings, ...) are computed from scratch, only at the cuts
 asked for: the ``n_clusters`` grid when one is given, the ``k`` cuts, and the best cuts of
 the updatable scores.
@@ -42,7 +46,6 @@ from .metrics.information import (
     _info,
     conditional_entropy_terms,
     entropy_terms,
-    mutual_info_shortcut,
 )
 from .metrics.pair_counting import PairCounts, _pairs
 from .registry import METRICS, resolve_metrics
@@ -272,7 +275,7 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
     lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(2)]
     merge_levels(n, children[:, 0].tolist(), children[:, 1].tolist(), codes.tolist(),
                  n_classes, size_terms.tolist(), offsets.tolist(), cell_terms.tolist(), {},
-                 [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * (2 * n - 1), *lists)
+                 [0] * (3 * n), [0] * (2 * n), [0] * (2 * n - 1), *lists)
     return _LevelStats(*(np.array(x, dtype=o.dtype) for x, o in zip(lists, out, strict=True)))
 
 
@@ -414,7 +417,9 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     slow = [key for key in keys if key not in updatable]
     rows = _cuts(n_clusters, n, "n_clusters")
     extra = _cuts(k, n, "k")
-    ks = np.array(sorted(set(rows or range(1, n + 1)) | set(extra)), dtype=np.int64)
+    ks = np.array(rows, dtype=np.int64) if rows else np.arange(1, n + 1, dtype=np.int64)
+    if extra:
+        ks = np.union1d(ks, np.array(extra, dtype=np.int64))
     class_sizes = np.bincount(codes)
     values: dict[str, np.ndarray] = {}
     if fast:
@@ -456,40 +461,120 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
                            cut_at, children, notes)
 
 
+class _Levels:
+    """Many cuts of the tree at once, as the score functions see a table: its sizes, pair
+    counts and (MI, H(truth), H(prediction)) as arrays, one entry per cut (the functions
+    are written with :mod:`clustermetrics.metrics._elementwise`, so they compute all
+    entries in one vectorised pass); nothing else (anything else raises _NotSufficient).
+    The 0/0 entries a function meets are recorded in ``undefined``."""
+
+    __slots__ = ("n_samples", "n_classes", "n_clusters", "nnz", "_pairs", "_info",
+                 "undefined")
+
+    def __init__(self, n_samples, n_classes, n_clusters, nnz, pairs, info):
+        self.n_samples, self.n_classes, self.n_clusters, self.nnz = \
+            n_samples, n_classes, n_clusters, nnz
+        self._pairs, self._info = pairs, info
+        self.undefined: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def cached(self, key: str, compute: Any) -> Any:
+        if key == "pair_counts" and self._pairs is not None:
+            return self._pairs
+        if key == "information" and self._info is not None:
+            return self._info
+        raise _NotSufficient(key)
+
+    def record_undefined(self, mask: Any, value: Any) -> None:
+        shape = self.n_clusters.shape
+        self.undefined.append((np.broadcast_to(mask, shape),
+                               np.broadcast_to(np.asarray(value, dtype=np.float64), shape)))
+
+    def __getattr__(self, name: str) -> Any:
+        raise _NotSufficient(name)
+
+
+def _all_at_once(entry: MetricInfo, levels: _Levels) -> np.ndarray | None:
+    """The registered score of every level in one vectorised call of its function (None
+    where the function does not run on arrays: then it is called level by level). A 0/0
+    entry gets the score's default zero-division value, as :func:`_value`."""
+    default = entry.func.finite_default
+    levels.undefined = []
+    shape = levels.n_clusters.shape
+    with np.errstate(all="ignore"):  # 0/0 entries are computed, then overwritten
+        try:
+            got = entry.func.body(levels, **entry.options)
+            out = np.array(np.broadcast_to(np.asarray(got, dtype=np.float64), shape))
+        except Undefined as undefined:  # every level is a 0/0
+            out = np.full(shape, undefined.value if default is None else default,
+                          dtype=np.float64)
+        except Exception:  # noqa: BLE001 (not written for arrays: level by level instead)
+            return None
+    done = np.zeros(shape, dtype=bool)
+    for mask, value in levels.undefined:  # the first 0/0 met wins, as the first raise
+        now = mask & ~done
+        out[now] = value[now] if default is None else default
+        done |= now
+    return out
+
+
+# Every pair count is below C(N, 2), which fits in int64 up to N = 2^32 points.
+_MAX_POINTS = 2**32
+# Integers below this are exact in float64.
+_FLOAT_EXACT = 2**53
+
+
+def _check_points(n: int) -> None:
+    if n > _MAX_POINTS:
+        raise ValueError(f"score_hierarchy handles trees of at most 2**32 points (their pair "
+                         f"counts fit in 64-bit integers), got {n}")
+
+
 def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
                       codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarray,
                       ks: np.ndarray) -> dict[str, np.ndarray]:
     n, n_classes = codes.shape[0], class_sizes.shape[0]
+    _check_points(n)
     stats = _level_stats(codes, class_sizes, children)
     want_pairs = any(updatable[key][0] for key in keys)
     want_info = any(updatable[key][1] for key in keys)
     same_true = int((class_sizes * (class_sizes - 1) // 2).sum())
     all_pairs = n * (n - 1) // 2
     h_true = _entropy_of_sizes(class_sizes)
-    count = ks.shape[0]
-    pairs: list = [None] * count
-    infos: list = [None] * count
+    nnz = stats.nnz[ks]
+    pairs = info = None
+    exact: tuple[np.ndarray, ...] = ()
     if want_pairs:  # int64 is exact: every count is below C(N, 2) < 2^63
         tp, joined = stats.tp[ks], stats.joined[ks]
-        pairs = list(map(PairCounts._make, zip(
-            tp.tolist(), (same_true - tp).tolist(), (joined - tp).tolist(),
-            (all_pairs - same_true - joined + tp).tolist(), strict=True)))
+        exact = (tp, same_true - tp, joined - tp, all_pairs - same_true - joined + tp)
+        # the scores compute in float64, where every count is exact (below 2^53: N up to
+        # ~1.3e8); beyond, on Python ints (object arrays: exact, slower)
+        pairs = PairCounts(*(x.astype(np.float64 if all_pairs < _FLOAT_EXACT else object)
+                             for x in exact))
     if want_info:
         h_pred = np.where(ks == 1, 0.0, stats.h_pred[ks])  # one size: exactly 0
-        general = np.maximum(h_pred - stats.h_cond[ks], 0.0).tolist()
-        h_pred = h_pred.tolist()
-        true_of = h_true.__float__
-        mi = [general[i] if (m := mutual_info_shortcut(n_classes, c, z, true_of,
-                                                        h_pred[i].__float__)) is None else m
-              for i, (c, z) in enumerate(zip(ks.tolist(), stats.nnz[ks].tolist(),
-                                             strict=True))]
-        infos = [(m, h_true, h) for m, h in zip(mi, h_pred, strict=True)]
-    columns = (ks.tolist(), stats.nnz[ks].tolist(), pairs, infos)
+        mi = np.maximum(h_pred - stats.h_cond[ks], 0.0)
+        # where MI is exactly 0 or an entropy (mutual_info_shortcut), in reverse priority
+        mi = np.where(nnz == n_classes, h_pred, mi)
+        mi = np.where(nnz == ks, h_true, mi)
+        mi = np.where((ks == 1) | (n_classes == 1), 0.0, mi)
+        info = (mi, h_true, h_pred)
+    levels = _Levels(n, n_classes, ks, nnz, pairs, info)
     out = {}
+    lists = None
     for key in keys:
+        values = _all_at_once(METRICS[key], levels)
+        if values is not None:
+            out[key] = values
+            continue
+        if lists is None:  # one table per level, for functions that do not take arrays
+            lists = (ks.tolist(), nnz.tolist(),
+                     [None] * ks.shape[0] if pairs is None else list(map(
+                         PairCounts._make, zip(*(x.tolist() for x in exact), strict=True))),
+                     [None] * ks.shape[0] if info is None else
+                     [(m, h_true, h) for m, h in zip(info[0].tolist(), info[2].tolist(),
+                                                      strict=True)])
         try:
-            out[key] = _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None),
-                               *columns)
+            out[key] = _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None), *lists)
         except _NotSufficient:
             continue
     return out

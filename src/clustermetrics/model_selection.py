@@ -69,23 +69,68 @@ class ClusterScorer:
         better = METRICS[key].better
         self.sign = 1 if better == "higher" else -1 if better == "lower" else 0
 
-    def score(self, labels_true: Any, labels_pred: Any) -> float:
-        """The signed score of two labelings (what :meth:`__call__` returns)."""
+    def score(self, labels_true: Any, labels_pred: Any, sample_weight: Any = None) -> float:
+        """The signed score of two labelings (what :meth:`__call__` returns);
+        ``sample_weight`` as in :func:`clustermetrics.evaluate`."""
         value = evaluate(labels_true, labels_pred, [self.key], noise_label=self.noise_label,
-                         noise=self.noise if self.noise_label is not None else None)[self.key]
+                         noise=self.noise if self.noise_label is not None else None,
+                         sample_weight=sample_weight)[self.key]
         if self.sign == 0:
             return -abs(value - float(METRICS[self.key].better))
         return self.sign * value
 
-    def __call__(self, estimator: Any, X: Any, y: Any = None) -> float:
+    def __call__(self, estimator: Any, X: Any, y: Any = None,
+                 sample_weight: Any = None) -> float:
         if y is None:
             raise ValueError(f"scorer({self.key!r}) compares with the true labels: pass y "
                              "to fit / cross_validate")
-        return self.score(y, predicted_labels(estimator, X))
+        return self.score(y, predicted_labels(estimator, X), sample_weight=sample_weight)
+
+    # scikit-learn's metadata routing (SLEP006): with
+    # ``sklearn.set_config(enable_metadata_routing=True)``, ``cross_validate`` and the
+    # searches pass ``params={"sample_weight": w}`` (the test fold's part) to a scorer
+    # that requested it with ``set_score_request(sample_weight=True)``, as its own
+    # ``make_scorer`` scorers do.
+    def set_score_request(self, *, sample_weight: bool | str | None = None) -> ClusterScorer:
+        """Ask scikit-learn's metadata routing for ``sample_weight`` (True), refuse it
+        (False), or leave it unrequested (None: an error if it is passed); a str is an
+        alias. Only available with metadata routing enabled, as for scikit-learn's own
+        scorers."""
+        sklearn = _sklearn()
+        if not sklearn.get_config().get("enable_metadata_routing", False):
+            raise RuntimeError("set_score_request is only available when metadata routing "
+                               "is enabled: sklearn.set_config(enable_metadata_routing=True)")
+        if not (sample_weight is None or isinstance(sample_weight, (bool, str))):
+            raise ValueError("sample_weight must be True, False, None or an alias (str), "
+                             f"got {sample_weight!r}")
+        self._sample_weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self) -> Any:
+        """The scorer's metadata request, for scikit-learn's routing."""
+        _sklearn()
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=self)
+        request.score.add_request(param="sample_weight",
+                                  alias=getattr(self, "_sample_weight_request", None))
+        return request
+
+    def _accept_sample_weight(self) -> bool:
+        # scikit-learn's multi-metric scorer asks this without metadata routing
+        return True
 
     def __repr__(self) -> str:
         return (f"scorer({self.key!r}, noise_label={self.noise_label!r}, "
                 f"noise={self.noise!r})")
+
+
+def _sklearn() -> Any:
+    try:
+        import sklearn
+    except ImportError as exc:
+        raise ImportError(f"metadata routing needs scikit-learn: {SKLEARN_HINT}") from exc
+    return sklearn
 
 
 def predicted_labels(estimator: Any, X: Any) -> Any:

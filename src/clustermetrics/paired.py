@@ -7,6 +7,11 @@ all a score sees of it through its (class, A-cluster, B-cluster) triple, so resa
 items is one draw of Multinomial(N, n_tab / N) over the non-zero cells of the three-way
 table; the two two-way tables are its margins. Each replicate costs O(nnz of the
 three-way table), not O(N).
+
+With ``sample_weight`` the resampled unit is still the item, carrying its weight: a
+replicate draws n items (n = items of positive weight) with replacement, and each cell
+counts the weights of the items drawn into it. Items of one cell with one weight are
+exchangeable, so the draw is a multinomial over those (cell, weight) groups.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, MetricInfo, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import as_label_array, check_same_length
+from .table.validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
 
 __all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "DEFAULT_PAIRED"]
 
@@ -124,7 +129,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
                         n_boot: int = 1000, ci: float = 0.95, seed: Any = None,
                         noise_label: Any = None, noise: str = "singletons",
                         names: tuple[str, str] = ("a", "b"),
-                        progress: bool | None = None) -> PairedComparison:
+                        progress: bool | None = None,
+                        sample_weight: Any = None) -> PairedComparison:
     """Paired bootstrap comparison of two clusterings of the same items against one truth.
 
     For each score, the difference ``d = score(truth, a) - score(truth, b)``, a percentile
@@ -154,6 +160,15 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         How the report names A and B.
     progress : bool or None
         Show progress on stderr (None: only on a terminal).
+    sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
+        How many times each item counts in the scores, as in
+        :func:`clustermetrics.evaluate` (items of weight 0 are left out). The bootstrap
+        resamples the items, each carrying its weight, not the copies a weight stands for:
+        the items are the independent observations, and a weight says how much one
+        counts, not how many independent observations it is. Resampling copies would
+        make the intervals of an item of weight w as narrow as w observed items (by
+        about sqrt(w) under a constant weight). When the weights do count independent
+        identical observations, repeat the items (``numpy.repeat``) instead.
 
     Returns
     -------
@@ -181,17 +196,18 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     b = as_label_array(labels_b, "labels_b")
     check_same_length(t, a, "labels_true", "labels_a")
     check_same_length(t, b, "labels_true", "labels_b")
-    three = _ThreeWay(t, a, b)
+    w = None if sample_weight is None else _weights(sample_weight, t)
+    three = _ThreeWay(t, a, b, w)
     score = _scorer(keys, noise_label, noise)
     base_a, base_b = score(three.table_a, False), score(three.table_b, False)
     assert base_a is not None and base_b is not None  # only replicates are skipped
     rng = np.random.default_rng(seed)
-    draw = multinomial_sampler(three.counts)
+    draw = three.sampler()
     diffs = np.full((len(keys), n_boot), np.nan)
     bar = progress_bar(n_boot, "paired bootstrap", progress)
     try:
         for i in range(n_boot):
-            counts = draw(rng, three.n)
+            counts = draw(rng)
             sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
             sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
             if sa is not None and sb is not None:
@@ -201,23 +217,67 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         bar.close()
     out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, ci)
            for k, row in zip(keys, diffs, strict=True)}
+    notes = [] if w is None else [
+        f"weighted: N = {three.n} is the sum of the weights of {three.n_items} items; each "
+        "replicate resamples the items, each carrying its weight"]
     return PairedComparison(out, int(n_boot), float(ci), seed, three.n,
-                            cast("tuple[str, str]", tuple(names)))
+                            cast("tuple[str, str]", tuple(names)), notes)
+
+
+def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
+    """``sample_weight`` checked: one non-negative integer per item, some positive."""
+    if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
+        raise ValueError("sample_weight must be a sequence of one weight per item, got "
+                         f"{type(sample_weight).__name__}")
+    try:
+        w = as_count_array(sample_weight, "sample_weight")
+    except ValueError as exc:
+        if "non-integral" not in str(exc):
+            raise
+        raise ValueError(f"{exc} (sample_weight counts repetitions of an item: real-valued "
+                         "weights are not supported)") from None
+    check_same_length(t, w, "labels_true", "sample_weight")
+    if not (w > 0).any():
+        raise ValueError("sample_weight is 0 for every item: nothing to score")
+    return w
 
 
 class _ThreeWay:
     """The (truth, A, B) table: its non-zero cells, and the index of each cell's (truth, A)
-    and (truth, B) margin cells, so a replicate's two tables are two bincounts."""
+    and (truth, B) margin cells, so a replicate's two tables are two bincounts.
 
-    def __init__(self, t: np.ndarray, a: np.ndarray, b: np.ndarray):
+    ``w``: checked weights (:func:`_weights`); the cells then count weights, and
+    :meth:`sampler` resamples items carrying them."""
+
+    def __init__(self, t: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 w: np.ndarray | None = None):
+        if w is not None:
+            keep = w > 0
+            t, a, b, w = t[keep], a[keep], b[keep], w[keep]
         (tc, tl), (ac, al), (bc, bl) = factorize(t), factorize(a), factorize(b)
         # two-stage keys: each fits in int64 for N < 3e9 (codes < N)
         ta_keys, ta_of_item = np.unique(tc * al.shape[0] + ac, return_inverse=True)
         tb_keys, tb_of_item = np.unique(tc * bl.shape[0] + bc, return_inverse=True)
-        cells, first, counts = np.unique(ta_of_item * np.int64(tb_keys.shape[0]) + tb_of_item,
-                                         return_index=True, return_counts=True)
-        self.n = int(t.shape[0])
+        cells, first, cell_of_item, counts = np.unique(
+            ta_of_item * np.int64(tb_keys.shape[0]) + tb_of_item, return_index=True,
+            return_inverse=True, return_counts=True)
+        self.n_items = int(t.shape[0])
         self.counts = counts.astype(np.int64)
+        self.groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if w is not None:
+            # (cell, weight) groups of exchangeable items, sorted by cell
+            pairs, sizes = np.unique(np.column_stack([cell_of_item.reshape(-1), w]), axis=0,
+                                     return_counts=True)
+            if self.n_items * int(pairs[:, 1].max()) > MAX_ITEMS:
+                raise ValueError(f"sample_weight: {self.n_items} items of weight up to "
+                                 f"{int(pairs[:, 1].max())} can make a replicate of more "
+                                 f"than 2**63 - 1 = {MAX_ITEMS} items, the largest table "
+                                 "counted exactly")
+            starts = np.flatnonzero(np.diff(pairs[:, 0], prepend=-1))
+            self.groups = (sizes.astype(np.int64), pairs[:, 1].astype(np.int64), starts)
+            self.counts = np.add.reduceat(sizes * pairs[:, 1], starts).astype(np.int64)
+        self.n = int(self.counts.sum(dtype=np.int64))
+        self.exact = self.n >= 2**53  # float64 bincounts would round
         self.ta = ta_of_item[first]
         self.tb = tb_of_item[first]
         self.n_ta, self.n_tb = ta_keys.shape[0], tb_keys.shape[0]
@@ -227,13 +287,33 @@ class _ThreeWay:
         self.table_b = Contingency.from_sorted_cells(
             tb_keys // bl.shape[0], tb_keys % bl.shape[0], self.margin_b(self.counts), tl, bl)
 
-    # float64 bincount sums are exact: the three-way table is built from N label items,
-    # so every count and sum is below N < 2**53
+    def sampler(self) -> Callable[[np.random.Generator], np.ndarray]:
+        """A replicate's cell counts: the items resampled (n_items draws with
+        replacement), each adding its weight to its cell."""
+        if self.groups is None:
+            draw_cells = multinomial_sampler(self.counts)
+            return lambda rng: draw_cells(rng, self.n_items)
+        sizes, weights, starts = self.groups
+        draw_groups = multinomial_sampler(sizes)
+
+        def draw(rng: np.random.Generator) -> np.ndarray:
+            return np.add.reduceat(draw_groups(rng, self.n_items) * weights, starts)
+        return draw
+
+    # float64 bincount sums are exact below 2**53 (every count and sum is at most the
+    # replicate's total); above it the sums are taken in int64
     def margin_a(self, counts: np.ndarray) -> np.ndarray:
-        return np.bincount(self.ta, weights=counts, minlength=self.n_ta).astype(np.int64)
+        return self._margin(self.ta, counts, self.n_ta)
 
     def margin_b(self, counts: np.ndarray) -> np.ndarray:
-        return np.bincount(self.tb, weights=counts, minlength=self.n_tb).astype(np.int64)
+        return self._margin(self.tb, counts, self.n_tb)
+
+    def _margin(self, index: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
+        if not self.exact and (self.groups is None or int(counts.sum()) < 2**53):
+            return np.bincount(index, weights=counts, minlength=size).astype(np.int64)
+        out = np.zeros(size, dtype=np.int64)
+        np.add.at(out, index, np.asarray(counts, dtype=np.int64))
+        return out
 
 
 def _scorer(keys: list[str], noise_label: Any, noise: str

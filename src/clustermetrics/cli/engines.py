@@ -10,18 +10,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..sources.duckdb_source import from_duckdb
-from ..sources.files import expand_paths, is_glob, is_parquet, read_labels
+from ..sources.files import expand_paths, is_glob, is_parquet, read_labels, read_weighted_labels
 from ..sources.parquet import from_parquet
 from ..sources.spark import from_spark_files
+from ..sources.weights import cell_counts, classify, problem_counts
 from ..table import Contingency
 
-__all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files"]
+__all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files",
+           "weighted_table"]
 
 ENGINES = ("memory", "duckdb", "spark")
 AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
 # the command line's spelling of the parameters that messages name
 FLAGS = {"true_col": "--true-col", "pred_col": "--pred-col", "sep": "--sep",
-         "drop_null": "--drop-null"}
+         "drop_null": "--drop-null", "weight_col": "--weight-col"}
 
 
 def choose_engine(engine: str, truth: str, pred: str | None) -> str:
@@ -59,31 +61,39 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
                      pred_col: str | None, sep: str | None = None, header: bool = False,
                      memory_limit: str | None = None, drop_null: bool = False,
                      log: Callable[..., None] = lambda *a, **k: None, spark: Any = None,
-                     names: Mapping[str, str] = FLAGS) -> Contingency:
+                     names: Mapping[str, str] = FLAGS,
+                     weight_col: str | None = None) -> Contingency:
     """Count the pairs of the labels in the file(s) with ``engine``; report NULLs skipped.
 
     Every engine reads a file the same way (the user guide, "How files are read"). A missing
     extra is a ValueError naming it. ``spark``: a SparkSession to use instead of a fresh
     local one; ``names``: how messages spell the parameters (the command line's flags).
+    ``weight_col``: a column of weights, each row counted that many times
+    (:mod:`clustermetrics.sources.weights`).
     """
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"--engine {engine} needs --true-col and --pred-col")
+    if weight_col is not None and not (true_col and pred_col):
+        raise ValueError(f"{names['weight_col']} reads a column of the table: give one file "
+                         f"with {names['true_col']} and {names['pred_col']}")
     stats: dict = {}
     start = time.perf_counter()
     try:
         if engine == "memory":
             table = _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
-                            names)
+                            names, weight_col)
         elif engine == "duckdb":
             log(f"counting (true, predicted) pairs in {truth} with DuckDB...", progress=True)
             table = from_duckdb(truth, true_col, pred_col, sep=sep, memory_limit=memory_limit,
                                 drop_null=drop_null, stats=stats,
-                                progress=sys.stderr.isatty(), names=names)
+                                progress=sys.stderr.isatty(), names=names,
+                                weight_col=weight_col)
         elif engine == "spark":
             log(f"counting (true, predicted) pairs in {truth} with Spark (local)...",
                 progress=True)
             table = from_spark_files(truth, true_col, pred_col, sep=sep, drop_null=drop_null,
-                                     stats=stats, spark=spark, names=names)
+                                     stats=stats, spark=spark, names=names,
+                                     weight_col=weight_col)
         else:
             raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     except ImportError as exc:  # an extra that is not installed: its message names it
@@ -97,10 +107,22 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
 
 
 def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
-            names) -> Contingency:
+            names, weight_col=None) -> Contingency:
     if pred is None and is_parquet(expand_paths(truth)[0]):
         return from_parquet(truth, true_col, pred_col, drop_null=drop_null, stats=stats,
-                            names=names)
+                            names=names, weight_col=weight_col)
+    if weight_col is not None:
+        t, p, w = read_weighted_labels(truth, true_col, pred_col, weight_col, sep=sep,
+                                       drop_null=drop_null, stats=stats, names=names)
+        return weighted_table(t, p, w, str(truth), weight_col, names["weight_col"])
     t, p = read_labels(truth, pred, true_col=true_col, pred_col=pred_col, sep=sep,
                        header=header, drop_null=drop_null, stats=stats, names=names)
     return Contingency.from_labels(t, p)
+
+
+def weighted_table(t: Any, p: Any, w: Any, name: str, col: str, option: str) -> Contingency:
+    """The table of labels read in memory with their weight column's cells (text or
+    numbers), by the rules every engine applies (:mod:`clustermetrics.sources.weights`)."""
+    kinds, exact, real = classify(w)
+    counts = cell_counts(exact, real, problem_counts(kinds), name, col, option)
+    return Contingency.from_labels(t, p, sample_weight=counts)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from ..bootstrap import MAX_N_BOOT
+from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
-from ..sources.files import is_parquet, read_label_file, read_labels
-from .options import integer
+from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
+from ..sources.weights import cell_counts, classify, problem_counts
+from .engines import FLAGS
+from .options import add_run_options, integer, progress_of, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]
@@ -28,6 +31,10 @@ def add_paired_command(sub) -> None:
     p.add_argument("--true-col", help="column of true labels in a one-file table")
     p.add_argument("--a-col", help="column of clustering A in a one-file table")
     p.add_argument("--b-col", help="column of clustering B in a one-file table")
+    p.add_argument("--weight-col", metavar="NAME",
+                   help="column of row weights in a one-file table: each row counts that "
+                        "many times in the scores; the bootstrap resamples rows, each "
+                        "carrying its weight")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (three-file form)")
@@ -44,6 +51,7 @@ def add_paired_command(sub) -> None:
                    help="with --noise-label: one-item clusters (default) or excluded")
     p.add_argument("--names", default="A,B", help="names of A and B in the output "
                                                   "(default: A,B; or the column names)")
+    add_run_options(p)
     add_output_options(p)
     p.set_defaults(handler=_paired)
 
@@ -62,11 +70,25 @@ def _labels(args: argparse.Namespace):
         if args.header:
             raise CliError("--header applies to the three-file form (TRUTH A B); a one-file "
                            "table always starts with its header line")
-        t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
-                           sep=args.sep)
+        if args.weight_col in columns:
+            raise CliError(f"--weight-col names a label column, {args.weight_col!r}")
+        names = {**FLAGS, "pred_col": "--a-col"}
+        weights = None
+        if args.weight_col is not None:
+            t, a, w = read_weighted_labels(args.truth, args.true_col, args.a_col,
+                                           args.weight_col, sep=args.sep, names=names)
+            kinds, exact, real = classify(w)
+            weights = cell_counts(exact, real, problem_counts(kinds), args.truth,
+                                  args.weight_col, "--weight-col")
+        else:
+            t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
+                               sep=args.sep, names=names)
         _, b = read_labels(args.truth, true_col=args.true_col, pred_col=args.b_col,
-                           sep=args.sep)
-        return t, a, b, (args.a_col, args.b_col)
+                           sep=args.sep, names={**FLAGS, "pred_col": "--b-col"})
+        return t, a, b, (args.a_col, args.b_col), weights
+    if args.weight_col is not None:
+        raise CliError("--weight-col reads a column of one table: give it with --true-col, "
+                       "--a-col and --b-col")
     if not (args.a and args.b):
         raise CliError("give three label files TRUTH A B, or one table with --true-col, "
                        "--a-col and --b-col")
@@ -77,13 +99,13 @@ def _labels(args: argparse.Namespace):
             raise CliError(f"TRUTH ({args.truth}) has {files[0].shape[0]} labels but {what} "
                            f"({path}) has {labels.shape[0]}: the files must label the same "
                            "items, one per line")
-    return (*files, None)
+    return (*files, None, None)
 
 
 def _paired(args: argparse.Namespace) -> str:
     if args.noise != "singletons" and args.noise_label is None:
         raise CliError("--noise needs --noise-label (which predicted label is noise?)")
-    t, a, b, columns = _labels(args)
+    t, a, b, columns, weights = _labels(args)
     names = tuple(args.names.split(",")) if args.names != "A,B" or columns is None \
         else columns
     if len(names) != 2 or not all(names) or names[0] == names[1]:
@@ -91,5 +113,8 @@ def _paired(args: argparse.Namespace) -> str:
                        f"{args.names!r}")
     result = compare_clusterings(t, a, b, args.metrics, n_boot=args.n_boot, ci=args.ci,
                                  seed=args.seed, noise_label=args.noise_label,
-                                 noise=args.noise, names=names)
+                                 noise=args.noise, names=names, progress=progress_of(args),
+                                 sample_weight=weights)
+    if args.report:
+        write_page(args.report, "clustermetrics paired", lambda: paired_sections(result))
     return render(result, args.format)

@@ -52,6 +52,10 @@ def add_score_command(sub) -> None:
     p.add_argument("--pred-col", action="append",
                    help="column of predicted labels in a one-file table; repeat it to score "
                         "several runs (one column of scores each)")
+    p.add_argument("--weight-col", metavar="NAME",
+                   help="column of row weights in a one-file table: each row counts that "
+                        "many times (non-negative integers; 3.0 is 3); every engine sums "
+                        "them exactly")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (two-file form)")
@@ -119,6 +123,13 @@ def _score(args: argparse.Namespace) -> str:
     pred_cols = args.pred_col or [None]
     if len(set(pred_cols)) != len(pred_cols):
         raise CliError("--pred-col names the same column twice")
+    if args.weight_col is not None:
+        if args.pred is not None:
+            raise CliError("--weight-col reads a column of one table: give FILE with "
+                           "--true-col and --pred-col instead of TRUTH PRED")
+        for name, cols in (("--true-col", args.true_col or []), ("--pred-col", pred_cols)):
+            if args.weight_col in cols:
+                raise CliError(f"--weight-col names the {name} column {args.weight_col!r}")
     if len(pred_cols) > 1 and len(references) > 1:
         raise CliError("repeat --true-col (several references) or --pred-col (several "
                        "runs), not both")
@@ -136,7 +147,7 @@ def _score(args: argparse.Namespace) -> str:
                 tables[name] = table_from_files(
                     engine, truth, args.pred, true_col=true_col, pred_col=pred_col,
                     sep=args.sep, header=args.header, memory_limit=args.memory_limit,
-                    drop_null=args.drop_null, log=log)
+                    drop_null=args.drop_null, log=log, weight_col=args.weight_col)
             first = next(iter(tables.values()))
             noise_label = _noise_label(first, args.noise_label,
                                        f" in {pred_col!r}" if len(pred_cols) > 1 else "")

@@ -8,6 +8,7 @@ it. The recovery rates' own times (exact matching, greedy Algorithm 2, pseudo) a
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections import Counter
@@ -52,13 +53,21 @@ _SUMMARY = ("ari", "ami", "nmi", "v_measure")
 class NearBest:
     """How a run compares with the best run on its dataset by ``key``: the paired
     bootstrap's p-value of "no difference" (Holm-adjusted over the dataset's runs) and
-    whether the run is not significantly worse than the best at ``alpha``."""
+    whether the run is not significantly worse than the best at ``alpha``.
+
+    ``difference`` is the run's score minus the best run's, ``interval`` the paired
+    bootstrap's percentile interval of that difference at ``level`` and ``raw_pvalue``
+    its p-value before the adjustment (NaN for the best run itself)."""
 
     key: str
     best: str
     pvalue: float
     alpha: float
     is_best: bool = False
+    difference: float = 0.0
+    interval: tuple[float, float] = (math.nan, math.nan)
+    raw_pvalue: float = math.nan
+    level: float = 0.95
 
     @property
     def tied(self) -> bool:
@@ -115,6 +124,10 @@ class Run:
                 "warnings": list(self.warnings), "scores": dict(self.scores),
                 **({"curve": _curve_dict(self.curve)} if self.curve is not None else {}),
                 **({"near_best": {"key": self.near_best.key, "best": self.near_best.best,
+                                  "difference": self.near_best.difference,
+                                  "interval": list(self.near_best.interval),
+                                  "level": self.near_best.level,
+                                  "pvalue": self.near_best.raw_pvalue,
                                   "pvalue_holm": self.near_best.pvalue,
                                   "alpha": self.near_best.alpha,
                                   "not_significantly_worse": self.near_best.tied}}
@@ -288,12 +301,13 @@ def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
 
 def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str, *,
                    n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                   noise: str = "cluster") -> None:
+                   noise: str = "cluster", level: float = 0.95) -> None:
     """Set each run's :class:`NearBest`: per dataset, the best run by ``key`` is compared
     with every other run by a paired bootstrap over the items
     (:func:`~clustermetrics.compare_clusterings`), and the p-values are adjusted for the
     several comparisons by Holm's step-down method (Holm, Scand. J. Statist. 6, 1979).
-    A run is "near the best" when its adjusted p-value is not below ``alpha``."""
+    A run is "near the best" when its adjusted p-value is not below ``alpha``; ``level``
+    is that of the intervals of the differences."""
     entry = METRICS[resolve_metrics(key)[0]]
     noise_options = {} if noise == "cluster" else {"noise_label": -1, "noise": noise}
     for name in dict.fromkeys(r.dataset for r in runs):
@@ -303,13 +317,15 @@ def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str,
             if entry.is_better(r.scores[entry.key], best.scores[entry.key]):
                 best = r
         others = [r for r in group if r is not best]
-        raw = [compare_clusterings(truths[name], best.labels, r.labels, entry.key,
-                                   n_boot=n_boot, seed=seed, **noise_options)[entry.key].pvalue
-               for r in others]
+        # A = the run, B = the best: the difference is the run's score minus the best's
+        paired = [compare_clusterings(truths[name], r.labels, best.labels, entry.key,
+                                      n_boot=n_boot, ci=level, seed=seed,
+                                      **noise_options)[entry.key] for r in others]
         label = best.algorithm + ("" if best.k is None else f" (k = {best.k})")
-        best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True)
-        for r, p in zip(others, holm(raw), strict=True):
-            r.near_best = NearBest(entry.key, label, p, alpha)
+        best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True, level=level)
+        for r, s, p in zip(others, paired, holm([s.pvalue for s in paired]), strict=True):
+            r.near_best = NearBest(entry.key, label, p, alpha, difference=s.difference,
+                                   interval=s.interval, raw_pvalue=s.pvalue, level=level)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .._text import visible
 from ..diagnostics import diagnose
+from ..paired import PairedComparison
 from ..registry import METRICS
 from ..table import Contingency
 from . import plots
@@ -23,7 +25,8 @@ from .html import Block, Image, Pre, Section, Table
 from .recovery_study import Study, paper_examples, paper_kc_tables, paper_tables, shortfalls_text
 from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
 
-__all__ = ["pick_run", "chosen_run_section", "compare_sections", "demo_sections",
+__all__ = ["pick_run", "chosen_run_section", "compare_sections", "paired_table", "paired_sections",
+           "demo_sections",
            "chance_sections", "coverage_sections"]
 
 
@@ -101,6 +104,34 @@ def _scores_table(runs: Sequence[Run]) -> Table:
     return Table(header, rows, "Every registered score, one column per run")
 
 
+def paired_table(runs: Sequence[Run]) -> Table | None:
+    """The paired comparisons of ``compare --paired``: every run against the best run of
+    its dataset (None when the runs were not compared)."""
+    marked = [r for r in runs if r.near_best is not None]
+    if not marked:
+        return None
+    first = marked[0].near_best
+    assert first is not None
+    key, level = first.key, first.level
+    rows = []
+    for r in marked:
+        nb = r.near_best
+        assert nb is not None
+        rows.append([r.dataset, r.algorithm, "-" if r.k is None else r.k,
+                     f"{r.scores[key]:.4f}",
+                     "best" if nb.is_best else f"{nb.difference:+.4f}",
+                     "-" if nb.is_best else f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
+                     "-" if nb.is_best else f"{nb.raw_pvalue:.3g}",
+                     "-" if nb.is_best else f"{nb.pvalue:.3g}",
+                     "best" if nb.is_best else "yes" if nb.tied else "no"])
+    return Table(["dataset", "algorithm", "k", f"{key} ({METRICS[key].name})",
+                  "difference from the best", f"{level:.0%} interval", "p-value",
+                  "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})"], rows,
+                 f"Paired comparison with the best run of each dataset by {key}: a paired "
+                 "bootstrap over the points (difference = run - best), p-values of \"no "
+                 "difference\" adjusted over each dataset's runs by Holm's step-down method")
+
+
 def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
                      chosen: str | None = None,
                      metrics: Sequence[str] | None = None) -> list[Section]:
@@ -108,10 +139,30 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
     chosen run and the data."""
     run = pick_run(runs, chosen)
     curves = list({id(r.curve): r.curve for r in runs if r.curve is not None}.values())
+    paired = paired_table(runs)
     return [Section("Results", [Pre(runs_table(runs, metrics)), _scores_table(runs)]),
+            *([Section("Paired comparison with the best run", [paired])] if paired else []),
             chosen_run_section(run, datasets[run.dataset], runs),
             *(s for i, c in enumerate(curves) for s in curve_sections(c, f"hierarchy_{i}")),
             Section("Data", [f"{d.name}: {d.description}" for d in datasets.values()])]
+
+
+def paired_sections(result: PairedComparison) -> list[Section]:
+    """The page of ``clustermetrics paired``: each score of A and B, their difference with
+    its interval and p-value, and which is better."""
+    a, b = (visible(n) for n in result.names)
+    names = {"a": a, "b": b, "tie": "tie"}
+    rows = [[f"{key} ({METRICS[key].name})", f"{s.a:.4f}", f"{s.b:.4f}",
+             f"{s.difference:+.4f}", f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
+             f"{s.pvalue:.3g}", names[s.better],
+             "yes" if s.significant() else "no", s.n_skipped]
+            for key, s in result.scores.items()]
+    table = Table(["score", a, b, f"difference ({a} - {b})", f"{result.level:.0%} interval",
+                   "p-value", "better", "significant at 0.05", "replicates skipped"], rows,
+                  f"Paired bootstrap: {result.n_boot} replicates over N = {result.n_samples} "
+                  "items; two-sided p-values of \"no difference\" (Efron & Tibshirani, An "
+                  "Introduction to the Bootstrap, 1993, 16.4)")
+    return [Section(f"Paired comparison: {a} against {b}", [table, *result.notes])]
 
 
 def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing], *,

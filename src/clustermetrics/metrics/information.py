@@ -42,6 +42,7 @@ from ._cells import (
     log_counts,
     scaled_masses,
 )
+from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
@@ -215,17 +216,18 @@ def _emi(table: Contingency) -> float:
         t.class_sizes, t.cluster_sizes, t.n_samples))
 
 
-def _mean(h_true: float, h_pred: float, mi: float, average_method: str) -> float:
-    """The normaliser of NMI / AMI: a mean of the two entropies, or the joint entropy."""
+def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
+    """The normaliser of NMI / AMI: a mean of the two entropies, or the joint entropy
+    (of floats, or of arrays of many tables' values)."""
     if average_method == "arithmetic":
         return (h_true + h_pred) / 2.0
     if average_method == "geometric":
-        return math.sqrt(h_true * h_pred)
+        return sqrt(h_true * h_pred)
     if average_method == "min":
-        return min(h_true, h_pred)
+        return minimum(h_true, h_pred)
     if average_method == "max":
-        return max(h_true, h_pred)
-    return max(h_true + h_pred - mi, 0.0)  # joint
+        return maximum(h_true, h_pred)
+    return maximum(h_true + h_pred - mi, 0.0)  # joint
 
 
 _MEANS = ("arithmetic", "geometric", "min", "max")
@@ -303,12 +305,11 @@ def normalized_mutual_info_score(table: Contingency, *,
     Strehl & Ghosh, "Cluster ensembles", JMLR 3 (2002); Vinh, Epps & Bailey, JMLR 11
     (2010), Table 2.
     """
-    if table.n_classes == table.n_clusters == 1:
-        raise Undefined(1.0, "NMI is undefined (0/0): both labellings have a single label")
+    undefined_where(table, (table.n_classes == 1) & (table.n_clusters == 1), 1.0,
+                    "NMI is undefined (0/0): both labellings have a single label")
     mi, h_true, h_pred = _info(table)
-    if mi == 0:
-        return 0.0
-    return min(float(mi / _mean(h_true, h_pred, mi, average_method)), 1.0)
+    return select(mi == 0, 0.0,
+                  minimum(ratio(mi, _mean(h_true, h_pred, mi, average_method), 0.0), 1.0))
 
 
 @score(needs=_HYPERGEOMETRIC)
@@ -720,20 +721,19 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
 def _share(table: Contingency, side: int) -> float:
     """MI / H(truth) (side 1) or MI / H(prediction) (side 2); 1.0 for 0/0, a single label."""
     info = _info(table)
-    return float(info[0] / info[side]) if info[side] else 1.0
+    return ratio(info[0], info[side], 1.0)
 
 
 def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
     homogeneity, completeness = _share(table, 1), _share(table, 2)
-    if homogeneity + completeness == 0.0 or beta * homogeneity + completeness == 0.0:
-        # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
-        # ZeroDivisionError there
-        if raising:
-            raise Undefined(
-                0.0, "the V-measure is undefined (0/0): homogeneity and completeness are 0")
-        return 0.0
-    return float((1 + beta) * homogeneity * completeness /
-                 (beta * homogeneity + completeness))
+    # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
+    # ZeroDivisionError there
+    zero = (homogeneity + completeness == 0.0) | (beta * homogeneity + completeness == 0.0)
+    if raising:
+        undefined_where(table, zero, 0.0,
+                        "the V-measure is undefined (0/0): homogeneity and completeness are 0")
+    return select(zero, 0.0, ratio((1 + beta) * homogeneity * completeness,
+                                   beta * homogeneity + completeness, 0.0))
 
 
 @score(zero_division=True, real=_REAL_INFO)
@@ -754,8 +754,8 @@ def homogeneity_score(table: Contingency) -> float:
     ----------
     Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
-    if _info(table)[1] == 0:
-        raise Undefined(1.0, "homogeneity is undefined (0/0): the truth has a single class")
+    undefined_where(table, _info(table)[1] == 0, 1.0,
+                    "homogeneity is undefined (0/0): the truth has a single class")
     return _share(table, 1)
 
 
@@ -776,8 +776,8 @@ def completeness_score(table: Contingency) -> float:
     ----------
     Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
-    if _info(table)[2] == 0:
-        raise Undefined(1.0, "completeness is undefined (0/0): the prediction has a single cluster")
+    undefined_where(table, _info(table)[2] == 0, 1.0,
+                    "completeness is undefined (0/0): the prediction has a single cluster")
     return _share(table, 2)
 
 
@@ -800,8 +800,10 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     Rosenberg & Hirschberg, EMNLP-CoNLL (2007).
     """
     _, h_true, h_pred = _info(table)
-    if h_true == 0 or h_pred == 0:  # homogeneity or completeness is its 0/0 convention
-        raise Undefined(_v_measure(table, beta, raising=False),
+    # a single label: homogeneity or completeness is its 0/0 convention
+    single = (h_true == 0) | (h_pred == 0)
+    if is_many(single) or single:
+        undefined_where(table, single, _v_measure(table, beta, raising=False),
                         "the V-measure is undefined (0/0): a labelling with a single label "
                         "leaves homogeneity or completeness at its convention")
     return _v_measure(table, beta)
@@ -824,7 +826,7 @@ def variation_of_information_distance(table: Contingency) -> float:
     Meila, "Comparing clusterings - an information based distance", JMVA 98 (2007).
     """
     mi, h_true, h_pred = _info(table)
-    return max(float(h_true + h_pred - 2.0 * mi), 0.0)
+    return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
 
 @score(zero_division=True, real=_REAL_INFO)
@@ -846,9 +848,9 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     """
     mi, h_true, h_pred = _info(table)
     joint = h_true + h_pred - mi
-    if joint <= 0.0:
-        raise Undefined(0.0, "NVI is undefined (0/0): both labellings have a single label")
-    return min(max(float((h_true + h_pred - 2.0 * mi) / joint), 0.0), 1.0)
+    undefined_where(table, joint <= 0.0, 0.0,
+                    "NVI is undefined (0/0): both labellings have a single label")
+    return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
 @score(zero_division=True, real=_REAL_INFO)
@@ -868,10 +870,10 @@ def normalized_information_distance(table: Contingency) -> float:
     Vinh, Epps & Bailey, JMLR 11 (2010); aricode ``NID``.
     """
     mi, h_true, h_pred = _info(table)
-    top = max(h_true, h_pred)
-    if top <= 0.0:
-        raise Undefined(0.0, "NID is undefined (0/0): both labellings have a single label")
-    return min(max(float(1.0 - mi / top), 0.0), 1.0)
+    top = maximum(h_true, h_pred)
+    undefined_where(table, top <= 0.0, 0.0,
+                    "NID is undefined (0/0): both labellings have a single label")
+    return minimum(maximum(1.0 - ratio(mi, top, 0.0), 0.0), 1.0)
 
 
 @score(real=_REAL_INFO)

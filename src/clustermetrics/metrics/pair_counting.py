@@ -28,6 +28,7 @@ import numpy as np
 
 from ..table import Contingency, as_contingency
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
+from ._elementwise import minimum, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
@@ -182,8 +183,8 @@ def rand_score(table: Contingency) -> float:
     """
     tp, fn, fp, tn = _pairs(table)
     agree, total = tp + tn, tp + fn + fp + tn
-    if total == 0:
-        raise Undefined(1.0, "the Rand index is undefined (0/0): there are no item pairs")
+    undefined_where(table, total == 0, 1.0,
+                    "the Rand index is undefined (0/0): there are no item pairs")
     return agree / total
 
 
@@ -225,10 +226,10 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
                        _CHANCE)
         return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
-    if den == 0:  # then FN = FP = 0: the labellings agree on every pair
-        raise Undefined(
-            1.0, "ARI is undefined (0/0): every pair is together in both labellings, or "
-                 "apart in both")
+    # den = 0: then FN = FP = 0, the labellings agree on every pair
+    undefined_where(table, den == 0, 1.0,
+                    "ARI is undefined (0/0): every pair is together in both labellings, or "
+                    "apart in both")
     return 2 * (tp * tn - fn * fp) / den
 
 
@@ -269,12 +270,9 @@ def fowlkes_mallows_score(table: Contingency) -> float:
     Fowlkes & Mallows, "A method for comparing two hierarchical clusterings", JASA 78 (1983).
     """
     tp, fn, fp, _ = _pairs(table)
-    if (tp + fp) * (tp + fn) == 0:
-        raise Undefined(1.0 if fn == 0 and fp == 0 else 0.0,
-                        "FMI is undefined (0/0): a labelling has no pair together")
-    if tp == 0:
-        return 0.0
-    return math.sqrt(tp / (tp + fp)) * math.sqrt(tp / (tp + fn))
+    undefined_where(table, (tp + fp) * (tp + fn) == 0, select((fn == 0) & (fp == 0), 1.0, 0.0),
+                    "FMI is undefined (0/0): a labelling has no pair together")
+    return select(tp == 0, 0.0, sqrt(tp / (tp + fp)) * sqrt(tp / (tp + fn)))
 
 
 @score(zero_division=1.0, real=_REAL_PAIRS)
@@ -296,9 +294,8 @@ def pair_precision_score(table: Contingency) -> float:
     Desgraupes, "Clustering indices", Université Paris Ouest (2013).
     """
     tp, _, fp, _ = _pairs(table)
-    if tp + fp == 0:
-        raise Undefined(
-            1.0, "pair precision is undefined (0/0): the prediction has no pair together")
+    undefined_where(table, tp + fp == 0, 1.0,
+                    "pair precision is undefined (0/0): the prediction has no pair together")
     return tp / (tp + fp)
 
 
@@ -320,8 +317,8 @@ def pair_recall_score(table: Contingency) -> float:
     Desgraupes, "Clustering indices", Université Paris Ouest (2013).
     """
     tp, fn, _, _ = _pairs(table)
-    if tp + fn == 0:
-        raise Undefined(1.0, "pair recall is undefined (0/0): the truth has no pair together")
+    undefined_where(table, tp + fn == 0, 1.0,
+                    "pair recall is undefined (0/0): the truth has no pair together")
     return tp / (tp + fn)
 
 
@@ -344,12 +341,12 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     Manning, Raghavan & Schütze, "Introduction to Information Retrieval" (2008), 16.3.
     """
     tp, fn, fp, _ = _pairs(table)
-    b2 = Fraction(beta) ** 2  # exact: the quotient below is rounded once
-    num, den = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
-    if den == 0:
-        raise Undefined(1.0, "the pair F-score is undefined (0/0): no pair is together in either "
-                             "labelling")
-    return float(num / den)
+    b2 = Fraction(beta) ** 2  # b^2 = p / q exactly: the quotient below is rounded once
+    p, q = b2.numerator, b2.denominator
+    num, den = (q + p) * tp, (q + p) * tp + p * fn + q * fp
+    undefined_where(table, den == 0, 1.0, "the pair F-score is undefined (0/0): no pair is "
+                                          "together in either labelling")
+    return num / den
 
 
 @score(zero_division=1.0, real=_REAL_PAIRS)
@@ -369,10 +366,9 @@ def pair_jaccard_score(table: Contingency) -> float:
     Jaccard (1912); for partitions see Ben-Hur, Elisseeff & Guyon, PSB (2002).
     """
     tp, fn, fp, _ = _pairs(table)
-    if tp + fn + fp == 0:
-        raise Undefined(
-            1.0, "the pair Jaccard index is undefined (0/0): no pair is together in either "
-                 "labelling")
+    undefined_where(table, tp + fn + fp == 0, 1.0,
+                    "the pair Jaccard index is undefined (0/0): no pair is together in "
+                    "either labelling")
     return tp / (tp + fn + fp)
 
 
@@ -393,10 +389,9 @@ def czekanowski_dice_score(table: Contingency) -> float:
     Desgraupes, "Clustering indices", clusterCrit vignette (2013), Czekanowski_Dice.
     """
     a, b, c, _ = _pairs(table)
-    if 2 * a + b + c == 0:
-        raise Undefined(
-            1.0, "the Czekanowski-Dice index is undefined (0/0): no pair is together in "
-                 "either labelling")
+    undefined_where(table, 2 * a + b + c == 0, 1.0,
+                    "the Czekanowski-Dice index is undefined (0/0): no pair is together in "
+                    "either labelling")
     return 2 * a / (2 * a + b + c)
 
 
@@ -418,9 +413,8 @@ def kulczynski_score(table: Contingency) -> float:
     Desgraupes, "Clustering indices" (2013), Kulczynski.
     """
     a, b, c, _ = _pairs(table)
-    if (a + c) * (a + b) == 0:
-        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
-                        "the Kulczynski index is undefined (0/0): a labelling has no pair together")
+    undefined_where(table, (a + c) * (a + b) == 0, select((b == 0) & (c == 0), 1.0, 0.0),
+                    "the Kulczynski index is undefined (0/0): a labelling has no pair together")
     # (a/(a+c) + a/(a+b)) / 2 over one common denominator, divided once
     return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
 
@@ -445,11 +439,10 @@ def mcnemar_score(table: Contingency) -> float:
     McNemar, Psychometrika 12 (1947); Desgraupes, "Clustering indices" (2013), McNemar.
     """
     _, _, c, d = _pairs(table)
-    if d + c == 0:
-        raise Undefined(
-            0.0, "the McNemar statistic is undefined (0/0): no pair is apart in the truth")
-    magnitude = math.sqrt((d - c) ** 2 / (d + c))  # int / int: correctly rounded
-    return math.copysign(magnitude, d - c) if d != c else 0.0
+    undefined_where(table, d + c == 0, 0.0,
+                    "the McNemar statistic is undefined (0/0): no pair is apart in the truth")
+    magnitude = sqrt((d - c) ** 2 / (d + c))  # int / int: correctly rounded
+    return with_sign(magnitude, d - c)
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -473,12 +466,11 @@ def phi_score(table: Contingency) -> float:
     """
     a, b, c, d = _pairs(table)
     den_sq = (a + b) * (a + c) * (b + d) * (c + d)
-    if den_sq == 0:
-        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
-                        "phi is undefined (0/0): a labelling has no pair together, or none apart")
+    undefined_where(table, den_sq == 0, select((b == 0) & (c == 0), 1.0, 0.0),
+                    "phi is undefined (0/0): a labelling has no pair together, or none apart")
     num = a * d - b * c
-    value = math.sqrt(num * num / den_sq)
-    return math.copysign(min(value, 1.0), num) if num else 0.0
+    value = sqrt(num * num / den_sq)
+    return with_sign(minimum(value, 1.0), num)
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -498,9 +490,8 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     Rogers & Tanimoto, Science 132 (1960); Desgraupes (2013), Rogers_Tanimoto.
     """
     a, b, c, d = _pairs(table)
-    if a + b + c + d == 0:
-        raise Undefined(
-            1.0, "the Rogers-Tanimoto index is undefined (0/0): there are no item pairs")
+    undefined_where(table, a + b + c + d == 0, 1.0,
+                    "the Rogers-Tanimoto index is undefined (0/0): there are no item pairs")
     return (a + d) / (a + d + 2 * (b + c))
 
 
@@ -522,8 +513,8 @@ def russel_rao_score(table: Contingency) -> float:
     """
     a, b, c, d = _pairs(table)
     total = a + b + c + d
-    if total == 0:
-        raise Undefined(0.0, "the Russel-Rao index is undefined (0/0): there are no item pairs")
+    undefined_where(table, total == 0, 0.0,
+                    "the Russel-Rao index is undefined (0/0): there are no item pairs")
     return a / total
 
 
@@ -543,9 +534,8 @@ def sokal_sneath1_score(table: Contingency) -> float:
     Sokal & Sneath, Principles of Numerical Taxonomy (1963); Desgraupes (2013).
     """
     a, b, c, _ = _pairs(table)
-    if a + b + c == 0:
-        raise Undefined(1.0, "the Sokal-Sneath index 1 is undefined (0/0): no pair is together in "
-                             "either labelling")
+    undefined_where(table, a + b + c == 0, 1.0, "the Sokal-Sneath index 1 is undefined (0/0): "
+                    "no pair is together in either labelling")
     return a / (a + 2 * (b + c))
 
 
@@ -565,8 +555,8 @@ def sokal_sneath2_score(table: Contingency) -> float:
     Sokal & Sneath (1963); Desgraupes (2013), Sokal_Sneath2.
     """
     a, b, c, d = _pairs(table)
-    if a + b + c + d == 0:
-        raise Undefined(1.0, "the Sokal-Sneath index 2 is undefined (0/0): there are no item pairs")
+    undefined_where(table, a + b + c + d == 0, 1.0,
+                    "the Sokal-Sneath index 2 is undefined (0/0): there are no item pairs")
     return 2 * (a + d) / (2 * (a + d) + b + c)
 
 
@@ -588,9 +578,8 @@ def southwood_score(table: Contingency) -> float:
     Southwood, Ecological Methods (1978); clusim ``southwood_index`` (Gates & Ahn, JOSS 2017).
     """
     a, b, c, _ = _pairs(table)
-    if b + c == 0:
-        raise Undefined(1.0, "the Southwood index is undefined: the labellings agree on "
-                             "every pair")
+    undefined_where(table, b + c == 0, 1.0,
+                    "the Southwood index is undefined: the labellings agree on every pair")
     return a / (b + c)
 
 
@@ -616,11 +605,10 @@ def kendall_tau_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     total = a + b + c + d
     den_sq = total * (total - a)
-    if den_sq == 0:
-        raise Undefined(
-            1.0, "Kendall's tau is undefined (0/0): no pair is apart in either labelling")
+    undefined_where(table, den_sq == 0, 1.0,
+                    "Kendall's tau is undefined (0/0): no pair is apart in either labelling")
     num = a + d - b - c
-    return math.copysign(math.sqrt(num * num / den_sq), num) if num else 0.0
+    return with_sign(sqrt(num * num / den_sq), num)
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -640,8 +628,7 @@ def gamma_score(table: Contingency) -> float:
     """
     a, b, c, d = _pairs(table)
     total = a + b + c + d
-    if total == 0:
-        raise Undefined(1.0, "gamma is undefined (0/0): there are no item pairs")
+    undefined_where(table, total == 0, 1.0, "gamma is undefined (0/0): there are no item pairs")
     return (a + d - b - c) / total
 
 
@@ -662,8 +649,8 @@ def g_plus_distance(table: Contingency) -> float:
     Rohlf, Systematic Zoology 23 (1974); permetrics ``gplus_score`` (GPS).
     """
     a, b, c, d = _pairs(table)
-    if a + b + c + d == 0:
-        raise Undefined(0.0, "G-plus is undefined (0/0): there are no item pairs")
+    undefined_where(table, a + b + c + d == 0, 0.0,
+                    "G-plus is undefined (0/0): there are no item pairs")
     return (b + c) / (a + b + c + d)
 
 
@@ -677,7 +664,8 @@ def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
 
     0 in expectation for independent labellings, 1.0 when the partitions agree on every pair,
     0.0 when a labelling has no pair together; range (-inf, 1]. Symmetric. ``M - sqrt(PQ)``
-    is evaluated as (M^2 - PQ) / (M + sqrt(PQ)) so it does not cancel.
+    is evaluated as (M^2 - PQ) / (M + sqrt(PQ)) with M^2 - PQ = M (b + d) + Q (c + d),
+    and M a - PQ as a d - b c, so neither cancels in floating point.
 
     Examples
     --------
@@ -690,13 +678,15 @@ def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
     ``adjusted_fm_score``.
     """
     a, b, c, d = _pairs(table)
-    m, pq = a + b + c + d, (a + b) * (a + c)
-    if pq == 0 or m * m == pq:  # no pair together in a labelling, or every pair in both
-        raise Undefined(1.0 if b == 0 and c == 0 else 0.0,
-                        "the adjusted Fowlkes-Mallows index is 0/0")
-    root = math.sqrt(pq)
-    gap = (m * m - pq) / (m + root)
-    return (m * a - pq) / (root * gap)
+    m, q = a + b + c + d, a + c
+    pq = (a + b) * q
+    spread = m * (b + d) + q * (c + d)  # M^2 - PQ, a sum of non-negative terms
+    # PQ = 0: no pair together in a labelling; M^2 = PQ: every pair together in both
+    undefined_where(table, (pq == 0) | (spread == 0), select((b == 0) & (c == 0), 1.0, 0.0),
+                    "the adjusted Fowlkes-Mallows index is 0/0")
+    root = sqrt(pq)
+    gap = spread / (m + root)
+    return (a * d - b * c) / (root * gap)
 
 
 def _sum_n_ab(table: Contingency) -> int:

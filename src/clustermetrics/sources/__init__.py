@@ -7,6 +7,9 @@
 * :func:`from_spark` — Spark DataFrames; groupBy/count runs in Spark (extra ``spark``);
   :func:`from_spark_files` — files and globs counted by Spark.
 
+The engine sources take ``weight_col``: a column of row weights, summed exactly inside
+the engine by the rules of :mod:`.weights`.
+
 Every file source reads delimited text by the one set of rules of the user guide ("How files
 are read"), so they all give the same table as the in-memory reader.
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..table import Contingency
 from .delimited import Layout, is_blank, resolve_sep, scan
 from .files import PARAMETERS, is_parquet
+from .weights import WeightCells
 
 __all__ = ["TextPart", "check_nulls", "labels", "source_name", "stage", "table_from_groups",
            "text_parts"]
@@ -25,14 +26,15 @@ def source_name(source: Any) -> str:
 class TextPart:
     """One text file of a source: its checked layout and where the two columns are."""
 
-    __slots__ = ("layout", "t", "p")
+    __slots__ = ("layout", "t", "p", "w")
 
-    def __init__(self, layout: Layout, t: int, p: int):
-        self.layout, self.t, self.p = layout, t, p
+    def __init__(self, layout: Layout, t: int, p: int, w: int | None = None):
+        self.layout, self.t, self.p, self.w = layout, t, p, w
 
 
 def text_parts(files: list[str], sep: str | None, true_col: str, pred_col: str,
-               drop_null: bool, names: Mapping[str, str] | None = None) -> list[TextPart]:
+               drop_null: bool, names: Mapping[str, str] | None = None,
+               weight_col: str | None = None) -> list[TextPart]:
     """Check every text file against the rules (see ``_delimited``) before an engine reads
     it, and find the two columns in each by name; errors name the file (the part)."""
     spell = {**PARAMETERS, **(names or {})}
@@ -40,7 +42,9 @@ def text_parts(files: list[str], sep: str | None, true_col: str, pred_col: str,
     for path in files:
         layout = scan(path, resolve_sep(path, sep, spell["sep"]))
         part = TextPart(layout, layout.column(true_col, spell["true_col"]),
-                        layout.column(pred_col, spell["pred_col"]))
+                        layout.column(pred_col, spell["pred_col"]),
+                        None if weight_col is None else
+                        layout.column(weight_col, spell["weight_col"]))
         layout.check_blank(drop_null)
         parts.append(part)
     return parts
@@ -71,7 +75,8 @@ def stage(files: list[str], folder: str) -> dict[str, str]:
 def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, true_col: str,
                       pred_col: str, drop_null: bool, stats: dict | None, *,
                       text: bool = False, blank_rows: int = 0,
-                      expected_rows: int | None = None) -> Contingency:
+                      expected_rows: int | None = None,
+                      weights: WeightCells | None = None) -> Contingency:
     """Table from GROUP BY (t, p) rows with counts n; t and p may be masked (NULL) arrays.
 
     Missing labels are NULLs and NaNs (and, for ``text`` files, empty or whitespace-only
@@ -79,7 +84,9 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     labels are an error naming the column and how many rows hold one, unless ``drop_null``;
     then those rows are skipped and counted in ``stats["skipped"]``. Infinite labels are an
     error. ``expected_rows``: how many rows the file holds; an engine that read another
-    number misread it, which is an error rather than a different table.
+    number misread it, which is an error rather than a different table. ``weights``:
+    the cells' weight sums (:mod:`.weights`), which then count the cells; rows dropped for
+    a missing label are dropped with their weights.
     """
     n = np.asarray(n, dtype=np.int64)
     t, t_missing = labels(t, name, true_col, text)
@@ -92,9 +99,14 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     check_nulls(name, true_col, pred_col, int(n[t_missing].sum()) + blank_rows,
                 int(n[p_missing].sum()) + blank_rows, int(n[bad].sum()) + blank_rows, rows,
                 drop_null, stats)
+    keep = ~bad
+    n_all = n
     if bad.any():
-        keep = ~bad
         t, p, n = t[keep], p[keep], n[keep]
+    if weights is not None:
+        n = weights.counts(n_all, keep, name)
+        if not n.all():  # cells whose every row weighs 0: left out, with their labels
+            t, p, n = t[n > 0], p[n > 0], n[n > 0]
     # the engine's arrays are ours alone: they become the sort's work space
     return Contingency.from_group_counts(t, p, n, overwrite=True)
 

@@ -20,7 +20,8 @@ from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
-from .parquet import label_types
+from .parquet import label_types, weight_type
+from .weights import FETCH, FRACTION, MISSING, OK, classify_text, grouped_sql, weight_cells
 
 __all__ = ["from_duckdb"]
 
@@ -40,7 +41,8 @@ def _duckdb():
 def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = None,
                 memory_limit: str | None = None, drop_null: bool = False,
                 temp_directory: str | None = None, stats: dict | None = None,
-                progress: bool = False, names: Mapping[str, str] | None = None) -> Contingency:
+                progress: bool = False, names: Mapping[str, str] | None = None,
+                weight_col: str | None = None) -> Contingency:
     """The table of two columns of a Parquet/CSV/TSV file, a glob of files, or a relation.
 
     Parameters
@@ -62,6 +64,10 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
         missing label dropped).
     progress : show DuckDB's progress bar while it scans (on stderr).
     names : how messages spell the parameters (a command line passes its flags).
+    weight_col : a column of weights: each row counts that many times, summed exactly
+        inside DuckDB (integers; floats and decimals of integral value; text numbers);
+        missing, negative, NaN and non-integral weights are refused naming the column
+        (:mod:`clustermetrics.sources.weights`).
 
     Notes
     -----
@@ -81,7 +87,8 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
             if memory_limit is not None:
                 con.execute(f"SET memory_limit = '{_safe(memory_limit, 'memory_limit')}'")
             con.execute(f"SET temp_directory = '{_safe(temp_directory or work)}'")
-            read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names)
+            read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names,
+                         weight_col)
             if not isinstance(source, (str, Path)):
                 return read.relation(_relation(source))
             files = expand_paths(source, "source")
@@ -90,7 +97,7 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
                 no_sep_for_parquet(sep, source, names)
                 return read.parquet(staged)
             return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
-                                                names))
+                                                names, weight_col))
         finally:
             con.close()
 
@@ -98,9 +105,11 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
 class _Read:
     """One source read on one connection; DuckDB's errors become ValueErrors."""
 
-    def __init__(self, duckdb, con, source, true_col, pred_col, drop_null, stats, names):
+    def __init__(self, duckdb, con, source, true_col, pred_col, drop_null, stats, names,
+                 weight_col=None):
         self.duckdb, self.con, self.source = duckdb, con, source
         self.spell = {**PARAMETERS, **(names or {})}
+        self.weight_col = weight_col
         self.name = _name(source)
         self.true_col, self.pred_col = true_col, pred_col
         self.drop_null, self.stats = drop_null, stats
@@ -115,6 +124,7 @@ class _Read:
     def relation(self, relation) -> Contingency:
         try:
             _check_columns(relation, self.name, self.true_col, self.pred_col)
+            self._check_weight(relation)
             return self._typed(relation)
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
@@ -125,9 +135,12 @@ class _Read:
         self.staged = staged
         types = label_types(list(staged.values()), self.true_col, self.pred_col, self.name,
                             self.spell)
+        if self.weight_col is not None:
+            weight_type(list(staged.values()), self.weight_col, self.name, self.spell)
         try:
             relation = self.con.read_parquet(list(staged), union_by_name=len(staged) > 1)
             _check_columns(relation, self.name, self.true_col, self.pred_col)
+            self._check_weight(relation)
             return self._typed(relation, files=types)
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
@@ -136,23 +149,53 @@ class _Read:
         types = dict(zip(relation.columns, map(str, relation.types), strict=True))
         (t_expr, t_conv), (p_expr, p_conv) = (_exact(col, types[col])
                                               for col in (self.true_col, self.pred_col))
-        grouped = relation.query("src", f"SELECT {t_expr} AS t, {p_expr} AS p, count(*) AS n "
-                                        "FROM src GROUP BY ALL")
+        if self.weight_col is None:
+            grouped = relation.query("src", f"SELECT {t_expr} AS t, {p_expr} AS p, "
+                                            "count(*) AS n FROM src GROUP BY ALL")
+        else:
+            family = _weight_family(types[self.weight_col])
+            assert family is not None  # checked by _check_weight
+            grouped = relation.query("src", _weighted_groups(
+                f"SELECT {t_expr} AS t, {p_expr} AS p, {_ident(self.weight_col)} AS w "
+                "FROM src", family))
         if files and types[self.true_col] == types[self.pred_col] == "VARCHAR":
             # text labels: our own connection numbers them in DuckDB (hashing millions of
             # Python strings would cost more than the GROUP BY)
             grouped.create("g")
             return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
-                                    self.drop_null, self.stats)
+                                    self.drop_null, self.stats, weights=self._spelled())
         # numbers and the rest: fetch the grouped cells as they come, numpy numbers the
         # labels and sorts the cells as packed int64 keys (DuckDB's ORDER BY on the cells
         # cost ~5 s of 2e8 rows' 22 s)
-        t, p, n = _fetch(grouped)
+        weights = None
+        if self.weight_col is None:
+            t, p, n = _fetch(grouped)
+        else:
+            data = grouped.query("g", f"SELECT t, p, n, {_WEIGHT_FETCH} FROM g").fetchnumpy()
+            t, p, n = data["t"], data["p"], data["n"]
+            weights = weight_cells(data, *self._spelled())
         t, p = t_conv(t), p_conv(p)
         if files:  # the values of the Parquet types (DuckDB reads durations as integers)
             t, p = files[self.true_col].exact(t), files[self.pred_col].exact(p)
         return table_from_groups(t, p, n, self.name, self.true_col,
-                                 self.pred_col, self.drop_null, self.stats)
+                                 self.pred_col, self.drop_null, self.stats, weights=weights)
+
+    def _spelled(self) -> tuple[str, str] | None:
+        """(weight column, how messages name its option), None without weights."""
+        return None if self.weight_col is None else (self.weight_col,
+                                                     self.spell["weight_col"])
+
+    def _check_weight(self, relation) -> None:
+        if self.weight_col is None:
+            return
+        columns = dict(zip(relation.columns, map(str, relation.types), strict=True))
+        option = self.spell["weight_col"]
+        if self.weight_col not in columns:
+            raise no_such_column(self.name, self.weight_col, option, columns)
+        if _weight_family(columns[self.weight_col]) is None:
+            raise ValueError(f"{self.name}: column {self.weight_col!r} ({option}) has type "
+                             f"{columns[self.weight_col]}; weights are integers, floats, "
+                             "decimals or numbers written as text")
 
     def text(self, staged: dict[str, str], parts: list) -> Contingency:
         """Delimited text, checked by the rules first: DuckDB is told every choice (no
@@ -161,11 +204,12 @@ class _Read:
         groups: dict[tuple, list[str]] = {}
         for link, part in zip(staged, parts, strict=True):
             key = (part.layout.ncols, part.t, part.p, part.layout.gzip, part.layout.sep,
-                   part.layout.crlf)
+                   part.layout.crlf, part.w)
             groups.setdefault(key, []).append(link)
         longest = max(part.layout.longest for part in parts)
-        selects = [_read_csv(links, ncols, t, p, gz, sep, crlf, longest)
-                   for (ncols, t, p, gz, sep, crlf), links in groups.items()]
+        selects = [_read_csv(links, ncols, t, p, gz, sep, crlf, longest, w)
+                   for (ncols, t, p, gz, sep, crlf, w), links in groups.items()]
+        weighted = self.weight_col is not None
         # DuckDB skips blank lines of tables of two or more columns, and reads those of a
         # one-column file as NULL rows (the blank lines after the last row too)
         blank = sum(part.layout.blank for part in parts if part.layout.ncols > 1)
@@ -176,21 +220,35 @@ class _Read:
         for part in parts:
             pair = tuple(None if is_blank(part.layout.header[i]) else part.layout.header[i]
                          for i in (part.t, part.p))
+            # the header's weight cell (its name) is read as a weight too: taken out below
+            pair += (part.layout.header[part.w],) if weighted else ()
             headers[pair] = headers.get(pair, 0) + 1
+        union = " UNION ALL ".join(selects)
         try:
-            self.con.execute("CREATE TEMP TABLE r AS SELECT t, p, count(*) AS n FROM ("
-                             + " UNION ALL ".join(selects) + ") GROUP BY ALL")
+            self.con.execute("CREATE TEMP TABLE r AS " + (
+                _weighted_groups(union, "text") if weighted else
+                f"SELECT t, p, count(*) AS n FROM ({union}) GROUP BY ALL"))
             for side in ("t", "p"):  # a whitespace-only cell is a missing label
                 self.con.execute(f"UPDATE r SET {side} = NULL "
                                  f"WHERE regexp_full_match({side}, '{_BLANK_RE}')")
-            adjust = [(None, None, blank - trailing)] + [(t, p, -count) for (t, p), count
-                                                         in headers.items()]
-            self.con.executemany("INSERT INTO r VALUES (?, ?, ?)", adjust)
-            self.con.execute("CREATE TEMP TABLE g AS SELECT t, p, CAST(sum(n) AS BIGINT) AS n "
-                             "FROM r GROUP BY ALL HAVING sum(n) <> 0")
+            # r's columns: t, p, n, or weighted t, p, wk, n, wi, wf
+            if weighted:
+                adjust = [(None, None, MISSING, blank - trailing, 0, 0.0)]
+                adjust += [(pair[0], pair[1], *_header_weight(pair[2], count))
+                           for pair, count in headers.items()]
+            else:
+                adjust = [(None, None, blank - trailing)]
+                adjust += [(pair[0], pair[1], -count) for pair, count in headers.items()]
+            self.con.executemany(f"INSERT INTO r VALUES ({', '.join('?' * len(adjust[0]))})",
+                                 adjust)
+            keys, sums = ("t, p, wk", ", sum(wi) AS wi, sum(wf) AS wf") if weighted else \
+                ("t, p", "")
+            self.con.execute(f"CREATE TEMP TABLE g AS SELECT {keys}, CAST(sum(n) AS BIGINT) "
+                             f"AS n{sums} FROM r GROUP BY {keys} HAVING sum(n) <> 0")
             return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
                                     self.drop_null, self.stats,
-                                    expected_rows=sum(part.layout.rows for part in parts))
+                                    expected_rows=sum(part.layout.rows for part in parts),
+                                    weights=self._spelled())
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
 
@@ -200,7 +258,38 @@ _BLANK_RE = "[ \\t\\n\\r\\v\\f]*"
 _DEFAULT_LINE = 2_097_152  # DuckDB's max_line_size
 
 
-def _read_csv(links, ncols, t, p, gz, sep, crlf, longest) -> str:
+def _weight_family(kind: str) -> str | None:
+    """How the weights of a column of DuckDB type ``kind`` are read (None: refused)."""
+    kind = kind.upper()
+    if kind in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"):
+        return "int"
+    if kind in ("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"):
+        return "uint"
+    if kind in ("FLOAT", "DOUBLE"):
+        return "float"
+    if kind.startswith("DECIMAL"):
+        return "decimal"
+    return "text" if kind == "VARCHAR" else None
+
+
+def _weighted_groups(rows: str, family: str) -> str:
+    """The weighted GROUP BY of the rows (t, p, w) of the SELECT ``rows``
+    (:func:`.weights.grouped_sql`)."""
+    return grouped_sql(rows, family, "duckdb")
+
+
+_WEIGHT_FETCH = ", ".join(FETCH)
+
+
+def _header_weight(name: str, count: int) -> tuple:
+    """(wk, n, wi, wf) that ``count`` header lines added to r (their weight cell is the
+    column's name, read by the same rules), negated."""
+    kind, exact, real = classify_text(name)
+    return (kind, -count, -count * (exact or 0) if kind == OK else 0,
+            -count * (real or 0.0) if kind in (OK, FRACTION) else 0.0)
+
+
+def _read_csv(links, ncols, t, p, gz, sep, crlf, longest, w=None) -> str:
     """SELECT of two columns by position from read_csv, every option spelled out."""
     columns = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(ncols))
     files = ", ".join(f"'{_safe(link, 'path')}'" for link in links)
@@ -213,7 +302,8 @@ def _read_csv(links, ncols, t, p, gz, sep, crlf, longest) -> str:
     # files are read in the lenient one (the scan has already checked the structure)
     line = "new_line = '\\r\\n', strict_mode = false" if crlf else \
         "new_line = '\\n', strict_mode = true"
-    return (f"SELECT c{t} AS t, c{p} AS p FROM read_csv([{files}], delim = '{delim}', "
+    weight = "" if w is None else f", c{w} AS w"
+    return (f"SELECT c{t} AS t, c{p} AS p{weight} FROM read_csv([{files}], delim = '{delim}', "
             "quote = '\"', escape = '\"', comment = '', header = false, auto_detect = false, "
             f"columns = {{{columns}}}, {line}, null_padding = false, "
             "ignore_errors = false, encoding = 'utf-8', "
@@ -221,9 +311,11 @@ def _read_csv(links, ncols, t, p, gz, sep, crlf, longest) -> str:
 
 
 def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
-                     expected_rows: int | None = None) -> Contingency:
+                     expected_rows: int | None = None,
+                     weights: tuple[str, str] | None = None) -> Contingency:
     """Table from the grouped cells in table g: codes and ordering done by DuckDB.
-    ``expected_rows``: the rows the files hold; DuckDB reading another number is an error."""
+    ``expected_rows``: the rows the files hold; DuckDB reading another number is an error.
+    ``weights``: (column, option) when g holds the weight columns, which count the cells."""
     t_null, p_null, skipped, rows = con.execute(
         "SELECT coalesce(sum(n) FILTER (WHERE t IS NULL), 0), "
         "coalesce(sum(n) FILTER (WHERE p IS NULL), 0), "
@@ -241,9 +333,14 @@ def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
                     f"{side} FROM g WHERE t IS NOT NULL AND p IS NOT NULL)")
     t_labels = con.execute("SELECT v FROM tl ORDER BY i").fetchnumpy()["v"]
     p_labels = con.execute("SELECT v FROM pl ORDER BY i").fetchnumpy()["v"]
-    cells = con.execute("SELECT tl.i AS r, pl.i AS c, g.n FROM g JOIN tl ON g.t = tl.v "
-                        "JOIN pl ON g.p = pl.v").fetchnumpy()
+    extra = f", {_WEIGHT_FETCH}" if weights else ""
+    cells = con.execute(f"SELECT tl.i AS r, pl.i AS c, g.n{extra} FROM g JOIN tl ON "
+                        "g.t = tl.v JOIN pl ON g.p = pl.v").fetchnumpy()
     rows_, cols, counts = (np.asarray(cells[k], dtype=np.int64) for k in ("r", "c", "n"))
+    if weights:
+        counts = weight_cells(cells, *weights).counts(counts, None, name)
+        if not counts.all():  # cells whose every row weighs 0: left out
+            rows_, cols, counts = rows_[counts > 0], cols[counts > 0], counts[counts > 0]
     t_labels, p_labels = np.ma.getdata(t_labels), np.ma.getdata(p_labels)
     if _strictly_increasing(t_labels) and _strictly_increasing(p_labels):
         # the codes are every label's rank: sort the cells by them, then name the labels

@@ -20,11 +20,11 @@ import numpy as np
 from .delimited import is_blank, read_bytes, resolve_sep, scan
 
 __all__ = ["expand_paths", "is_glob", "is_parquet", "no_sep_for_parquet", "read_label_columns",
-           "read_label_file", "read_labels", "read_table_rows"]
+           "read_label_file", "read_labels", "read_table_rows", "read_weighted_labels"]
 
 # how errors spell the parameters; the command line passes its flags instead
 PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
-              "drop_null": "drop_null"}
+              "drop_null": "drop_null", "weight_col": "weight_col"}
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
@@ -69,6 +69,31 @@ def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = N
             raise ValueError(f"{truth}: every row has a missing label")
         t, p = t[keep], p[keep]
     return t, p
+
+
+def read_weighted_labels(truth: str, true_col: str, pred_col: str, weight_col: str, *,
+                         sep: str | None = None, drop_null: bool = False,
+                         stats: dict | None = None, names: Mapping[str, str] | None = None,
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two label columns and the weight column (its cells as text, "" when empty) of
+    a table (a file or a glob), as :func:`read_labels` reads one; rows dropped for a
+    missing label (``drop_null``) are dropped with their weight."""
+    spell = {**PARAMETERS, **(names or {})}
+    if truth == "":
+        raise ValueError("truth is an empty path ('')")
+    parts = [_TablePart(path, true_col, pred_col, sep, drop_null, spell, weight_col)
+             for path in expand_paths(truth)]
+    columns = [part.columns() for part in parts]
+    t, p = (np.concatenate([c[i] for c in columns]) for i in (0, 1))
+    w = np.concatenate([part.weights for part in parts])
+    keep = (t != "") & (p != "")
+    if stats is not None:
+        stats.update(rows=int(t.shape[0]), skipped=int((~keep).sum()))
+    if not keep.all():
+        if not keep.any():
+            raise ValueError(f"{truth}: every row has a missing label")
+        t, p, w = t[keep], p[keep], w[keep]
+    return t, p, w
 
 
 def no_sep_for_parquet(sep: str | None, source, names: Mapping[str, str] | None = None):
@@ -174,7 +199,7 @@ def read_label_columns(path: str, true_col: str, pred_col: str, *, sep: str | No
 class _TablePart:
     """A table file checked against the rules, its two columns found by name."""
 
-    def __init__(self, path, true_col, pred_col, sep, allow_blank, spell):
+    def __init__(self, path, true_col, pred_col, sep, allow_blank, spell, weight_col=None):
         self.path, self.true_col, self.pred_col = path, true_col, pred_col
         self.allow_blank, self.spell = allow_blank, spell
         self.sep = resolve_sep(path, sep, spell["sep"])
@@ -182,19 +207,25 @@ class _TablePart:
         self.layout = scan(path, self.sep, data=self.data)
         self.ti = self.layout.column(true_col, spell["true_col"])
         self.pi = self.layout.column(pred_col, spell["pred_col"])
+        self.wi = None if weight_col is None else \
+            self.layout.column(weight_col, spell["weight_col"])
+        self.weights = _strings([])
         self.layout.check_blank(allow_blank)
 
     def columns(self) -> tuple[np.ndarray, np.ndarray]:
         reader = _reader(self.data, self.sep, self.layout.longest)
         next(reader)
-        t, p = [], []
+        t, p, w = [], [], []
         for fields in reader:
             if len(t) == self.layout.rows:
                 break
             if not fields:  # a blank line: every label missing
                 t.append("")
                 p.append("")
+                w.append("")
                 continue
+            if self.wi is not None:
+                w.append(fields[self.wi])
             for col, i, out in ((self.true_col, self.ti, t), (self.pred_col, self.pi, p)):
                 label = fields[i]
                 if is_blank(label):
@@ -204,6 +235,7 @@ class _TablePart:
                                          f"{self.spell['drop_null']} skips such rows)")
                     label = ""
                 out.append(label)
+        self.weights = _strings(w)
         return _strings(t), _strings(p)
 
 

@@ -42,8 +42,10 @@ from ..table import Contingency
 from ._common import check_nulls, labels
 from .chunks import ContingencyBuilder
 from .files import PARAMETERS, expand_paths
+from .weights import check_problems, check_total, classify, exact_sum, problem_counts
 
-__all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow"]
+__all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow",
+           "weight_type"]
 
 _DECIMAL_DIGITS = 38  # the widest DECIMAL DuckDB and Spark hold
 
@@ -235,6 +237,50 @@ def label_types(files: list[str], true_col: str, pred_col: str, name: str,
     return {col: LabelType(kind, unit) for col, (kind, _, unit, _) in first.items()}
 
 
+def weight_type(files: list[str], weight_col: str, name: str,
+                names: Mapping[str, str] | None = None) -> tuple[LabelType, str]:
+    """(type, family) of the weight column of the Parquet ``files``: each part names it
+    once, with one type across parts: integers, floats (32 or 64 bits), decimals of at
+    most 38 digits, or strings (read as text: see :mod:`.weights`). ``family``: "int",
+    "uint", "float", "decimal" or "text"."""
+    pa = pyarrow()
+    option = {**PARAMETERS, **(names or {})}["weight_col"]
+    if not isinstance(weight_col, str) or not weight_col:
+        raise ValueError(f"{option} must be a column name, got {weight_col!r}")
+    first = None
+    for path in files:
+        try:
+            schema = pa.parquet.ParquetFile(path).schema_arrow
+        except Exception as exc:
+            raise ValueError(f"{path} cannot be read as Parquet: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                             ) from None
+        hits = schema.get_all_field_indices(weight_col)
+        if not hits:
+            raise no_such_column(path, weight_col, option, schema.names)
+        if len(hits) > 1:
+            raise ValueError(f"{path} has {len(hits)} columns named {weight_col!r} "
+                             f"({option}); the column to read must be named once")
+        kind = schema.field(weight_col).type
+        value = kind.value_type if pa.types.is_dictionary(kind) else kind
+        family = ("uint" if pa.types.is_unsigned_integer(value) else "int"
+                  if pa.types.is_integer(value) else "float"
+                  if pa.types.is_float32(value) or pa.types.is_float64(value) else "decimal"
+                  if pa.types.is_decimal(value) and value.precision <= _DECIMAL_DIGITS
+                  else "text" if _is_string(value) else None)
+        if family is None:
+            raise ValueError(f"{path}: column {weight_col!r} ({option}) has type {kind}; "
+                             "weights are integers, floats (32 or 64 bits), decimals of at "
+                             f"most {_DECIMAL_DIGITS} digits or numbers written as text")
+        if first is None:
+            first = (_plain(value), path, kind, family)
+        elif first[0] != _plain(value):
+            raise ValueError(f"{name}: column {weight_col!r} is {first[2]} in {first[1]} but "
+                             f"{kind} in {path}")
+    assert first is not None
+    return LabelType(first[0]), first[3]
+
+
 def _plain(kind):
     """The type of the labels a column holds: a dictionary's values, strings and bytes
     whatever their offsets (parts of a glob may store them either way)."""
@@ -267,21 +313,27 @@ def arrow_labels(column) -> np.ma.MaskedArray:
 
 def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool = False,
                  stats: dict | None = None, names: Mapping[str, str] | None = None,
-                 batch_rows: int = 1 << 20) -> Contingency:
+                 batch_rows: int = 1 << 20, weight_col: str | None = None) -> Contingency:
     """The table of two columns of a Parquet file or glob, read in memory by pyarrow one
     record batch at a time (memory follows the table, not the file).
 
     Labels and missing labels are those of every other engine (see the module's table):
     NULL and NaN are missing, an error naming the column and the count unless
-    ``drop_null``; infinite labels are an error.
+    ``drop_null``; infinite labels are an error. ``weight_col``: a column of weights
+    (:mod:`.weights`), each row counted that many times.
     """
     pa = pyarrow()
     files = expand_paths(source, "source")
     name = str(source)
     types = label_types(files, true_col, pred_col, name, names)
+    option = {**PARAMETERS, **(names or {})}["weight_col"]
+    if weight_col is not None:
+        weight_type(files, weight_col, name, names)
     builder = ContingencyBuilder()
     rows = t_null = p_null = skipped = 0
-    columns = list(dict.fromkeys((true_col, pred_col)))
+    total = 0
+    problems: dict[int, int] = {}
+    columns = list(dict.fromkeys((true_col, pred_col, *([weight_col] if weight_col else []))))
     for path in files:
         try:
             batches = pa.parquet.ParquetFile(path).iter_batches(batch_size=batch_rows,
@@ -298,10 +350,27 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
                 skipped += int(bad.sum())
                 if bad.any():
                     t, p = t[~bad], p[~bad]
-                if t.shape[0]:
+                if weight_col is not None:
+                    w = arrow_labels(batch.column(columns.index(weight_col)))[~bad]
+                    kinds, exact, real = classify(w)
+                    for k, c in problem_counts(kinds).items():
+                        problems[k] = problems.get(k, 0) + c
+                    if any(problems.values()):
+                        continue  # refused below, after the NULL policy
+                    total += exact_sum(exact)
+                    check_total(max(total, 1), name, weight_col, option)
+                    keep = exact > 0
+                    if keep.any():
+                        builder.update(Contingency.from_labels(t[keep], p[keep],
+                                                               sample_weight=exact[keep]))
+                elif t.shape[0]:
                     builder.update(t, p)
         except (OSError, pa.ArrowException) as exc:
             raise ValueError(f"{path} cannot be read as Parquet: "
                              f"{str(exc).splitlines()[0]}") from None
     check_nulls(name, true_col, pred_col, t_null, p_null, skipped, rows, drop_null, stats)
+    if weight_col is not None:
+        # the checks of cell_counts, on the sums of the batches
+        check_problems(problems, name, weight_col, option)
+        check_total(total, name, weight_col, option)
     return builder.result()

@@ -18,8 +18,9 @@ from typing import Any
 from .._text import no_such_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import expand_paths, is_parquet, no_sep_for_parquet
-from .parquet import arrow_labels, label_types
+from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
+from .parquet import arrow_labels, label_types, weight_type
+from .weights import FETCH, WeightCells, grouped_parts, weight_cells
 
 __all__ = ["from_spark", "from_spark_files"]
 
@@ -27,26 +28,34 @@ _NOT_LABELS = ("array", "map", "struct")
 
 
 def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool = False,
-               stats: dict | None = None) -> Contingency:
+               stats: dict | None = None, weight_col: str | None = None) -> Contingency:
     """The table of two columns of a ``pyspark.sql.DataFrame``.
 
     ``groupBy(true_col, pred_col).count()`` runs in Spark; the result comes back through
     Arrow, label values exact (integers of every width, decimals as ``decimal.Decimal``).
     NULL and NaN labels are an error naming the column and the count unless ``drop_null``
     (infinite labels always are);
-    ``stats`` (a dict) receives ``rows`` and ``skipped``. Needs the ``spark`` extra.
+    ``stats`` (a dict) receives ``rows`` and ``skipped``. ``weight_col``: a column of
+    weights, each row counted that many times, summed exactly in Spark
+    (:mod:`clustermetrics.sources.weights`). Needs the ``spark`` extra.
     """
     if not (hasattr(dataframe, "groupBy") and hasattr(dataframe, "schema")):
         raise ValueError(f"dataframe must be a pyspark.sql.DataFrame, got "
                          f"{type(dataframe).__name__}")
     _check_columns(dataframe, "DataFrame", true_col, pred_col)
-    t, p, n = _spark_call("DataFrame", {}, lambda: _grouped(dataframe, true_col, pred_col))
-    return table_from_groups(t, p, n, "DataFrame", true_col, pred_col, drop_null, stats)
+    weight = None if weight_col is None else (weight_col, PARAMETERS["weight_col"])
+    if weight is not None:
+        _check_weight(dataframe, "DataFrame", *weight)
+    t, p, n, cells = _spark_call("DataFrame", {}, lambda: _grouped(dataframe, true_col,
+                                                                  pred_col, weight))
+    return table_from_groups(t, p, n, "DataFrame", true_col, pred_col, drop_null, stats,
+                             weights=cells)
 
 
 def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
                      drop_null: bool = False, stats: dict | None = None, spark: Any = None,
-                     names: Mapping[str, str] | None = None) -> Contingency:
+                     names: Mapping[str, str] | None = None,
+                     weight_col: str | None = None) -> Contingency:
     """The table of two columns of a Parquet/CSV/TSV file or glob, counted by Spark.
 
     Files are read as :func:`~clustermetrics.sources.from_duckdb` reads them (a path that
@@ -60,15 +69,21 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     Parquet label columns have the types and values of every engine
     (:mod:`clustermetrics.sources.parquet`): those Spark has no type for (float16, times,
     nanosecond timestamps) are read as their stored values and turned back exactly.
+    ``weight_col``: a column of weights, summed exactly in Spark, as
+    :func:`~clustermetrics.sources.from_duckdb` reads them.
     """
     files = expand_paths(path)
+    weight = None if weight_col is None else \
+        (weight_col, {**PARAMETERS, **(names or {})}["weight_col"])
     # the files are checked before Spark starts: a bad file fails in a moment
     parquet = is_parquet(files[0])
     if parquet:
         no_sep_for_parquet(sep, path, names)
         types = label_types(files, true_col, pred_col, str(path), names)
+        if weight_col is not None:
+            types[weight_col] = weight_type(files, weight_col, str(path), names)[0]
     else:
-        parts = text_parts(files, sep, true_col, pred_col, drop_null, names)
+        parts = text_parts(files, sep, true_col, pred_col, drop_null, names, weight_col)
         for part in parts:
             _check_spark_can_read(part.layout)
     own = spark is None
@@ -79,11 +94,12 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
             staged = stage(files, work)
             if not parquet:
                 return _text_table(spark, path, staged, parts, true_col, pred_col, drop_null,
-                                   stats)
-            t, p, n = _spark_call(path, staged, lambda: _parquet_groups(
-                spark, list(staged), true_col, pred_col, types))
+                                   stats, weight)
+            t, p, n, cells = _spark_call(path, staged, lambda: _parquet_groups(
+                spark, list(staged), true_col, pred_col, types, weight))
             return table_from_groups(types[true_col].exact(t), types[pred_col].exact(p), n,
-                                     str(path), true_col, pred_col, drop_null, stats)
+                                     str(path), true_col, pred_col, drop_null, stats,
+                                     weights=cells)
     finally:
         if own:
             spark.stop()
@@ -122,19 +138,19 @@ def _local_session():
 
 
 def _text_table(spark, path, staged, parts: list[TextPart], true_col, pred_col, drop_null,
-                stats) -> Contingency:
+                stats, weight=None) -> Contingency:
     """Checked text parts read with Spark's CSV reader told every choice of the rules."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import StringType, StructField, StructType
 
     groups: dict[tuple, list[str]] = {}
     for link, part in zip(staged, parts, strict=True):
-        key = (part.layout.ncols, part.t, part.p, part.layout.sep, part.layout.crlf)
+        key = (part.layout.ncols, part.t, part.p, part.layout.sep, part.layout.crlf, part.w)
         groups.setdefault(key, []).append(link)
 
     def read():
         frames = []
-        for (ncols, ti, pi, sep, crlf), links in groups.items():
+        for (ncols, ti, pi, sep, crlf, wi), links in groups.items():
             schema = StructType([StructField(f"c{i}", StringType()) for i in range(ncols)])
             reader = spark.read if crlf else spark.read.option("lineSep", "\n")
             frame = (reader.schema(schema).option("header", True).option("sep", sep)
@@ -143,17 +159,20 @@ def _text_table(spark, path, staged, parts: list[TextPart], true_col, pred_col, 
                      .option("ignoreLeadingWhiteSpace", False)
                      .option("ignoreTrailingWhiteSpace", False)
                      .option("enforceSchema", True).csv(links))
-            frames.append(frame.select(F.col(f"c{ti}").alias("t"), F.col(f"c{pi}").alias("p")))
+            frames.append(frame.select(F.col(f"c{ti}").alias("t"), F.col(f"c{pi}").alias("p"),
+                                       *([F.col(f"c{wi}").alias("w")] if weight else [])))
         union = frames[0]
         for frame in frames[1:]:
             union = union.unionAll(frame)
-        return _grouped(union, "t", "p")
+        return _grouped(union, "t", "p", None if weight is None else ("w", *weight[1:]),
+                        names=weight)
 
-    t, p, n = _spark_call(path, staged, read)
+    t, p, n, cells = _spark_call(path, staged, read)
     # Spark skips every blank line: those among the rows are rows of missing labels
     return table_from_groups(t, p, n, str(path), true_col, pred_col, drop_null, stats,
                              text=True, blank_rows=sum(part.layout.blank for part in parts),
-                             expected_rows=sum(part.layout.rows for part in parts))
+                             expected_rows=sum(part.layout.rows for part in parts),
+                             weights=cells)
 
 
 def _check_spark_can_read(layout) -> None:
@@ -218,16 +237,17 @@ def _first_line(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _parquet_groups(spark, links, true_col, pred_col, types):
+def _parquet_groups(spark, links, true_col, pred_col, types, weight=None):
     """Grouped cells of two Parquet columns, read with the schema of those columns alone
     (Spark cannot even open a file holding a type it lacks, such as float16, in another
     column); types Spark lacks are read as their stored values (``LabelType.spark``)."""
     from pyspark.sql.types import StructField, StructType
 
+    columns = (true_col, pred_col, *([weight[0]] if weight else []))
     schema = StructType([StructField(col, types[col].spark())
-                         for col in dict.fromkeys((true_col, pred_col))])
+                         for col in dict.fromkeys(columns)])
     frame = spark.read.schema(schema).parquet(*links)
-    return _grouped(frame, true_col, pred_col)
+    return _grouped(frame, true_col, pred_col, weight)
 
 
 def _check_columns(dataframe, name, true_col, pred_col) -> None:
@@ -240,10 +260,50 @@ def _check_columns(dataframe, name, true_col, pred_col) -> None:
                              "hold labels")
 
 
-def _grouped(dataframe, true_col, pred_col):
-    arrow = _to_arrow(dataframe.groupBy(true_col, pred_col).count())
+def _weight_family(type_name: str) -> str | None:
+    """How the weights of a Spark column of this type are read (None: refused)."""
+    return {"byte": "int", "short": "int", "integer": "int", "long": "int",
+            "decimal": "decimal", "float": "float", "double": "float",
+            "string": "text"}.get(type_name)
+
+
+def _check_weight(dataframe, name, col, option) -> None:
+    fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
+    if col not in fields:
+        raise no_such_column(name, col, option, fields)
+    if _weight_family(fields[col]) is None:
+        raise ValueError(f"{name}: column {col!r} ({option}) has type {fields[col]}; "
+                         "weights are integers, floats, decimals or numbers written as text")
+
+
+def _quoted(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _grouped(dataframe, true_col, pred_col, weight=None, names=None):
+    """(t, p, n, WeightCells or None) of the GROUP BY (true_col, pred_col); ``weight``:
+    (column, option) of a weight column, summed exactly (:mod:`.weights`); ``names``: the
+    (column, option) messages name, when the column was renamed."""
+    if weight is None:
+        arrow = _to_arrow(dataframe.groupBy(true_col, pred_col).count())
+        return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),
+                arrow.column(2).to_numpy(), None)
+    from pyspark.sql import functions as F
+
+    fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
+    family = _weight_family(fields[weight[0]])
+    assert family is not None
+    kind, wi, wf = grouped_parts(family, "spark")
+    rows = dataframe.select(F.col(_quoted(true_col)).alias("t"),
+                            F.col(_quoted(pred_col)).alias("p"),
+                            F.col(_quoted(weight[0])).alias("w"))
+    grouped = rows.withColumn("wk", F.expr(kind)).groupBy("t", "p", "wk").agg(
+        F.count(F.lit(1)).alias("n"), F.expr(wi).alias("wi"), F.expr(wf).alias("wf"))
+    arrow = _to_arrow(grouped.selectExpr("t", "p", "n", *FETCH))
+    cells: WeightCells = weight_cells({c: arrow.column(c) for c in arrow.column_names},
+                                      *(names or weight))
     return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),
-            arrow.column(2).to_numpy())
+            arrow.column(2).to_numpy(), cells)
 
 
 def _to_arrow(grouped: Any):
