@@ -46,7 +46,13 @@ from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefi
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
-from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
+from ._smi import (
+    exact_variance,
+    exact_work,
+    monte_carlo_variance,
+    s_of_counts,
+    sample_cost,
+)
 from .definition import (
     INFO,
     Better,
@@ -406,10 +412,12 @@ _SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
 _SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
 # exact work (hypergeometric terms) that ``auto`` accepts: about a second
 _SMI_EXACT_BUDGET = 3e7
-# ``auto`` draws at most n_samples random tables and at most this much sampling work (~10 s
-# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES
-_SMI_AUTO_MC_BUDGET = 2e9
-_SMI_AUTO_MIN_SAMPLES = 10
+# ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.4 s
+# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES (the control
+# variates make 20 tables worth a few hundred plain ones on most tables, and the result
+# states its standard error)
+_SMI_AUTO_MC_BUDGET = 8e7
+_SMI_AUTO_MIN_SAMPLES = 20
 # ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
 _SMI_AUTO_REFUSE = 1.2e11
 _SMI_EXACT_MAX_N = 10**9  # the exact variance tabulates log k! for k <= N
@@ -419,7 +427,9 @@ class StandardizedMI(NamedTuple):
     """Result of :func:`standardized_mutual_info`.
 
     ``value`` is the SMI; ``method`` the method used ("exact" or "monte_carlo");
-    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact);
+    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact; inf
+    when the draws missed the rare tables that carry the variance, as on a 2 x 2 table
+    with a few stray items: use ``method="exact"`` or more tables there);
     ``n_samples`` the random tables drawn (0 when exact); ``expected_mi`` and ``sd_mi`` the
     mean (always exact) and standard deviation of MI under the permutation model (nats).
     """
@@ -454,7 +464,8 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                                       work <= cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
-            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables ~{cost * 10:.1e} "
+            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables "
+                        f"~{cost * _SMI_AUTO_MIN_SAMPLES:.1e} "
                         "operations; pass method='exact' or method='monte_carlo' to run it "
                         "anyway") if math.isfinite(cost) else \
                 "the Monte Carlo sampler needs N < 1e9"
@@ -474,13 +485,12 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
         return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
     # E[S] from the exact E[MI]: N MI = S + N log N - sum a log a - sum b log b
     e_s = math.fsum([n * emi, -n * math.log(n), s_of_counts(a), s_of_counts(b)])
-    dev2 = (sample_s(a, b, n_samples, random_state) - e_s) ** 2
-    var_s = float(dev2.mean())
-    sd = math.sqrt(var_s) / n
-    if sd <= 0:
+    var_s, se_var = monte_carlo_variance(a, b, n, e_s, n_samples, random_state)
+    if var_s <= 0:
+        # every draw had S = E[S] (or the fit fell to 0): no variation seen
         return StandardizedMI(0.0, "monte_carlo", 0.0, n_samples, emi, 0.0)
+    sd = math.sqrt(var_s) / n
     value = (mi - emi) / sd
-    se_var = float(dev2.std(ddof=1)) / math.sqrt(n_samples)
     return StandardizedMI(float(value), "monte_carlo", abs(value) * se_var / (2.0 * var_s),
                           n_samples, emi, sd)
 
@@ -524,12 +534,15 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
     al.'s Theorem 1, evaluated over the distinct class and cluster sizes) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
-    ``random_state``; :func:`standardized_mutual_info` gives its standard error).
-    ``method="auto"`` is exact when that costs about a second at most, else Monte Carlo
-    with at most ``n_samples`` tables and about ten seconds of draws (at least 10 tables:
-    each costs O(min(R C, N log N)); the sampler needs N < 1e9). Where neither fits
-    (about ten minutes for the minimum of draws) ``auto`` raises ValueError instead of
-    running for hours; name a method to run it anyway. Undefined (0/0)
+    ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
+    Monte Carlo variance uses control variates: pair counts and linear statistics of each
+    table whose exact moments are known, so that a few tables give the precision of
+    hundreds of plain ones on most tables. ``method="auto"`` is exact when that costs
+    about a second at most, else Monte Carlo with at most ``n_samples`` tables and about
+    half a second of draws (at least 20 tables: each costs O(min(R C, N)); the sampler
+    needs N < 1e9). Where neither fits (about ten minutes for the minimum of draws)
+    ``auto`` raises ValueError instead of running for hours; name a method to run it
+    anyway. Undefined (0/0)
     when MI is the same for every pairing: a labelling with a single label or with only
     singletons; 0.0 there.
 
