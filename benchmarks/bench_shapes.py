@@ -26,6 +26,9 @@ Shapes (N items):
   nearperfect   N/10 classes, 1 % of labels redrawn
   one_vs_singletons   one class, every item its own cluster; ``singletons_vs_one``
                 the transpose
+  chain         N/10 classes, class i split evenly between clusters i and i + 1
+  blocks        N/10 classes in blocks of 10, each item's cluster uniform among the 10
+                clusters of its class's block (block-diagonal noise)
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # imported by th
 from bench_peers import timeit  # noqa: E402  (the same median-of-repeats timer)
 
 SHAPES = ["uniform", "uniform100", "entity", "noise30", "cells", "cells_t", "nearperfect",
-          "one_vs_singletons", "singletons_vs_one"]
+          "one_vs_singletons", "singletons_vs_one", "chain", "blocks"]
 
 
 def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +93,12 @@ def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarr
     if name in ("one_vs_singletons", "singletons_vs_one"):
         one, each = np.zeros(n, dtype=np.int64), np.arange(n)
         return (one, each) if name == "one_vs_singletons" else (each, one)
+    if name in ("chain", "blocks"):
+        k = max(1, n // 10)
+        t = rng.integers(0, k, n)
+        if name == "chain":
+            return t, t + (rng.random(n) < 0.5)
+        return t, (t // 10) * 10 + rng.integers(0, 10, n)
     raise ValueError(f"unknown shape {name!r}; choose from {', '.join(SHAPES)}")
 
 

@@ -20,7 +20,7 @@ LAYERS = [
     ("registry", 4), ("metrics", 3),
     ("sources", 2), ("table", 1), ("_text", 0), ("_json", 0), ("_progress", 0),
     ("_kernels", 0), ("_numba_kernels", 0), ("_version", 0), ("_html", 0),
-    ("_merge_loop", 0), ("_hierarchy_kernels", 0),
+    ("_merge_loop", 0), ("_hierarchy_kernels", 0), ("_sampling_kernels", 0),
 ]
 
 

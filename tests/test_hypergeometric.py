@@ -9,12 +9,17 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from clustermetrics.metrics import _emi
 from clustermetrics.metrics._emi import expected_mutual_information
-from clustermetrics.metrics._hypergeometric import central_moments, mean_xlog_x_over_mean
+from clustermetrics.metrics._hypergeometric import (
+    central_moment_ratios,
+    central_moments,
+    mean_xlog_x_over_mean,
+    mean_xlog_x_over_mean_float,
+)
 
 
 def _pmf(a: int, b: int, n: int) -> dict[int, Fraction]:
@@ -113,3 +118,68 @@ def test_walk_and_expansion_agree_near_the_threshold(monkeypatch):
         reference = sum(_xlogx_over_mean(int(x), int(y), n) for x in a for y in b) / n
     assert math.isclose(expansion, float(reference), rel_tol=1e-14)
     assert math.isclose(walked, float(reference), rel_tol=1e-11)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(20, 10**12), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_float_moment_recurrence_equals_exact_moments(n, fa, fb):
+    """E[T^k] from the float recurrence against the exact rational moments, k <= 12, at
+    the means where the expansion is used (mu >= 64): each to 1e-11 relative, or its
+    error, as it enters E[g(T)] (divided by k (k - 1)), below 1e-14 of the leading term
+    E[T^2] / 2 (odd moments cancel terms of the size of their even neighbours)."""
+    a, b = max(1, min(n - 1, int(fa * n))), max(1, min(n - 1, int(fb * n)))
+    assume(a * b >= 64 * n)
+    mu = Fraction(a * b, n)
+    exact = central_moments(a, b, n, 12)
+    ratios = central_moment_ratios(np.array([a]), np.array([b]), n, 12)[:, 0]
+    want = [float(exact[k] / mu**k) for k in range(13)]
+    for k in range(2, 13):
+        error = abs(ratios[k] - want[k])
+        assert error <= 1e-11 * abs(want[k]) or \
+            error / (k * (k - 1)) <= 1e-14 * want[2] / 2, (k, ratios[k], want[k])
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(3_000, 200_000), st.floats(0.02, 0.98), st.floats(0.02, 0.98))
+def test_float_expansion_equals_the_full_sum(n, fa, fb):
+    a, b = max(1, int(fa * n)), max(1, int(fb * n))
+    value, ok = mean_xlog_x_over_mean_float(np.array([a]), np.array([b]), n, 2.0**-53)
+    if not ok[0]:  # not provable: only allowed for small means
+        assert a * b / n < 3_000
+        return
+    reference = float(_xlogx_over_mean(a, b, n))
+    assert math.isclose(value[0], reference, rel_tol=1e-14), (a, b, n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(10**6, 10**16), st.floats(2.7, 9.0), st.floats(0.0, 1.0))
+def test_float_expansion_equals_the_integer_one_and_covers_large_means(n, log_mu, share):
+    """Against the exact-integer expansion at any N; every pair with a mean from 4096 on
+    is proven (so the pmf walk only ever sees windows of bounded width, whatever N)."""
+    mu = min(10.0**log_mu, n / 4)
+    a = int(math.exp(math.log(mu) + share * (math.log(n) - math.log(mu))))
+    b = int(mu * n / max(a, 1))
+    if not (1 <= a < n and 1 <= b < n):
+        return
+    value, ok = mean_xlog_x_over_mean_float(np.array([a]), np.array([b]), n, 2.0**-53)
+    if a * b >= 4096 * n:
+        assert ok[0], (a, b, n)
+    reference = mean_xlog_x_over_mean(a, b, n, 2.0**-56)
+    if ok[0] and reference is not None:
+        assert math.isclose(value[0], reference, rel_tol=1e-14), (a, b, n)
+
+
+def test_emi_with_expansion_equals_the_walk_on_many_pairs(monkeypatch):
+    """40 x 40 distinct margins with means a b / N from ~100 to ~9e6: the EMI with the
+    float moment expansion (pairs from a mean of 512 on) equals the pmf walk over every
+    pair to 1e-13 relative."""
+    rng = np.random.default_rng(4)
+    a = rng.integers(10**5, 10**7, 40)
+    n = int(a.sum())
+    b = rng.integers(10**4, 10**6, 40)
+    b[-1] += n - b.sum()
+    assert b.min() > 0
+    expansion = expected_mutual_information(a, b, n)
+    monkeypatch.setattr(_emi, "_EXPANSION_MEAN", float("inf"))
+    walked = expected_mutual_information(a, b, n)
+    assert math.isclose(expansion, walked, rel_tol=1e-13), (expansion, walked)

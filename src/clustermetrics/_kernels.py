@@ -13,10 +13,14 @@ paths compute the same exact quantities (tests compare them).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel"]
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
+           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays", "repeated"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -34,9 +38,15 @@ _MATCH_LOAD_CELLS = 4e4
 # Points of a dendrogram above which loading numba pays: the Python merge loop needs
 # ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
 _HIERARCHY_LOAD_POINTS = 20_000
+# Items counted into random tables (N per table) above which loading numba pays: the
+# numpy path sorts the cell keys (~20-50 ns an item at N = 1e6 beyond the shuffle), the
+# compiled count ~5 ns; loading costs ~0.6-1 s (the break-even of the EMI kernel's rule).
+_SAMPLING_LOAD_ITEMS = 2e7
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
+# how many times the work at hand is about to be done (see `repeated`)
+_repeats = 1
 
 
 def set_kernels(mode: str) -> str:
@@ -50,6 +60,31 @@ def set_kernels(mode: str) -> str:
 
 def kernels_mode() -> str:
     return _mode
+
+
+def sampling_kernel_pays(items: float) -> bool:
+    """Whether :func:`sampling_kernel` would return the compiled kernel for this work
+    (numba installed and the mode and the work allow it); imports nothing."""
+    if _mode == "numpy" or (_mode == "auto" and not any(_loaded.values())
+                            and items * _repeats < _SAMPLING_LOAD_ITEMS):
+        return False
+    if "._sampling_kernels" in _loaded:
+        return bool(_loaded["._sampling_kernels"])
+    return importlib.util.find_spec("numba") is not None
+
+
+@contextmanager
+def repeated(times: int) -> Iterator[None]:
+    """Inside it, the work asked of a kernel counts ``times`` over: a loop that repeats one
+    computation (bootstrap replicates, permutation draws) loads the compiled kernels when
+    their load repays over all the repeats, not only when one repeat does."""
+    global _repeats
+    old = _repeats
+    _repeats = old * max(1, int(times))
+    try:
+        yield
+    finally:
+        _repeats = old
 
 
 def _load(name: str) -> ModuleType | None:
@@ -69,7 +104,7 @@ def _wanted(name: str, work: float, threshold: float) -> ModuleType | None:
                          f"got {_mode!r}")
     if _mode == "numpy":
         return None
-    if _mode == "auto" and not any(_loaded.values()) and work < threshold:
+    if _mode == "auto" and not any(_loaded.values()) and work * _repeats < threshold:
         return None  # cheaper in numpy than loading (or, once, compiling) the kernels
     return _load(name)
 
@@ -93,3 +128,18 @@ def hierarchy_kernel(points: float):
     in Python (``points``: the number of leaves)."""
     mod = _wanted("._hierarchy_kernels", points, _HIERARCHY_LOAD_POINTS)
     return None if mod is None else mod.merge_levels
+
+
+def sampling_kernel(items: float):
+    """The compiled counting of a random pairing into cells
+    (:func:`clustermetrics._sampling_kernels.pairing_cells`), or None to use numpy
+    (``items``: the items to count, over all tables)."""
+    mod = _wanted("._sampling_kernels", items, _SAMPLING_LOAD_ITEMS)
+    return None if mod is None else mod.pairing_cells
+
+
+def sampling_stats_kernel(items: float):
+    """The compiled statistics of a random pairing
+    (:func:`clustermetrics._sampling_kernels.pairing_stats`), or None to use numpy."""
+    mod = _wanted("._sampling_kernels", items, _SAMPLING_LOAD_ITEMS)
+    return None if mod is None else mod.pairing_stats

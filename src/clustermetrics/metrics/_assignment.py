@@ -128,7 +128,10 @@ def _renumber(ids, size):
 
 def integer_weights(numerators: np.ndarray, denominators: np.ndarray) -> np.ndarray | None:
     """``numerators / denominators`` times their least common denominator L, as exact
-    integer-valued float64, or None when L * max(ratio) would reach 2**50."""
+    integer-valued float64, or None when L * max(ratio) would reach 2**50 or the counts
+    are real masses."""
+    if np.asarray(numerators).dtype.kind == "f" or np.asarray(denominators).dtype.kind == "f":
+        return None  # real masses (real sample weights): solved as floats
     lcm, limit = 1, _EXACT_INT
     ratio = float(np.max(numerators / denominators))
     for d in np.unique(denominators).tolist():

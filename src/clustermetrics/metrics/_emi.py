@@ -26,10 +26,12 @@ What makes it fast without giving up accuracy:
    k log1p(d / (a b)) with d = k N - a b formed exactly, so the EMI keeps full relative
    accuracy even when it is tiny (two clusters of 5e6: 5.00000075e-8, to 1e-11).
 5. (a, b) and (b, a) have the same distribution and are evaluated once.
-6. Pairs with a large mean a b / N (>= 2^20, or >= 2^11 from N = 3e9 on) skip the walk:
-   their window would span ~sqrt(mean) cells, and its running products lose ~eps per cell.
-   Their term comes from the exact central moments instead, with a proven truncation
-   bound (:mod:`._hypergeometric`), in ~0.3 ms whatever the size of the counts.
+6. Pairs with a large mean a b / N (>= 512) skip the walk: their window would span
+   ~sqrt(mean) cells (so the cost would grow as sqrt(N) on a table of fixed shape), and
+   its running products lose ~eps per cell. Their term comes from the central moments
+   instead (a recurrence in floating point, vectorised over the pairs, ~1.5 us a pair),
+   with a proven truncation bound (:mod:`._hypergeometric`); checked against the exact
+   integer moments to ~1e-15 relative.
 
 Bound on what is dropped. The hypergeometric pmf is log-concave, so r(k) = P(k+1)/P(k) is
 non-increasing. Past a right edge e with r(e) < 1 the tail is at most P(e) r(e)/(1-r(e))
@@ -56,7 +58,7 @@ import math
 import numpy as np
 
 from .. import _kernels
-from ._hypergeometric import mean_xlog_x_over_mean
+from ._hypergeometric import mean_xlog_x_over_mean_float
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_weighted"]
 
@@ -67,11 +69,10 @@ _PACK_MAX = 3_000_000_000  # margins below this pack (min, max) into one int64 k
 _EXACT_INT = 3_000_000_000  # below this N, k N - a b is formed exactly in int64
 _EXACT_FLOAT = float(1 << 53)  # integers below this are exact in float64
 _MU_TABLE = 16.0  # pairs whose mean a b / N exceeds this evaluate f with log1p (exact d)
-# pairs with a mean a b / N from here on use the exact-moment expansion (below 3e9 items,
-# and from N = 3e9 on, where k N - a b is no longer exact in int64)
-_EXPANSION_MEAN = float(1 << 20)
-_EXPANSION_MEAN_HUGE_N = float(1 << 11)
-_EXPANSION_REL_TOL = 2.0**-56  # relative truncation error per pair, below its rounding
+# pairs with a mean a b / N from here on use the moment expansion (their walk would be
+# ~2 sqrt(90 mean) cells; the expansion ~400 flops whatever the mean)
+_EXPANSION_MEAN = 512.0
+_EXPANSION_REL_TOL = 2.0**-53  # relative truncation error per pair, below its rounding
 
 
 def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
@@ -129,25 +130,25 @@ def expected_mutual_information_weighted(ua: np.ndarray, ca: np.ndarray, ub: np.
 
 def _large_means(pa, pb, weight, n):
     """(sum of the weighted terms of the pairs with a large mean a b / N, computed from
-    the exact moments, and the mask of the pairs left to the pmf walk).
+    the moments, and the mask of the pairs left to the pmf walk).
 
-    A window of the walk spans ~sqrt(mean) cells, and its running products and the
-    cancelling sum of P(k) f(k) lose ~eps sqrt(mean) per pair; the moment expansion
-    (:mod:`._hypergeometric`) costs the same whatever the mean and proves its error. Beyond
-    int64 (N >= 3e9) the walk's f(k) is formed from rounded products, so the expansion
-    takes over from smaller means there.
+    A window of the walk spans ~sqrt(mean) cells, so summing the pmf costs ~sqrt(N) per
+    pair as N grows with the table's shape fixed, and its running products and the
+    cancelling sum of P(k) f(k) lose ~eps sqrt(mean) per pair. From a mean of
+    _EXPANSION_MEAN on, the term comes from the moment expansion instead
+    (:func:`._hypergeometric.mean_xlog_x_over_mean_float`: central moments from their
+    recurrence in floating point, O(K^2) per pair whatever the mean, truncation error
+    proven below _EXPANSION_REL_TOL relative); pairs whose bound is not met within the
+    orders tried go back to the walk.
     """
-    threshold = _EXPANSION_MEAN if n < _EXACT_INT else _EXPANSION_MEAN_HUGE_N
-    large = pa.astype(np.float64) * pb.astype(np.float64) >= threshold * float(n)
+    large = pa.astype(np.float64) * pb.astype(np.float64) >= _EXPANSION_MEAN * float(n)
     walk = ~large
-    total = 0.0
-    for i in np.flatnonzero(large).tolist():
-        value = mean_xlog_x_over_mean(int(pa[i]), int(pb[i]), n, _EXPANSION_REL_TOL)
-        if value is None:  # not provable at this mean: the walk takes it
-            walk[i] = True
-        else:
-            total += float(weight[i]) * value / n
-    return total, walk
+    if not large.any():
+        return 0.0, walk
+    at = np.flatnonzero(large)
+    values, ok = mean_xlog_x_over_mean_float(pa[at], pb[at], n, _EXPANSION_REL_TOL)
+    walk[at[~ok]] = True
+    return float(weight[at[ok]] @ values[ok]) / n, walk
 
 
 def _pair_chunks(ua, ca, ub, cb):

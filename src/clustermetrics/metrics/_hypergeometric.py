@@ -25,6 +25,13 @@ binomial value for convex phi). So
     |E g(T) - sum_{k<=K}| <= 2^K E[T^(K+1)] / (K (K+1)) + 2.4 exp(-mu/8),
 
 with E[T^(K+1)] exact. K grows until the bound is below the requested relative error.
+
+The expected mutual information needs this for many pairs at once, so
+:func:`mean_xlog_x_over_mean_float` evaluates the same expansion and bound in floating
+point, vectorised over the pairs, with the central moments from a recurrence (Stein's
+identity for the pmf, see :func:`central_moment_ratios`) instead of exact integers: ~1.5 us
+a pair at K = 27 whatever N, equal to the exact-integer expansion to ~1e-15 relative
+(tests/test_hypergeometric.py). The integer version is kept as the reference.
 """
 
 from __future__ import annotations
@@ -33,7 +40,10 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-__all__ = ["central_moments", "mean_xlog_x_over_mean"]
+import numpy as np
+
+__all__ = ["central_moments", "mean_xlog_x_over_mean", "mean_xlog_x_over_mean_float",
+           "central_moment_ratios"]
 
 _MAX_ORDER = 25  # highest truncation order tried (K); large means need K = 5..9
 
@@ -114,3 +124,86 @@ def mean_xlog_x_over_mean(a: int, b: int, n: int, rel_tol: float) -> float | Non
 
 
 _ORDERS = (8, 14, _MAX_ORDER + 1)
+
+
+_FLOAT_MAX_ORDER = 27  # highest K of the float expansion (odd)
+_MOMENT_CHUNK = 2048  # pairs per vectorised block of the moment recurrence
+
+
+def central_moment_ratios(a: np.ndarray, b: np.ndarray, n: int, order: int) -> np.ndarray:
+    """E[T^k], T = X / mu - 1, k = 0..order, for X ~ Hypergeometric(n, a_i, b_i) with
+    mu = a b / n, in floating point for arrays of pairs; shape (order + 1, pairs).
+
+    From the pmf's ratio (k+1)(N-a-b+k+1) P(k+1) = (a-k)(b-k) P(k):
+    E[(a-X)(b-X) h(X)] = E[X (N-a-b+X) h(X-1)] for any h; with h(x) = (x - mu + 1)^j,
+    Y = X - mu, alpha = a - mu and beta = b - mu, the Y^(j+2) terms cancel and
+
+        (N - j) E[Y^(j+1)] = sum_{i<j} (alpha beta C(j,i) - (alpha+beta) C(j,i-1)
+                             + C(j,i-2)) E[Y^i] + (C(j,2) - (alpha+beta) j) E[Y^j],
+
+    (alpha beta = mu (mu + N - a - b) removes the E[Y^j] term of order N mu). Even moments
+    come from positive leading terms (no cancellation); odd ones, of relative size
+    1/sqrt(mu) of their neighbours, lose ~eps sqrt(mu) but enter E[X log X] divided by mu.
+    """
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    if a.shape[0] > _MOMENT_CHUNK:  # chunks that stay in cache
+        return np.concatenate([central_moment_ratios(a[s:s + _MOMENT_CHUNK],
+                                                     b[s:s + _MOMENT_CHUNK], n, order)
+                               for s in range(0, a.shape[0], _MOMENT_CHUNK)], axis=1)
+    af, bf, nf = a.astype(np.float64), b.astype(np.float64), float(n)
+    mu = af * bf / nf
+    # N - a and N - b exactly (int64) before rounding: they may be small next to N
+    alpha = af * ((n - b).astype(np.float64) / nf)
+    beta = bf * ((n - a).astype(np.float64) / nf)
+    ab, apb = alpha * beta, alpha + beta
+    inv = 1.0 / mu
+    nu = np.zeros((order + 1, af.shape[0]))
+    nu[0] = 1.0
+    powers = np.empty((order + 1, af.shape[0]))  # powers[d] = mu^-d
+    powers[0] = 1.0
+    for d in range(1, order + 1):
+        powers[d] = powers[d - 1] * inv
+    for j in range(1, order):
+        # nu_{j+1} mu^(j+1) (N - j) = sum_i coef_i nu_i mu^i, i = 0..j
+        scaled = nu[:j + 1] * powers[j + 1:0:-1]  # nu_i mu^(i - j - 1)
+        binom = np.array([math.comb(j, i) for i in range(j + 1)], dtype=np.float64)
+        shift1 = np.array([math.comb(j, i - 1) if i >= 1 else 0 for i in range(j + 1)],
+                          dtype=np.float64)
+        shift2 = np.array([math.comb(j, i - 2) if i >= 2 else 0 for i in range(j + 1)],
+                          dtype=np.float64)
+        binom[j] = 0.0  # alpha beta C(j, j) cancels against mu (mu + N - a - b)
+        acc = ab * (binom @ scaled) - apb * (shift1 @ scaled) + shift2 @ scaled
+        nu[j + 1] = acc / (nf - j)
+    return nu
+
+
+def mean_xlog_x_over_mean_float(a: np.ndarray, b: np.ndarray, n: int, rel_tol: float
+                                ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mean_xlog_x_over_mean` for arrays of pairs in floating point: (values, ok),
+    ``ok`` False where the truncation bound (module docstring) is not below ``rel_tol``
+    within K <= _FLOAT_MAX_ORDER or mu < 64 (those values are 0: sum the pmf instead).
+    The moments come from :func:`central_moment_ratios`; cost O(K^2) per pair whatever
+    the mean."""
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    mu = a.astype(np.float64) * b.astype(np.float64) / float(n)
+    nu = central_moment_ratios(a, b, n, _FLOAT_MAX_ORDER + 1)
+    with np.errstate(over="ignore", under="ignore"):
+        tail = 2.4 * np.exp(-mu / 8.0)
+    total = np.zeros(a.shape[0])
+    done = np.zeros(a.shape[0], dtype=bool)
+    value = np.zeros(a.shape[0])
+    for k in range(2, _FLOAT_MAX_ORDER + 1):
+        term = nu[k] / (k * (k - 1))
+        total = total + (term if k % 2 == 0 else -term)
+        if k % 2 == 1:  # K = k odd: the bound uses E[T^(k+1)] >= 0
+            bound = nu[k + 1] * 2.0**k / (k * (k + 1)) + tail
+            new = ~done & (bound <= rel_tol * total) & (mu >= 64.0)
+            value[new] = mu[new] * total[new]
+            done |= new
+    # constant X (a or b equal to N): g(0) = 0
+    const = nu[2] == 0.0
+    value[const] = 0.0
+    done |= const & (mu >= 64.0)
+    return value, done

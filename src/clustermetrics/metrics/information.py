@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -39,12 +40,19 @@ from ._cells import (
     exact_ints,
     log_cluster_size_cells,
     log_counts,
+    scaled_masses,
 )
 from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
-from ._smi import exact_variance, exact_work, s_of_counts, sample_cost, sample_s
+from ._smi import (
+    exact_variance,
+    exact_work,
+    monte_carlo_variance,
+    s_of_counts,
+    sample_cost,
+)
 from .definition import (
     INFO,
     Better,
@@ -74,6 +82,10 @@ __all__ = [
 ]
 
 _EPS = float(np.finfo(np.float64).eps)
+_REAL_INFO = ("entropies and mutual information of the weighted joint distribution "
+              "p_ij = n_ij / N of the real masses")
+_HYPERGEOMETRIC = "its chance term averages over random tables of whole items"
+_CODE_LENGTHS = "its code lengths count the tables of whole items"
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 
@@ -83,17 +95,19 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
     if sizes.shape[0] == 1:
         return 0.0
+    if sizes.dtype.kind == "f":  # real masses: N/2 <= s <= N makes s - N exact (Sterbenz)
+        return accurate_sum(entropy_terms(sizes, math.fsum(sizes.tolist())))
     n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
     return accurate_sum(entropy_terms(sizes, n))
 
 
-def entropy_terms(sizes: np.ndarray, n: int) -> np.ndarray:
+def entropy_terms(sizes: np.ndarray, n: float) -> np.ndarray:
     """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
     rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
     return conditional_entropy_terms(sizes, n, n)
 
 
-def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np.ndarray:
+def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -> np.ndarray:
     """(c / N) log(a / c) per cell count c of a class of size a (0 for c = 0): the terms of
     H(prediction | truth) = sum_ij (n_ij / N) log(a_i / n_ij), all non-negative; the log of
     a correctly rounded ratio (log1p of the exact (c - a) / a for c above a/2)."""
@@ -132,6 +146,8 @@ def _mutual_info(table: Contingency) -> float:
                                  lambda: _entropy_of_sizes(table.cluster_sizes))
     if exact is not None:
         return exact
+    if table.real_valued:
+        return max(_mi_sum_real(table), 0.0)
     if table.nnz <= _CHUNK:
         return max(_mi_sum(table, slice(None)), 0.0)
     # large tables chunk by chunk (small temporaries); chunk sums added exactly
@@ -171,6 +187,28 @@ def _mi_sum(table: Contingency, cells: slice) -> float:
         terms = np.log1p(x, out=x)
     terms *= counts
     return accurate_sum(terms) / n
+
+
+def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(N n - a b, a b, n) per cell of a real-valued table, exact integers scaled by powers
+    of two (``scaled_masses``: d and ab by 2^(2k), n by 2^k), and k."""
+    cells, by_row, by_col, k = scaled_masses(table)
+    ab = by_row[table.rows] * by_col[table.cols]
+    return cells * int(cells.sum()) - ab, ab, cells, k
+
+
+def _mi_sum_real(table: Contingency) -> float:
+    """:func:`_mi_sum` of a real-valued table: the same ratios, from the exact scaled
+    integers of its masses (each quotient of Python integers correctly rounded)."""
+    d, ab, cells, _ = _real_deviations(table)
+    x = (d / ab).astype(np.float64)
+    far = x < -0.5
+    terms = np.log1p(x)
+    if far.any():
+        # cells far below their expectation: the log of the ratio N n / (a b) itself
+        terms[far] = np.log(((d[far] + ab[far]) / ab[far]).astype(np.float64))
+    terms *= table.counts
+    return accurate_sum(terms) / table.n_samples
 
 
 def _info(table: Contingency) -> tuple[float, float, float]:
@@ -228,7 +266,7 @@ def entropy(labels: Any) -> float:
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
-@score()
+@score(real=_REAL_INFO)
 def mutual_info_score(table: Contingency) -> float:
     """Mutual information (nats) between two labellings.
 
@@ -250,7 +288,7 @@ def mutual_info_score(table: Contingency) -> float:
     return _info(table)[0]
 
 
-@score(options={"average_method": _NMI_MEAN}, zero_division=True)
+@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO)
 def normalized_mutual_info_score(table: Contingency, *,
                                  average_method: str = "arithmetic") -> float:
     """Normalised mutual information: MI / mean(H(U), H(V)).
@@ -280,7 +318,7 @@ def normalized_mutual_info_score(table: Contingency, *,
                   minimum(ratio(mi, _mean(h_true, h_pred, mi, average_method), 0.0), 1.0))
 
 
-@score()
+@score(needs=_HYPERGEOMETRIC)
 def expected_mutual_info_score(table: Contingency) -> float:
     """Expected mutual information (nats) of two random labellings with the same margins.
 
@@ -302,7 +340,7 @@ def expected_mutual_info_score(table: Contingency) -> float:
 
 
 @score(options={"average_method": _AMI_MEAN, "random_model": _RANDOM_MODEL},
-       zero_division=True)
+       zero_division=True, needs=_HYPERGEOMETRIC)
 def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "arithmetic",
                                random_model: str = "perm") -> float:
     """Adjusted mutual information: (MI - E[MI]) / (mean(H(U), H(V)) - E[MI]).
@@ -374,10 +412,12 @@ _SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
 _SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
 # exact work (hypergeometric terms) that ``auto`` accepts: about a second
 _SMI_EXACT_BUDGET = 3e7
-# ``auto`` draws at most n_samples random tables and at most this much sampling work (~10 s
-# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES
-_SMI_AUTO_MC_BUDGET = 2e9
-_SMI_AUTO_MIN_SAMPLES = 10
+# ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.4 s
+# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES (the control
+# variates make 20 tables worth a few hundred plain ones on most tables, and the result
+# states its standard error)
+_SMI_AUTO_MC_BUDGET = 8e7
+_SMI_AUTO_MIN_SAMPLES = 20
 # ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
 _SMI_AUTO_REFUSE = 1.2e11
 _SMI_EXACT_MAX_N = 10**9  # the exact variance tabulates log k! for k <= N
@@ -387,7 +427,9 @@ class StandardizedMI(NamedTuple):
     """Result of :func:`standardized_mutual_info`.
 
     ``value`` is the SMI; ``method`` the method used ("exact" or "monte_carlo");
-    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact);
+    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact; inf
+    when the draws missed the rare tables that carry the variance, as on a 2 x 2 table
+    with a few stray items: use ``method="exact"`` or more tables there);
     ``n_samples`` the random tables drawn (0 when exact); ``expected_mi`` and ``sd_mi`` the
     mean (always exact) and standard deviation of MI under the permutation model (nats).
     """
@@ -422,7 +464,8 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                                       work <= cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
-            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables ~{cost * 10:.1e} "
+            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables "
+                        f"~{cost * _SMI_AUTO_MIN_SAMPLES:.1e} "
                         "operations; pass method='exact' or method='monte_carlo' to run it "
                         "anyway") if math.isfinite(cost) else \
                 "the Monte Carlo sampler needs N < 1e9"
@@ -442,19 +485,18 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
         return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
     # E[S] from the exact E[MI]: N MI = S + N log N - sum a log a - sum b log b
     e_s = math.fsum([n * emi, -n * math.log(n), s_of_counts(a), s_of_counts(b)])
-    dev2 = (sample_s(a, b, n_samples, random_state) - e_s) ** 2
-    var_s = float(dev2.mean())
-    sd = math.sqrt(var_s) / n
-    if sd <= 0:
+    var_s, se_var = monte_carlo_variance(a, b, n, e_s, n_samples, random_state)
+    if var_s <= 0:
+        # every draw had S = E[S] (or the fit fell to 0): no variation seen
         return StandardizedMI(0.0, "monte_carlo", 0.0, n_samples, emi, 0.0)
+    sd = math.sqrt(var_s) / n
     value = (mi - emi) / sd
-    se_var = float(dev2.std(ddof=1)) / math.sqrt(n_samples)
     return StandardizedMI(float(value), "monte_carlo", abs(value) * se_var / (2.0 * var_s),
                           n_samples, emi, sd)
 
 
 @score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, returns="StandardizedMI")
+                "random_state": _SMI_SEED}, returns="StandardizedMI", needs=_HYPERGEOMETRIC)
 def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samples: int = 200,
                              random_state: int = 0) -> StandardizedMI:
     """Standardized mutual information with the method used and its standard error.
@@ -478,7 +520,7 @@ def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samp
 
 
 @score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, zero_division=0.0)
+                "random_state": _SMI_SEED}, zero_division=0.0, needs=_HYPERGEOMETRIC)
 def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
                                    n_samples: int = 200, random_state: int = 0) -> float:
     """Standardized mutual information: (MI - E[MI]) / sd[MI] (Romano et al. 2014).
@@ -492,12 +534,15 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
     al.'s Theorem 1, evaluated over the distinct class and cluster sizes) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
-    ``random_state``; :func:`standardized_mutual_info` gives its standard error).
-    ``method="auto"`` is exact when that costs about a second at most, else Monte Carlo
-    with at most ``n_samples`` tables and about ten seconds of draws (at least 10 tables:
-    each costs O(min(R C, N log N)); the sampler needs N < 1e9). Where neither fits
-    (about ten minutes for the minimum of draws) ``auto`` raises ValueError instead of
-    running for hours; name a method to run it anyway. Undefined (0/0)
+    ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
+    Monte Carlo variance uses control variates: pair counts and linear statistics of each
+    table whose exact moments are known, so that a few tables give the precision of
+    hundreds of plain ones on most tables. ``method="auto"`` is exact when that costs
+    about a second at most, else Monte Carlo with at most ``n_samples`` tables and about
+    half a second of draws (at least 20 tables: each costs O(min(R C, N)); the sampler
+    needs N < 1e9). Where neither fits (about ten minutes for the minimum of draws)
+    ``auto`` raises ValueError instead of running for hours; name a method to run it
+    anyway. Undefined (0/0)
     when MI is the same for every pairing: a labelling with a single label or with only
     singletons; 0.0 there.
 
@@ -554,7 +599,7 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
     return table.cached("reduced", compute)
 
 
-@score()
+@score(needs=_CODE_LENGTHS)
 def reduced_mutual_info_score(table: Contingency) -> float:
     """Reduced mutual information (nats per item), Dirichlet-multinomial encoding.
 
@@ -583,7 +628,7 @@ def reduced_mutual_info_score(table: Contingency) -> float:
     return float(_reduced_parts(table)[0] / table.n_samples)
 
 
-@score(options={"normalization": _RNMI_NORM}, zero_division=True)
+@score(options={"normalization": _RNMI_NORM}, zero_division=True, needs=_CODE_LENGTHS)
 def normalized_reduced_mutual_info_score(table: Contingency, *,
                                          normalization: str = "truth") -> float:
     """Normalised reduced mutual information (Jerdee, Kirkley & Newman).
@@ -704,7 +749,7 @@ def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
                                    beta * homogeneity + completeness, 0.0))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def homogeneity_score(table: Contingency) -> float:
     """Homogeneity: MI / H(truth), 1.0 when every cluster holds items of a single class.
 
@@ -727,7 +772,7 @@ def homogeneity_score(table: Contingency) -> float:
     return _share(table, 1)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def completeness_score(table: Contingency) -> float:
     """Completeness: MI / H(prediction), 1.0 when every class lies within a single cluster.
 
@@ -749,7 +794,7 @@ def completeness_score(table: Contingency) -> float:
     return _share(table, 2)
 
 
-@score(options={"beta": _BETA}, zero_division=True)
+@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO)
 def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     """V-measure: weighted harmonic mean of homogeneity and completeness.
 
@@ -777,7 +822,7 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     return _v_measure(table, beta)
 
 
-@score()
+@score(real=_REAL_INFO)
 def variation_of_information_distance(table: Contingency) -> float:
     """Variation of information (Meila): VI = H(U) + H(V) - 2 MI = H(U|V) + H(V|U), in nats.
 
@@ -797,7 +842,7 @@ def variation_of_information_distance(table: Contingency) -> float:
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def normalized_variation_of_information_distance(table: Contingency) -> float:
     """Normalised variation of information: VI / H(U, V) = 1 - MI / H(U, V).
 
@@ -821,7 +866,7 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def normalized_information_distance(table: Contingency) -> float:
     """Normalised information distance: NID = 1 - MI / max(H(U), H(V)).
 
@@ -844,7 +889,7 @@ def normalized_information_distance(table: Contingency) -> float:
     return minimum(maximum(1.0 - ratio(mi, top, 0.0), 0.0), 1.0)
 
 
-@score()
+@score(real=_REAL_INFO)
 def cluster_entropy_error(table: Contingency) -> float:
     """Cluster entropy: size-weighted entropy of the true classes inside each cluster (nats).
 
@@ -870,7 +915,7 @@ def cluster_entropy_error(table: Contingency) -> float:
     return max(accurate_sum(terms) / table.n_samples, 0.0)
 
 
-@score()
+@score(real=_REAL_INFO)
 def chi2_score(table: Contingency) -> float:
     """Pearson's chi-square statistic of the contingency table, as aricode ``Chi2``.
 
@@ -898,6 +943,13 @@ def _chi2(table: Contingency) -> float:
     cancel each other (near-independent tables of large counts); when they do, each term
     is split exactly into an integer part and a remainder below 1, so the error no longer
     grows with the terms' size."""
+    if table.real_valued:  # n d / (a b) = cells d / (ab 2^k): exact integers, divided once
+        d, ab, cells, k = _real_deviations(table)
+        nd = cells * d
+        whole, rest = nd // ab, nd % ab
+        value = Fraction(int(whole.sum()), 1 << k) + \
+            accurate_sum((rest / ab).astype(np.float64)) / 2.0**k
+        return max(float(value), 0.0)
     counts = exact_ints(table, table.counts)
     ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
     d = counts * table.n_samples - ab

@@ -1,0 +1,101 @@
+"""numba kernels for random tables with fixed margins; loaded only through
+:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+
+A random pairing of the items (the column codes laid out by cluster size and shuffled, the
+items sorted by class) is counted into its non-zero cells in O(N) with one dense counter
+of the columns, reset after each row: no sort. The numpy path (a sort or a ``bincount`` of
+cell keys) gives the same cells; tests compare them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairing_cells(row_sizes, cols, n_cols, capacity):
+    counts = np.zeros(n_cols, dtype=np.int64)
+    touched = np.empty(n_cols, dtype=np.int64)
+    out_r = np.empty(capacity, dtype=np.int64)
+    out_c = np.empty(capacity, dtype=np.int64)
+    out_n = np.empty(capacity, dtype=np.int64)
+    pos = 0
+    k = 0
+    for i in range(row_sizes.shape[0]):
+        nt = 0
+        for _ in range(row_sizes[i]):
+            c = cols[pos]
+            pos += 1
+            if counts[c] == 0:
+                touched[nt] = c
+                nt += 1
+            counts[c] += 1
+        for s in range(nt):
+            c = touched[s]
+            out_r[k] = i
+            out_c[k] = c
+            out_n[k] = counts[c]
+            counts[c] = 0
+            k += 1
+    return out_r[:k], out_c[:k], out_n[:k]
+
+
+def pairing_cells(row_sizes: np.ndarray, cols: np.ndarray, n_cols: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Non-zero cells (row, column, count) of the table pairing item t of the rows laid out
+    by size (row 0's ``row_sizes[0]`` items first) with column ``cols[t]``; within a row,
+    cells come in the order their column first appears."""
+    row_sizes = np.asarray(row_sizes, dtype=np.int64)
+    cap = int(min(cols.shape[0], row_sizes.shape[0] * int(n_cols)))
+    return _pairing_cells(row_sizes, np.asarray(cols, dtype=np.int64), int(n_cols), cap)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
+    counts = np.zeros(n_cols, dtype=np.int64)
+    touched = np.empty(n_cols, dtype=np.int64)
+    s = 0.0
+    p = 0
+    w = 0.0
+    l1 = 0.0
+    l2 = 0.0
+    n_lin = lin.shape[0]
+    pos = 0
+    for i in range(row_sizes.shape[0]):
+        nt = 0
+        for _ in range(row_sizes[i]):
+            c = cols[pos]
+            pos += 1
+            if counts[c] == 0:
+                touched[nt] = c
+                nt += 1
+            counts[c] += 1
+        ia = row_idx[i]
+        w_row = 0.0
+        for t in range(nt):
+            c = touched[t]
+            k = counts[c]
+            counts[c] = 0
+            ib = col_idx[c]
+            if k > 1:
+                s += k * math.log(k)
+                pk = k * (k - 1) // 2
+                p += pk
+                w_row += pk * wb[ib]
+            if n_lin:
+                l1 += k * lin[0, ia, ib]
+                l2 += k * lin[1, ia, ib]
+        w += w_row * wa[ia]
+    return s, float(p), w, l1, l2
+
+
+def pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
+    """Statistics of the random pairing of :func:`pairing_cells` without forming its cells:
+    (sum n log n, sum C(n, 2), sum wa[row_idx[i]] wb[col_idx[j]] C(n_ij, 2),
+    sum lin[0, row_idx[i], col_idx[j]] n_ij, the same with lin[1]); ``lin`` of shape
+    (0, 1, 1) leaves the last two 0."""
+    return _pairing_stats(np.asarray(row_sizes, dtype=np.int64), cols, int(n_cols),
+                          row_idx, col_idx, wa, wb, lin)
