@@ -94,6 +94,9 @@ class Bootstrap(NamedTuple):
     method: str = DEFAULT_METHOD
 
 
+_WHOLE_ITEMS = "each replicate redraws N whole items"
+
+
 def check_seed(seed: Any, name: str = "seed", maximum: int | None = None,
                why: str = "") -> None:
     """ValueError naming the option unless ``seed`` is None, a non-negative integer or a
@@ -236,6 +239,7 @@ def bootstrap_intervals(table: Contingency,
     """
     check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     check_method(method)
+    table.require_counts("a bootstrap interval", _WHOLE_ITEMS)
     values = replicate_values(table, score, keys, n_boot, np.random.default_rng(seed),
                               progress, score_counts)
     if method == "percentile":

@@ -123,9 +123,13 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         conditions where no method did (a sample with few items per cell of its table, a
         score at the bound of its range) carry ``flags``.
 
-    sample_weight : array-like of non-negative integers, optional
-        How many times each item counts, exactly as if it were repeated (every score,
+    sample_weight : array-like of non-negative weights, optional
+        How much each item counts. Integer weights are exact repetition (every score,
         intervals and tests then describe the repeated items); 0 leaves an item out.
+        Real weights give a table of real masses (see the user guide's weights
+        section): scores that need whole items (AMI, SMI, RMI, SRI, MARI, ...) are left
+        out with a warning when ``metrics`` is None and refused when named; ``ci``,
+        ``significance``, ``n_perm`` and ``noise="singletons"`` are refused.
 
     Options that would have no effect are refused rather than ignored: ``n_boot``,
     ``ci_method`` or ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
@@ -197,6 +201,11 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
     score unavailable on this table (:class:`ScoreUnavailable`) is left out with a
     warning instead of failing the call."""
     noise = noise or "singletons"
+    for wanted, what in ((ci is not None, "ci (bootstrap intervals)"),
+                         (significance, "significance"),
+                         (n_perm is not None, "n_perm (permutation tests)")):
+        if wanted:
+            table.require_counts(what, "it draws random tables of whole items")
     if noise_label is None:
         scored, noise_info = table, None
     else:

@@ -91,10 +91,13 @@ def with_noise(table: Contingency, noise_label: Any,
     2
     """
     check_noise_mode(noise)
+    if noise == "singletons":
+        table.require_counts('noise="singletons"', "each noise item becomes a cluster of "
+                             'its own; noise="exclude" works on real masses')
     column = _noise_column(table.cluster_labels, noise_label)
     if column is None:
         return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
-    info = NoiseInfo(noise_label, noise, int(table.counts[table.cols == column].sum()),
+    info = NoiseInfo(noise_label, noise, table.counts[table.cols == column].sum().item(),
                      table.n_samples)
     rewritten = _rewrite(table, column, noise, noise_label)
     if rewritten is None:

@@ -70,6 +70,9 @@ class PermutationTest(NamedTuple):
     sampler: str
 
 
+_WHOLE_ITEMS = "its random tables permute whole items"
+
+
 def permutation_test(labels_true: Any, labels_pred: Any = None, metric: str = "ari", *,
                      n_perm: int = 999, seed: Any = None, sampler: str = "auto",
                      progress: bool | None = False) -> PermutationTest:
@@ -143,6 +146,7 @@ def permutation_tests(table: Contingency, keys: Iterable[str], *, n_perm: int = 
     or a callable(done, total) called after each draw."""
     keys = resolve_metrics(list(keys))
     check_permutation_options(n_perm, seed, sampler)
+    table.require_counts("a permutation test", _WHOLE_ITEMS)
     observed = {k: METRICS[k].compute(table)[0] for k in keys}
     values = np.full((len(keys), int(n_perm)), np.nan)
     draws = null_tables(table, n_perm, seed=seed, sampler=sampler)
@@ -205,6 +209,7 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
     permutation model. Scores that depend only on the margins (the expected mutual
     information) are carried over instead of recomputed."""
     check_permutation_options(n_perm, seed, sampler)
+    table.require_counts("a permutation test", _WHOLE_ITEMS)
     if table.n_samples > MAX_ITEMS_PERM:
         raise ValueError(f"a permutation test draws random tables of at most "
                          f"{MAX_ITEMS_PERM:,} items (numpy's hypergeometric sampler), this "

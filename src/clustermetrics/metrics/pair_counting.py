@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ._cells import exact_ints, row_sum_count_size, row_sum_squares
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
 from ._elementwise import minimum, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
@@ -37,9 +37,11 @@ from .definition import (
     Choice,
     MetricInfo,
     Real,
+    ScoreUnavailable,
     Significance,
     Undefined,
     deprecated_alias,
+    require_counts,
     score,
 )
 
@@ -64,12 +66,18 @@ _INT64_SAFE_N = 3_000_000_000
 
 
 class PairCounts(NamedTuple):
-    """Unordered item pairs by agreement (exact ints): see :func:`pair_counts`."""
+    """Unordered item pairs by agreement (exact ints; exact Fractions on real-valued
+    masses): see :func:`pair_counts`."""
 
     tp: int
     fn: int
     fp: int
     tn: int
+
+
+_REAL_PAIRS = ("the pair masses: C(n, 2) = n (n - 1) / 2 on each real cell, class, "
+               "cluster and total mass, exact rationals of the float64 masses")
+_CHANCE = "its chance model draws whole items"
 
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
@@ -79,7 +87,31 @@ def _sum_comb2(values: np.ndarray, n_total: int) -> int:
     return (int(np.dot(values, values)) - int(values.sum())) // 2
 
 
+def _real_pairs(table: Contingency) -> PairCounts:
+    """Pair masses of a real-valued table: sum C(v, 2) = (sum V^2 - 2^k sum V) / 2^(2k+1)
+    with V = v 2^k integers, exact Fractions."""
+    cells, by_row, by_col, k = scaled_masses(table)
+    scale = 1 << k
+
+    def comb2(values: np.ndarray) -> Fraction:
+        total = int(values.sum())
+        return Fraction(int(np.dot(values, values)) - scale * total, 2 * scale * scale)
+
+    tp, same_true, same_pred = comb2(cells), comb2(by_row), comb2(by_col)
+    if tp < 0:  # FN, FP and TN are sums of w_i w_j >= 0; only TP has the self terms
+        raise ScoreUnavailable(
+            "pair counting on real masses needs sum_ij n_ij (n_ij - 1) / 2 >= 0, but the "
+            f"cells of this table weigh too little (it is {float(tp):.3g}): sample_weight "
+            "counts items, so scale it so that 1 is one item")
+    total = int(cells.sum())
+    pairs = Fraction(total * total - scale * total, 2 * scale * scale)
+    fn, fp = same_true - tp, same_pred - tp
+    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)  # type: ignore[arg-type]
+
+
 def _compute_pairs(table: Contingency) -> PairCounts:
+    if table.real_valued:
+        return _real_pairs(table)
     n = table.n_samples
     tp = _sum_comb2(table.counts, n)
     same_true = _sum_comb2(table.class_sizes, n)
@@ -98,6 +130,8 @@ def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
     TP: together in both labellings; FN: together in the truth, apart in the prediction;
     FP: apart in the truth, together in the prediction; TN: apart in both. They sum to
     C(N, 2). Computed in O(nnz) from the contingency table, as exact Python integers.
+    On a table of real-valued masses (real ``sample_weight``) each is the sum of
+    C(n, 2) = n (n - 1) / 2 over the real masses, an exact :class:`~fractions.Fraction`.
 
     Examples
     --------
@@ -116,7 +150,7 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
 
     Each entry is twice the unordered count of :func:`pair_counts`; the total is N(N-1).
     Returned as int64 like scikit-learn, or as an object array of exact Python ints when a
-    count exceeds int64.
+    count exceeds int64 (float64 for real-valued masses).
 
     Examples
     --------
@@ -125,11 +159,13 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
     """
     tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
     cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
+    if any(isinstance(x, Fraction) for x in (tp, fn, fp, tn)):
+        return np.array([[float(x) for x in row] for row in cells], dtype=np.float64)
     dtype = np.int64 if max(map(max, cells)) < 2**63 else object
     return np.array(cells, dtype=dtype)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rand_score(table: Contingency) -> float:
     """Rand index: share of item pairs on which the two labellings agree.
 
@@ -152,7 +188,7 @@ def rand_score(table: Contingency) -> float:
     return agree / total
 
 
-@score(options={"random_model": _RANDOM_MODEL}, zero_division=True)
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS)
 def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
@@ -186,6 +222,8 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
     """
     tp, fn, fp, tn = _pairs(table)
     if random_model != "perm":
+        require_counts(table, f"adjusted_rand_score with random_model={random_model!r}",
+                       _CHANCE)
         return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     # den = 0: then FN = FP = 0, the labellings agree on every pair
@@ -214,7 +252,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index: geometric mean of pair precision and pair recall.
 
@@ -237,7 +275,7 @@ def fowlkes_mallows_score(table: Contingency) -> float:
     return select(tp == 0, 0.0, sqrt(tp / (tp + fp)) * sqrt(tp / (tp + fn)))
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_precision_score(table: Contingency) -> float:
     """Pair precision (permetrics PrS): share of pairs joined by the prediction that are right.
 
@@ -261,7 +299,7 @@ def pair_precision_score(table: Contingency) -> float:
     return tp / (tp + fp)
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_recall_score(table: Contingency) -> float:
     """Pair recall (permetrics ReS): share of truly co-clustered pairs the prediction keeps.
 
@@ -285,7 +323,7 @@ def pair_recall_score(table: Contingency) -> float:
 
 
 @score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
-       zero_division=1.0)
+       zero_division=1.0, real=_REAL_PAIRS)
 def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     """Pair F-beta score: weighted harmonic mean of pair precision and pair recall.
 
@@ -311,7 +349,7 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     return num / den
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_jaccard_score(table: Contingency) -> float:
     """Pair Jaccard index: TP / (TP + FN + FP), in [0, 1].
 
@@ -334,7 +372,7 @@ def pair_jaccard_score(table: Contingency) -> float:
     return tp / (tp + fn + fp)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def czekanowski_dice_score(table: Contingency) -> float:
     """Czekanowski-Dice index (Dice / Sorensen on pairs): 2a / (2a + b + c).
 
@@ -357,7 +395,7 @@ def czekanowski_dice_score(table: Contingency) -> float:
     return 2 * a / (2 * a + b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kulczynski_score(table: Contingency) -> float:
     """Kulczynski index: mean of pair precision and pair recall, (a/(a+c) + a/(a+b)) / 2.
 
@@ -381,7 +419,7 @@ def kulczynski_score(table: Contingency) -> float:
     return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def mcnemar_score(table: Contingency) -> float:
     """McNemar statistic on pair counts, as clusterCrit: (d - c) / sqrt(d + c).
 
@@ -407,7 +445,7 @@ def mcnemar_score(table: Contingency) -> float:
     return with_sign(magnitude, d - c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def phi_score(table: Contingency) -> float:
     """Phi coefficient (Pearson correlation of the pair indicators; Hubert's Gamma statistic).
 
@@ -435,7 +473,7 @@ def phi_score(table: Contingency) -> float:
     return with_sign(minimum(value, 1.0), num)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rogers_tanimoto_score(table: Contingency) -> float:
     """Rogers-Tanimoto index: (a + d) / (a + d + 2(b + c)).
 
@@ -457,7 +495,7 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     return (a + d) / (a + d + 2 * (b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def russel_rao_score(table: Contingency) -> float:
     """Russel-Rao index: a / M, the share of all pairs that are together in both.
 
@@ -480,7 +518,7 @@ def russel_rao_score(table: Contingency) -> float:
     return a / total
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath1_score(table: Contingency) -> float:
     """Sokal-Sneath index 1: a / (a + 2(b + c)).
 
@@ -501,7 +539,7 @@ def sokal_sneath1_score(table: Contingency) -> float:
     return a / (a + 2 * (b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath2_score(table: Contingency) -> float:
     """Sokal-Sneath index 2 (clusterCrit's definition): (a + d) / (a + d + (b + c)/2).
 
@@ -522,7 +560,7 @@ def sokal_sneath2_score(table: Contingency) -> float:
     return 2 * (a + d) / (2 * (a + d) + b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def southwood_score(table: Contingency) -> float:
     """Southwood index: a / (b + c), pairs joined by both over pairs on which they disagree.
 
@@ -545,7 +583,7 @@ def southwood_score(table: Contingency) -> float:
     return a / (b + c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kendall_tau_score(table: Contingency) -> float:
     """Kendall's tau on pairs, as permetrics TauS: (s+ - s-) / sqrt(M (M - a)).
 
@@ -573,7 +611,7 @@ def kendall_tau_score(table: Contingency) -> float:
     return with_sign(sqrt(num * num / den_sq), num)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def gamma_score(table: Contingency) -> float:
     """Gamma, as permetrics GAS: 2 RI - 1 = (a + d - b - c) / M.
 
@@ -594,7 +632,7 @@ def gamma_score(table: Contingency) -> float:
     return (a + d - b - c) / total
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def g_plus_distance(table: Contingency) -> float:
     """G-plus, as permetrics GPS: 1 - RI = (b + c) / M, the share of discordant pairs.
 
@@ -616,7 +654,7 @@ def g_plus_distance(table: Contingency) -> float:
     return (b + c) / (a + b + c + d)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index adjusted for chance (Hubert & Arabie 1985).
 
@@ -667,7 +705,7 @@ def _sum_n_ab(table: Contingency) -> int:
     return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def modified_adjusted_rand_score(table: Contingency) -> float:
     """Modified adjusted Rand index (MARI, Sundqvist, Chiquet & Rigaill), as aricode ``MARI``.
 
@@ -746,10 +784,12 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Romano, Vinh,
     Bailey & Verspoor, "Adjusting for chance clustering comparison measures", JMLR 17 (2016).
     """
-    return _moments(as_contingency(labels_true, labels_pred))
+    table = as_contingency(labels_true, labels_pred)
+    require_counts(table, "rand_moments", _CHANCE)
+    return _moments(table)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def standardized_rand_score(table: Contingency) -> float:
     """Standardized Rand index (SRI): the Rand index in standard deviations above chance.
 
@@ -796,6 +836,7 @@ def _affine_null(func: Callable[..., float], key: str,
     line = _LINES[key]
 
     def significance(table: Contingency) -> Significance:
+        require_counts(table, "the analytic significance", _CHANCE)
         m = _moments(table)
         if m.variance == 0:  # S takes one value: so does the score
             return Significance(0.0, 1.0, float(func(table)), 0.0, _NORMAL)
@@ -830,6 +871,7 @@ _LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
 
 
 def _sri_null(table: Contingency) -> Significance:
+    require_counts(table, "the analytic significance", _CHANCE)
     m = _moments(table)
     if m.variance == 0:
         return Significance(0.0, 1.0, 0.0, 0.0, _NORMAL)
