@@ -91,12 +91,12 @@ def with_noise(table: Contingency, noise_label: Any,
     2
     """
     check_noise_mode(noise)
+    column = _noise_column(table.cluster_labels, noise_label)
+    if column is None:  # no noise point: nothing to rewrite, whatever the table holds
+        return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
     if noise == "singletons":
         table.require_counts('noise="singletons"', "each noise item becomes a cluster of "
                              'its own; noise="exclude" works on real masses')
-    column = _noise_column(table.cluster_labels, noise_label)
-    if column is None:
-        return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
     info = NoiseInfo(noise_label, noise, table.counts[table.cols == column].sum().item(),
                      table.n_samples)
     rewritten = _rewrite(table, column, noise, noise_label)
