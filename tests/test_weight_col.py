@@ -425,3 +425,25 @@ def test_command_line_scores_real_weights_and_notes_the_refused(tmp_path, capsys
                               "--weight-col", "w", "--engine", engine, "--metrics", "ami")
         assert code == 2 and out == "" and len(err.splitlines()) == 1
         assert "sample_weight has non-integral" in err
+
+
+def test_paired_command_with_real_weights(tmp_path, capsys):
+    rows = [("a", "x", "x", "0.5"), ("a", "x", "y", "1.25"), ("b", "x", "y", "2"),
+            ("b", "y", "y", "0.25"), ("b", "y", "x", "1.75"), ("c", "y", "y", "3"),
+            ("c", "y", "y", "1.5"), ("a", "x", "x", "2")]
+    path = _csv(tmp_path / "p.csv", ["t", "a", "b", "w"], rows)
+    t, a, b, w = (list(c) for c in zip(*rows, strict=True))
+    w = [float(x) for x in w]
+    code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
+                          "--b-col", "b", "--weight-col", "w", "--n-boot", "20",
+                          "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["n_samples"] == pytest.approx(sum(w))
+    assert got["scores"]["nmi"]["a"] == pytest.approx(
+        cm.normalized_mutual_info_score(t, a, sample_weight=w), rel=1e-12)
+    assert "ami" not in got["scores"]
+    assert len(err.splitlines()) == 1 and "ami left out" in err
+    code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
+                          "--b-col", "b", "--weight-col", "w", "--metrics", "ami")
+    assert code == 2 and "sample_weight has non-integral" in err
