@@ -64,8 +64,8 @@ class NoiseInfo(NamedTuple):
 
     label: Any
     mode: str
-    n_noise: int
-    n_samples: int
+    n_noise: int | float  # the noise points' total weight, a float with real weights
+    n_samples: int | float
 
 
 def with_noise(table: Contingency, noise_label: Any,

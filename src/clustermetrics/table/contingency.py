@@ -290,9 +290,9 @@ class Contingency:
 
     # ----------------------------------------------------------------- properties
     @property
-    def n_samples(self) -> int:
+    def n_samples(self) -> int | float:
         """Total number of items N (the total weight, a float, when :attr:`real_valued`)."""
-        return self._n  # type: ignore[return-value]
+        return self._n
 
     @property
     def real_valued(self) -> bool:
