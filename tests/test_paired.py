@@ -444,3 +444,14 @@ def test_scores_needing_whole_items_are_refused_up_front():
     got = compare_clusterings(t, a2, b, "nmi", n_boot=10, seed=0, noise_label=-1,
                               noise="exclude", sample_weight=w)
     assert math.isfinite(got["nmi"].difference)
+
+
+def test_text_header_names_the_total_weight_of_real_weights():
+    rng = np.random.default_rng(3)
+    t, a = rng.integers(0, 3, 40), rng.integers(0, 3, 40)
+    w = rng.random(40) + 0.5
+    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"], n_boot=10, seed=0,
+                                      sample_weight=w)).splitlines()[0]
+    assert f"total weight {w.sum():.6g}" in head and "N =" not in head
+    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"], n_boot=10, seed=0)).splitlines()[0]
+    assert "N = 40 items" in head

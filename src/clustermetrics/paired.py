@@ -120,8 +120,9 @@ class PairedComparison:
         pct = f"{self.level * 100:g}%"
         head = f"{'score':<22}{a[:12]:>12}{b[:12]:>12}{'difference':>12}  {pct + ' interval':<22}" \
                f"{'p-value':>9}  better"
-        lines = [f"paired bootstrap: {self.n_boot} replicates over N = {self.n_samples} items",
-                 head]
+        size = (f"items of total weight {self.n_samples:.6g}"
+                if isinstance(self.n_samples, float) else f"N = {self.n_samples} items")
+        lines = [f"paired bootstrap: {self.n_boot} replicates over {size}", head]
         for key, s in self.scores.items():
             winner = {"a": a, "b": b, "tie": "tie"}[s.better]
             mark = "" if s.significant() else " (not significant at 0.05)"
