@@ -109,6 +109,8 @@ def _paired(args: argparse.Namespace) -> str:
     t, a, b, columns, weights = _labels(args)
     names = tuple(args.names.split(",")) if args.names != "A,B" or columns is None \
         else columns
+    if names == columns and columns[0] == columns[1]:  # one column as A and B: difference 0
+        names = (f"{columns[0]} (A)", f"{columns[1]} (B)")
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")
