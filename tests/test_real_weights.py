@@ -384,3 +384,19 @@ def test_evaluate_note_on_real_counts_names_the_table():
     text = " ".join(str(w.message) for w in caught)
     assert "left out" in text and "the table holds real-valued masses" in text
     assert "sample_weight has" not in text
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("weights", [[1, 2, 3, 4, 1], [0.5, 2, 3.25, 4, 1]])
+def test_narrow_float_weights_are_read_without_warnings(dtype, weights):
+    """float16/float32 weights and counts score as their float64 values, with no numpy
+    warning (2**63 overflows float16 in a comparison)."""
+    truth, pred = [0, 0, 1, 1, 2], [0, 1, 1, 1, 2]
+    wide = np.array(weights, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        narrow = cm.Contingency.from_labels(truth, pred, sample_weight=np.array(weights, dtype))
+        counts = cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], np.array(weights[:3], dtype))
+        assert cm.rand_score(narrow) == cm.rand_score(truth, pred, sample_weight=wide)
+    assert cm.rand_score(counts) == cm.rand_score(
+        cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], wide[:3]))
