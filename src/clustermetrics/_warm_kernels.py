@@ -26,6 +26,8 @@ __all__ = ["reference_prices", "warm_matching"]
 
 # Scans of the problem the phases may spend on the table's own (float) problem for its prices.
 _REFERENCE_SCANS = 64
+# Where they do not finish, the auction finds prices to this relative precision instead.
+_REFERENCE_PRECISION = float(1 << 40)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -53,7 +55,8 @@ def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, eps):
 def reference_prices(indptr, cols, weights, n_cols):
     """Optimal column prices (in units of the weights, >= 0) of the max-weight matching of
     the rows' cells, by the phases of ``_numba_kernels`` on the float weights (a start only:
-    rounding does not matter), or None when they do not finish within their budget."""
+    rounding does not matter), or where they do not finish within their budget by the
+    auction on the weights rounded to 2**-40 of the largest."""
     n_rows = indptr.shape[0] - 1
     indptr = np.require(indptr, np.int64, ["C", "W"])
     cols = np.require(cols, np.int64, ["C", "W"])
@@ -63,9 +66,14 @@ def reference_prices(indptr, cols, weights, n_cols):
                                                                   int(n_cols))
     _, ok = cold._phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v, row_match,
                          col_match, free, nfree, 1)
-    if not ok:
-        return None
-    return np.maximum(-v[:int(n_cols)], 0.0)
+    if ok:
+        return np.maximum(-v[:int(n_cols)], 0.0)
+    # graded weights: the auction on the weights rounded to 2**-40 of the largest
+    scale = _REFERENCE_PRECISION / float(weights.max())
+    ben = np.rint(weights * scale).astype(np.int64)
+    cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, int(n_cols))
+    _, price = cold._auction(indptr, cols, ben, n_rows, int(n_cols), cptr, crow, ccell)
+    return price / scale
 
 
 def warm_matching(indptr, cols, weights, n_cols, prices):

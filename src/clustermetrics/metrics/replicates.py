@@ -192,8 +192,6 @@ def _warm_cells(table: Contingency, rows: np.ndarray, cols: np.ndarray, c: np.nd
     if kernels is None:
         return None
     prices = table.cached("recovery_rate:prices", lambda t: _reference_prices(t, kernels))
-    if prices.shape[0] == 0:
-        return None
     scaled = integer_weights(c, sizes)
     if scaled is None:
         return None
@@ -215,13 +213,12 @@ _WARM_MIN_CELLS = 4096
 
 
 def _reference_prices(table: Contingency, kernels) -> np.ndarray:
-    """Optimal column prices of the table's recall-weight matching problem (empty when the
-    phases do not find them within their budget)."""
+    """Optimal column prices of the table's recall-weight matching problem (to within
+    rounding: a start only)."""
     sizes = np.add.reduceat(table.counts, row_starts(table))
     indptr = np.append(row_starts(table), table.nnz).astype(np.int64)
     weights = table.counts / sizes[table.rows]
-    prices = kernels.reference_prices(indptr, table.cols, weights, table.n_clusters)
-    return np.zeros(0) if prices is None else prices
+    return kernels.reference_prices(indptr, table.cols, weights, table.n_clusters)
 
 
 def v_measure(r: CellCounts) -> float:
