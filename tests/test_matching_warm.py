@@ -106,36 +106,43 @@ def test_warm_matching_of_a_replicate_is_optimal(seed, n, k_true, k_pred, start,
     assert _total(cold_cells, c, sizes) == best
 
 
-@pytest.mark.parametrize("shape", [(2000, 2000), (4000, 1000), (1500, 6000), (200, 2000)])
-def test_bootstrap_replicates_solved_warm_equal_cold(shape):
-    """Tables above the warm path's size: inside a replicate loop the recovery rate is
-    solved warm; its matching weighs exactly what the cold solver's does. With ~100 items
-    a row (200 classes) the weights' common denominator passes 2**50: solved cold."""
+@pytest.mark.parametrize("shape", [(3000, 3000), (6000, 2000), (2500, 8000), (300, 20000)])
+def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
+    """Tables above the warm path's size: inside a replicate loop the recovery rate's
+    matching starts from the table's prices; it weighs exactly what the cold solver's
+    does, and the recovery rate is the cold one's (to the rounding of its float sum)."""
     rng = np.random.default_rng(sum(shape))
-    table = _noise_table(rng, 20_000, *shape)
+    table = _noise_table(rng, 30_000, *shape)
     draw = multinomial_sampler(table.counts)
+    calls = []
+    warm_solve = warm_kernels.warm_matching
+    monkeypatch.setattr(warm_kernels, "warm_matching",
+                        lambda *args: calls.append(1) or warm_solve(*args))
     old = _kernels.set_kernels("numba")
     try:
         for _ in range(3):
             counts = draw(rng, table.n_samples)
             keep = np.flatnonzero(counts)
             rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
-            sizes = np.bincount(rows, weights=c, minlength=table.n_classes).astype(
-                np.int64)[rows]
-            assert replicates._warm_cells(table, rows, cols, c, sizes) is None  # not repeated
+            a = np.bincount(rows, weights=c, minlength=table.n_classes).astype(np.int64)
+            b = np.bincount(cols, weights=c, minlength=table.n_clusters).astype(np.int64)
+            sizes = a[rows]
+            assert replicates._warm_prices(table, b > 0, keep.shape[0]) is None  # no loop
             with _kernels.repeated(10):
-                warm = replicates._warm_cells(table, rows, cols, c, sizes)
+                prices = replicates._warm_prices(table, b > 0, keep.shape[0])
                 repeated = replicate_scores(table, counts, ["recovery_rate"])
-            assert (warm is None) == (integer_weights(c, sizes) is None)
-            assert (warm is None) == (shape[0] == 200)
-            if warm is None:
-                continue
-            cold = max_weight_matching(rows, cols, c / sizes,
-                                       (table.n_classes, table.n_clusters),
-                                       fraction=(c, sizes))
+            assert prices is not None
+            problem = (np.cumsum(a > 0)[rows] - 1, np.cumsum(b > 0)[cols] - 1, c / sizes,
+                       (int(np.count_nonzero(a)), int(np.count_nonzero(b))))
+            before = len(calls)
+            warm = max_weight_matching(*problem, fraction=(c, sizes), prices=prices)
+            used = len(calls) > before
+            cold = max_weight_matching(*problem, fraction=(c, sizes))
+            assert len(calls) == before + used
             assert _total(warm, c, sizes) == _total(cold, c, sizes)
             once = replicate_scores(table, counts, ["recovery_rate"])
             assert repeated["recovery_rate"] == pytest.approx(once["recovery_rate"],
                                                               rel=1e-15)
     finally:
         _kernels.set_kernels(old)
+    assert calls or shape[0] == 300  # the warm solver ran (~100 items a row: L > 2**50)

@@ -28,7 +28,7 @@ import numpy as np
 from .. import _kernels
 from ..table import Contingency
 from ..table.counting import group_sum, new_codes
-from ._assignment import cell_index, integer_weights, max_weight_matching
+from ._assignment import max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
 from .information import mutual_info_shortcut
@@ -168,43 +168,27 @@ def recovery_rate(r: CellCounts) -> float:
     rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
     sizes = r.a[rows]
     weights = c / sizes
-    cells = _warm_cells(table, rows, cols, c, sizes)
-    if cells is not None:
-        return math.fsum(weights[cells].tolist()) / r.n_clusters
     row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
-                                (r.n_classes, r.n_clusters), fraction=(c, sizes))
+                                (r.n_classes, r.n_clusters), fraction=(c, sizes),
+                                prices=_warm_prices(table, r.b > 0, keep.shape[0]))
     return math.fsum(weights[cells].tolist()) / r.n_clusters
 
 
-def _warm_cells(table: Contingency, rows: np.ndarray, cols: np.ndarray, c: np.ndarray,
-                sizes: np.ndarray) -> np.ndarray | None:
-    """The cells (positions in ``rows``) of a maximum-weight matching of a replicate's
-    recall weights ``c / sizes``, solved from the optimal prices of the table's own problem
-    (:mod:`clustermetrics._warm_kernels`), or None to solve it cold: outside a loop of
-    replicates (:func:`clustermetrics._kernels.repeated`), without the compiled kernels, on
-    small problems, or where the weights are not exact integers below 2**50 times a common
-    denominator. The matching is optimal, as the cold one is; among several optimal
-    matchings it may pick another (the same total weight)."""
-    if _kernels.repeats() < 2 or rows.shape[0] < _WARM_MIN_CELLS:
+def _warm_prices(table: Contingency, columns: np.ndarray, cells: int) -> np.ndarray | None:
+    """Optimal column prices of the table's own matching problem for the replicate's
+    ``columns`` (a mask), from which the solver starts the replicate's matching
+    (:mod:`clustermetrics._warm_kernels`); None (solved cold) outside a loop of replicates
+    (:func:`clustermetrics._kernels.repeated`), without the compiled kernels, or on small
+    problems. The matching is optimal either way; among several optimal matchings a warm
+    start may pick another (the same total weight)."""
+    if _kernels.repeats() < 2 or cells < _WARM_MIN_CELLS:
         return None
     kernels = _kernels.warm_matching_kernels(table.nnz)
     if kernels is None:
         return None
-    prices = table.cached("recovery_rate:prices", lambda t: _reference_prices(t, kernels))
-    scaled = integer_weights(c, sizes)
-    if scaled is None:
-        return None
-    # the common denominator L: scaled = c * L / sizes, exactly
-    common = int(scaled[0]) * int(sizes[0]) // int(c[0])
-    n_rows, n_cols = table.n_classes, table.n_clusters
-    indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
-    match = kernels.warm_matching(indptr, cols, scaled, n_cols, prices * float(common))
-    if match is None:
-        return None
-    matched = np.flatnonzero(match >= 0)
-    return cell_index(rows, cols, n_cols, matched, match[matched])
+    return table.cached("recovery_rate:prices", lambda t: _reference_prices(t, kernels)
+                        )[columns]
 
 
 # Cells of a replicate's problem from which its matching is solved warm (smaller ones are
