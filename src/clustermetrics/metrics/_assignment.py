@@ -112,7 +112,8 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     if n_rows * n_cols <= dense_max_cells and rows.shape[0] < _FORCE_MIN_CELLS:
         return _solve(rows, cols, _exact(weights, fraction, None), n_rows, n_cols)
     # Fix the cells that are provably in an optimal matching (O(nnz)), solve the rest.
-    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys)
+    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys,
+                                 rounds=1 if prices is not None else None)
     if rest.shape[0] == 0:
         return np.sort(forced)
     if forced.shape[0] == 0:  # nothing fixed: solve the table as it is
@@ -188,7 +189,8 @@ def _solve(rows, cols, weights, n_rows, n_cols, dense=True, prices=None):
     return cell_index(rows, cols, n_cols, r, c)
 
 
-def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None):
+def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None,
+                  rounds=None):
     """Cells that some maximum-weight matching contains, and the cells left to solve.
 
     If cell (i, j) is the largest of its row and of its column and
@@ -198,7 +200,8 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
     removing their rows and columns, repeatedly, leaves an equivalent smaller problem; for a
     clustering close to its truth that is nearly everything. A relative margin of 1e-12
     keeps float rounding from fixing a cell the exact weights would not. Each round is
-    O(nnz) (no sort); rounds stop when one fixes less than a tenth of what is left.
+    O(nnz) (no sort); rounds stop when one fixes less than a tenth of what is left, or
+    after ``rounds`` (a warm-started solver finishes the rest faster than further rounds).
     """
     active = np.arange(weights.shape[0])
     forced = []
@@ -228,7 +231,7 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
         forced.append(chosen)
         before = active.shape[0]
         active = off_lines(rows, cols, chosen, active, n_rows, n_cols)
-        if 10 * (before - active.shape[0]) < before:
+        if 10 * (before - active.shape[0]) < before or len(forced) == rounds:
             break
     done = np.concatenate(forced) if forced else np.zeros(0, dtype=np.int64)
     return done, active
