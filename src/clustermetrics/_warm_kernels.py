@@ -26,30 +26,77 @@ __all__ = ["reference_prices", "warm_matching"]
 
 # Scans of the problem the phases may spend on the table's own (float) problem for its prices.
 _REFERENCE_SCANS = 64
+# Forward bids of a warm auction, per cell and row of the problem, before it gives the problem
+# back to the cold solver (uniform noise needs ~0.3; tied blocks start price wars).
+_BID_SCANS = 2
 # Where they do not finish, the auction finds prices to this relative precision instead.
 _REFERENCE_PRECISION = float(1 << 40)
 
 
 @numba.njit(cache=True, nogil=True)
-def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, eps):
-    """The auction of ``_numba_kernels._auction`` from the given prices and epsilon."""
+def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
+    """``_numba_kernels._bid_loop`` from the head of the queue, giving up (returning -1)
+    after ``limit`` bids."""
+    nr = queue.shape[0]
+    head = 0
+    bids = 0
+    while count > 0:
+        if bids >= limit:
+            return -1
+        i = queue[head]
+        head += 1
+        if head == nr:
+            head = 0
+        count -= 1
+        best = 0  # the dummy
+        second = cold._NO_BID
+        bj = -1
+        bb = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            j = idx[e]
+            val = ben[e] - price[j]
+            if val > best:
+                second = best
+                best = val
+                bj = j
+                bb = ben[e]
+            elif val > second:
+                second = val
+        bids += 1
+        if bj < 0:
+            assigned[i] = nc
+            gain[i] = 0
+            continue
+        price[bj] += best - second + eps
+        old = owner[bj]
+        owner[bj] = i
+        assigned[i] = bj
+        gain[i] = bb - price[bj]
+        if old >= 0:
+            assigned[old] = -1
+            tail = head + count
+            if tail >= nr:
+                tail -= nr
+            queue[tail] = old
+            count += 1
+    return bids
+
+
+@numba.njit(cache=True, nogil=True)
+def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
+    """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices;
+    ``ok`` False where the forward bids pass ``limit`` (a price war: many rows tied for
+    few columns, which epsilon-scaling settles in large steps)."""
     owner = np.full(nc, -1, np.int64)
     assigned = np.full(nr, -1, np.int64)
-    queue = np.empty(nr, np.int64)
+    queue = np.arange(nr)
     stack = np.empty(nc, np.int64)
     gain = np.zeros(nr, np.int64)
     cben = ben[ccell]
-    while True:
-        owner[:] = -1
-        for i in range(nr):
-            assigned[i] = -1
-            queue[i] = i
-        cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, 0, nr, eps)
-        cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps)
-        if eps == 1:
-            break
-        eps = max(1, eps // cold._ALPHA)
-    return assigned, price
+    if _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1, limit) < 0:
+        return assigned, price, False
+    cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1)
+    return assigned, price, True
 
 
 def reference_prices(indptr, cols, weights, n_cols):
@@ -80,7 +127,7 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
     """Row -> column of a maximum-weight matching (-1: unmatched), exactly, for
     integer-valued ``weights`` (below 2**50), by the auction from ``prices`` (column prices
     in units of the weights) at epsilon = 1; None where the finishing phases pass their
-    budget (the caller then solves cold)."""
+    budget or the auction its bids (``_BID_SCANS``; the caller then solves cold)."""
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
     indptr = np.require(indptr, np.int64, ["C", "W"])
@@ -96,7 +143,11 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
         ben = np.rint(weights * scale).astype(np.int64)
     price = np.rint(np.minimum(prices, top) * scale).astype(np.int64)
     cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, nc)
-    assigned, price = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell, price, 1)
+    limit = _BID_SCANS * (int(indptr[-1]) + n_rows)
+    assigned, price, ok = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell, price,
+                                        limit)
+    if not ok:
+        return None
     if not exact:
         pptr, pobj, where = cold._doubled(indptr, cols, n_rows, nc, cptr, crow)
         cost = np.zeros(pobj.shape[0])
