@@ -264,13 +264,42 @@ def test_every_score_computes_or_refuses_real_masses_naming_sample_weight():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         report = cm.evaluate(t, p, sample_weight=w)
-    assert sorted(str(x.message).split(" left out: ")[0] for x in caught) == sorted(refused)
-    assert all("sample_weight" in str(x.message) for x in caught)
+    # one warning names every score that needs whole items, with each one's reason
+    assert len(caught) == 1, [str(x.message) for x in caught]
+    message = str(caught[0].message)
+    assert sorted(message.split(" left out: ")[0].split(", ")) == sorted(refused)
+    assert "sample_weight has non-integral" in message and "\n" not in message
+    for key in refused:
+        assert METRICS[key].func.needs in message, key
     assert set(report.keys()) == set(METRICS) - refused
     with pytest.raises(ScoreUnavailable, match="sample_weight"):
         cm.evaluate(t, p, ["ari", "ami"], sample_weight=w)
     with pytest.raises(ScoreUnavailable, match="random_model='num'"):
         cm.adjusted_rand_score(t, p, sample_weight=w, random_model="num")
+
+
+def test_cells_lighter_than_one_item_refuse_pair_counting_in_one_warning():
+    """Pair counting refuses a table whose TP mass is negative; evaluate of every score
+    then warns once, naming every pair-counting score it left out."""
+    t, p, w = ["a", "a", "b", "b", "b"], [0, 0, 0, 1, 1], [0.5, 0.25, 0.2, 0.25, 0.75]
+    table = cm.Contingency.from_labels(t, p, sample_weight=w)
+    pair = set()
+    for key, e in METRICS.items():
+        if e.real_weights is None:
+            continue
+        try:
+            e.compute(table)
+        except ScoreUnavailable as exc:
+            assert "weigh too little" in str(exc), key
+            pair.add(key)
+    assert {"ari", "ri", "fmi", "pair_f1"} <= pair
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = cm.evaluate(t, p, sample_weight=w)
+    light = [str(x.message) for x in caught if "weigh too little" in str(x.message)]
+    assert len(caught) == 2 and len(light) == 1, [str(x.message) for x in caught]
+    assert sorted(light[0].split(" left out: ")[0].split(", ")) == sorted(pair)
+    assert not pair & set(report.keys()) and "nmi" in report
 
 
 @pytest.mark.parametrize("option", [dict(ci=0.9), dict(significance=True), dict(n_perm=9),

@@ -293,6 +293,7 @@ def _compute(table: Contingency, keys: list[str], every_score: bool = False,
     values: dict[str, float] = {}
     details: dict[str, Any] = {}
     timings: dict[str, float] = {}
+    refused: dict[str, ScoreUnavailable] = {}
     for key in keys:
         start = time.perf_counter()
         with slow_step_note(f"{key} ({METRICS[key].name})"):
@@ -301,12 +302,40 @@ def _compute(table: Contingency, keys: list[str], every_score: bool = False,
             except ScoreUnavailable as exc:
                 if not every_score:
                     raise
-                warnings.warn(f"{key} left out: {exc}", stacklevel=3)
+                refused[key] = exc
                 continue
         timings[key] = time.perf_counter() - start
         if detail is not None:
             details[key] = detail
+    for line in left_out(refused):
+        warnings.warn(line, stacklevel=3)
     return values, details, timings
+
+
+def left_out(refused: Mapping[str, ScoreUnavailable]) -> list[str]:
+    """One line per reason for the scores left out (key: its refusal): the scores that
+    need whole items on a table of real masses share one line, as do the scores refused
+    with one message (the pair-counting scores on cells lighter than one item)."""
+    whole = {k: e.needs_counts for k, e in refused.items() if e.needs_counts is not None}
+    by_message: dict[str, list[str]] = {}
+    for key, exc in refused.items():
+        if key not in whole:
+            by_message.setdefault(str(exc), []).append(key)
+    lines = [f"{', '.join(group)} left out: {message}"
+             for message, group in by_message.items()]
+    if whole:
+        by_why: dict[str, list[str]] = {}
+        for key, why in whole.items():
+            by_why.setdefault(why, []).append(key)
+        if len(whole) == 1:
+            (key, exc), = ((k, refused[k]) for k in whole)
+            lines.append(f"{key} left out: {exc}")
+        else:
+            reasons = "; ".join(f"{', '.join(group)}: {why}" for why, group in by_why.items())
+            lines.append(f"{', '.join(whole)} left out: they need integer item counts, but "
+                         "sample_weight has non-integral values (a table of real-valued "
+                         f"masses) ({reasons}); use integer weights (repetitions)")
+    return lines
 
 
 def is_several(labels_true: Any) -> bool:

@@ -64,8 +64,8 @@ class NoiseInfo(NamedTuple):
 
     label: Any
     mode: str
-    n_noise: int
-    n_samples: int
+    n_noise: int | float  # the noise points' total weight, a float with real weights
+    n_samples: int | float
 
 
 def with_noise(table: Contingency, noise_label: Any,
@@ -91,12 +91,12 @@ def with_noise(table: Contingency, noise_label: Any,
     2
     """
     check_noise_mode(noise)
+    column = _noise_column(table.cluster_labels, noise_label)
+    if column is None:  # no noise point: nothing to rewrite, whatever the table holds
+        return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
     if noise == "singletons":
         table.require_counts('noise="singletons"', "each noise item becomes a cluster of "
                              'its own; noise="exclude" works on real masses')
-    column = _noise_column(table.cluster_labels, noise_label)
-    if column is None:
-        return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
     info = NoiseInfo(noise_label, noise, table.counts[table.cols == column].sum().item(),
                      table.n_samples)
     rewritten = _rewrite(table, column, noise, noise_label)

@@ -198,13 +198,21 @@ class Integer:
 class ScoreUnavailable(ValueError):
     """A score cannot be computed on this table within its method's limits (cost or size);
     the message says why and what to pass instead. ``evaluate`` of every registered score
-    leaves such a score out with a warning; asked for by name, it is an error."""
+    leaves such a score out with a warning; asked for by name, it is an error.
+    ``needs_counts``: the reason why a score needs whole items, when that is why it
+    refuses (a table of real masses; :func:`require_counts`), else None."""
+
+    needs_counts: str | None = None
 
 
 def require_counts(table: Contingency, what: str, why: str) -> None:
     """:class:`ScoreUnavailable` when ``table`` holds real-valued masses (real
     ``sample_weight``): ``what`` needs whole items, for the reason ``why``."""
-    table.require_counts(what, why, ScoreUnavailable)
+    try:
+        table.require_counts(what, why, ScoreUnavailable)
+    except ScoreUnavailable as exc:
+        exc.needs_counts = why
+        raise
 
 
 class UndefinedMetricError(ValueError, ZeroDivisionError):

@@ -218,8 +218,8 @@ def _info(table: Contingency) -> tuple[float, float, float]:
 
 
 def _emi(table: Contingency) -> float:
-    return table.cached("emi", lambda t: expected_mutual_information(
-        t.class_sizes, t.cluster_sizes, t.n_samples))
+    return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
+        t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
 
 def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
@@ -457,7 +457,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     if _smi_undefined(table):
         return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
     emi = _emi(table)
-    a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
+    a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
     if method == "auto":
         work, cost = exact_work(a, b), sample_cost(a, b)
         if n <= _SMI_EXACT_MAX_N and (work <= _SMI_EXACT_BUDGET or
@@ -682,13 +682,13 @@ def expected_mi_random(table: Contingency, random_model: str) -> float:
     """E[MI] (nats) with the truth fixed and the prediction random under ``random_model``
     ("num" or "all"; see :func:`adjusted_mutual_info_score`), cached on the table."""
     def compute(t: Contingency) -> float:
-        sizes, weights = cluster_size_weights(random_model, t.n_samples, t.n_clusters)
+        n = int(t.n_samples)  # item counts only: the scores refuse real masses
+        sizes, weights = cluster_size_weights(random_model, n, t.n_clusters)
         if t.n_classes == 1:
             return 0.0
         keep = weights > 0
         ua, ca = np.unique(np.asarray(t.class_sizes, dtype=np.int64), return_counts=True)
-        return expected_mutual_information_weighted(ua, ca, sizes[keep], weights[keep],
-                                                    t.n_samples)
+        return expected_mutual_information_weighted(ua, ca, sizes[keep], weights[keep], n)
     return table.cached(f"emi_{random_model}", compute)
 
 

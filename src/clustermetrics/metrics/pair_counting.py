@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -69,12 +69,16 @@ class PairCounts(NamedTuple):
     """Unordered item pairs by agreement (exact ints; exact Fractions on real-valued
     masses): see :func:`pair_counts`."""
 
-    tp: int
-    fn: int
-    fp: int
-    tn: int
+    tp: int | Fraction
+    fn: int | Fraction
+    fp: int | Fraction
+    tn: int | Fraction
 
 
+# The bodies below return a Fraction on real masses (exact pair masses), which the @score
+# wrapper rounds once to the float the public score returns (definition._plain), and arrays
+# when the hierarchy evaluates many tables at once: cast(float, ...) types them as the
+# float they become, without touching the value.
 _REAL_PAIRS = ("the pair masses: C(n, 2) = n (n - 1) / 2 on each real cell, class, "
                "cluster and total mass, exact rationals of the float64 masses")
 _CHANCE = "its chance model draws whole items"
@@ -106,13 +110,13 @@ def _real_pairs(table: Contingency) -> PairCounts:
     total = int(cells.sum())
     pairs = Fraction(total * total - scale * total, 2 * scale * scale)
     fn, fp = same_true - tp, same_pred - tp
-    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)  # type: ignore[arg-type]
+    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)
 
 
 def _compute_pairs(table: Contingency) -> PairCounts:
     if table.real_valued:
         return _real_pairs(table)
-    n = table.n_samples
+    n = int(table.n_samples)  # item counts: real masses took the branch above
     tp = _sum_comb2(table.counts, n)
     same_true = _sum_comb2(table.class_sizes, n)
     same_pred = _sum_comb2(table.cluster_sizes, n)
@@ -185,7 +189,7 @@ def rand_score(table: Contingency) -> float:
     agree, total = tp + tn, tp + fn + fp + tn
     undefined_where(table, total == 0, 1.0,
                     "the Rand index is undefined (0/0): there are no item pairs")
-    return agree / total
+    return cast(float, agree / total)
 
 
 @score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS)
@@ -230,7 +234,7 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
     undefined_where(table, den == 0, 1.0,
                     "ARI is undefined (0/0): every pair is together in both labellings, or "
                     "apart in both")
-    return 2 * (tp * tn - fn * fp) / den
+    return cast(float, 2 * (tp * tn - fn * fp) / den)
 
 
 def _ari_one_sided(table: Contingency, model: str) -> float:
@@ -240,7 +244,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     if m == 0:
         raise Undefined(1.0, f"ARI under random_model={model!r} is undefined (0/0): there "
                              "are no item pairs (N < 2)")
-    q = pair_probability(model, table.n_samples, table.n_clusters)
+    q = pair_probability(model, int(table.n_samples), table.n_clusters)
     together = Fraction(tp + fn, m)
     expected = together * q + (1 - together) * (1 - q)
     if expected == 1:
@@ -296,7 +300,7 @@ def pair_precision_score(table: Contingency) -> float:
     tp, _, fp, _ = _pairs(table)
     undefined_where(table, tp + fp == 0, 1.0,
                     "pair precision is undefined (0/0): the prediction has no pair together")
-    return tp / (tp + fp)
+    return cast(float, tp / (tp + fp))
 
 
 @score(zero_division=1.0, real=_REAL_PAIRS)
@@ -319,7 +323,7 @@ def pair_recall_score(table: Contingency) -> float:
     tp, fn, _, _ = _pairs(table)
     undefined_where(table, tp + fn == 0, 1.0,
                     "pair recall is undefined (0/0): the truth has no pair together")
-    return tp / (tp + fn)
+    return cast(float, tp / (tp + fn))
 
 
 @score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
@@ -346,7 +350,7 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     num, den = (q + p) * tp, (q + p) * tp + p * fn + q * fp
     undefined_where(table, den == 0, 1.0, "the pair F-score is undefined (0/0): no pair is "
                                           "together in either labelling")
-    return num / den
+    return cast(float, num / den)
 
 
 @score(zero_division=1.0, real=_REAL_PAIRS)
@@ -369,7 +373,7 @@ def pair_jaccard_score(table: Contingency) -> float:
     undefined_where(table, tp + fn + fp == 0, 1.0,
                     "the pair Jaccard index is undefined (0/0): no pair is together in "
                     "either labelling")
-    return tp / (tp + fn + fp)
+    return cast(float, tp / (tp + fn + fp))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -392,7 +396,7 @@ def czekanowski_dice_score(table: Contingency) -> float:
     undefined_where(table, 2 * a + b + c == 0, 1.0,
                     "the Czekanowski-Dice index is undefined (0/0): no pair is together in "
                     "either labelling")
-    return 2 * a / (2 * a + b + c)
+    return cast(float, 2 * a / (2 * a + b + c))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -416,7 +420,7 @@ def kulczynski_score(table: Contingency) -> float:
     undefined_where(table, (a + c) * (a + b) == 0, select((b == 0) & (c == 0), 1.0, 0.0),
                     "the Kulczynski index is undefined (0/0): a labelling has no pair together")
     # (a/(a+c) + a/(a+b)) / 2 over one common denominator, divided once
-    return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
+    return cast(float, a * (2 * a + b + c) / (2 * (a + c) * (a + b)))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -492,7 +496,7 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 1.0,
                     "the Rogers-Tanimoto index is undefined (0/0): there are no item pairs")
-    return (a + d) / (a + d + 2 * (b + c))
+    return cast(float, (a + d) / (a + d + 2 * (b + c)))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -515,7 +519,7 @@ def russel_rao_score(table: Contingency) -> float:
     total = a + b + c + d
     undefined_where(table, total == 0, 0.0,
                     "the Russel-Rao index is undefined (0/0): there are no item pairs")
-    return a / total
+    return cast(float, a / total)
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -536,7 +540,7 @@ def sokal_sneath1_score(table: Contingency) -> float:
     a, b, c, _ = _pairs(table)
     undefined_where(table, a + b + c == 0, 1.0, "the Sokal-Sneath index 1 is undefined (0/0): "
                     "no pair is together in either labelling")
-    return a / (a + 2 * (b + c))
+    return cast(float, a / (a + 2 * (b + c)))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -557,7 +561,7 @@ def sokal_sneath2_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 1.0,
                     "the Sokal-Sneath index 2 is undefined (0/0): there are no item pairs")
-    return 2 * (a + d) / (2 * (a + d) + b + c)
+    return cast(float, 2 * (a + d) / (2 * (a + d) + b + c))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -580,7 +584,7 @@ def southwood_score(table: Contingency) -> float:
     a, b, c, _ = _pairs(table)
     undefined_where(table, b + c == 0, 1.0,
                     "the Southwood index is undefined: the labellings agree on every pair")
-    return a / (b + c)
+    return cast(float, a / (b + c))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -629,7 +633,7 @@ def gamma_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     total = a + b + c + d
     undefined_where(table, total == 0, 1.0, "gamma is undefined (0/0): there are no item pairs")
-    return (a + d - b - c) / total
+    return cast(float, (a + d - b - c) / total)
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -651,7 +655,7 @@ def g_plus_distance(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 0.0,
                     "G-plus is undefined (0/0): there are no item pairs")
-    return (b + c) / (a + b + c + d)
+    return cast(float, (b + c) / (a + b + c + d))
 
 
 @score(zero_division=True, real=_REAL_PAIRS)
@@ -746,14 +750,14 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
             "together in either labelling beyond those sharing an item")
     if b == 0 and c == 0:
         return 1.0  # num = den exactly
-    return num / den
+    return cast(float, num / den)
 
 
 
 # --------------------------------------------------------------------- chance models
 def _moments(table: Contingency) -> PairMoments:
-    return table.cached("pair_moments", lambda t: pair_moments(
-        t.n_samples, _pairs(t).tp, t.class_sizes, t.cluster_sizes))
+    return table.cached("pair_moments", lambda t: pair_moments(  # item counts only
+        int(t.n_samples), int(_pairs(t).tp), t.class_sizes, t.cluster_sizes))
 
 
 def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:

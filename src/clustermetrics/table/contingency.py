@@ -22,6 +22,7 @@ from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
 from .validation import (
     MAX_ITEMS,
+    REAL_TOTAL,
     as_label_array,
     as_mass_array,
     check_same_length,
@@ -149,7 +150,11 @@ class Contingency:
         if len(tables) == 1:
             return tables[0]
         total = sum(t.n_samples for t in tables)
-        if total > MAX_ITEMS:
+        if any(t.real_valued for t in tables):  # real masses: their own range
+            if total > REAL_TOTAL[1]:
+                raise ValueError(f"tables hold a total mass of {total:.3g} together, more "
+                                 "than 1e150, the largest total of real masses")
+        elif total > MAX_ITEMS:
             raise ValueError(f"tables hold {total} items together, more than 2**63 - 1 = "
                              f"{MAX_ITEMS}, the largest table counted exactly")
         t_labels, t_maps = union_labels([t._class_labels for t in tables], "class labels")
@@ -285,9 +290,9 @@ class Contingency:
 
     # ----------------------------------------------------------------- properties
     @property
-    def n_samples(self) -> int:
+    def n_samples(self) -> int | float:
         """Total number of items N (the total weight, a float, when :attr:`real_valued`)."""
-        return self._n  # type: ignore[return-value]
+        return self._n
 
     @property
     def real_valued(self) -> bool:
