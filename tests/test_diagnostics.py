@@ -67,8 +67,10 @@ def test_bad_min_share(bad):
 
 
 def _expected_rows(value, total):
-    """The one rule: None / "all" list every row, a positive integer (or its digits) that
-    many; anything else is refused."""
+    """The one rule: None / "all" list every row, a positive integer (or its digits, with
+    surrounding whitespace as typed on a command line) that many; anything else is refused."""
+    if isinstance(value, str):
+        value = value.strip()
     if value is None or value == "all":
         return total
     if isinstance(value, str) and value.isascii() and value.isdigit():

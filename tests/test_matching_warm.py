@@ -78,14 +78,17 @@ def test_warm_matching_of_a_replicate_is_optimal(seed, n, k_true, k_pred, start,
               "zero": lambda: np.zeros(table.n_clusters)}[start]()
     indptr = np.zeros(table.n_classes + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=table.n_classes), out=indptr[1:])
-    limit = cold_kernels._AUCTION_MAX
+    limit, scans = cold_kernels._AUCTION_MAX, warm_kernels._BID_SCANS
+    # from zero or random prices the bid limit may stop the auction (the caller then solves
+    # cold); lifted here, so the warm auction itself is checked for optimality on every start
+    warm_kernels._BID_SCANS = 10**6
     try:
         if rounded:  # benefits rounded, the exact phases finish
             cold_kernels._AUCTION_MAX = float(scaled.max()) * 3
         match = warm_kernels.warm_matching(indptr, cols, scaled, table.n_clusters,
                                            prices * common)
     finally:
-        cold_kernels._AUCTION_MAX = limit
+        cold_kernels._AUCTION_MAX, warm_kernels._BID_SCANS = limit, scans
     assert match is not None
     matched = np.flatnonzero(match >= 0)
     pairs = set(zip(rows.tolist(), cols.tolist(), strict=True))
