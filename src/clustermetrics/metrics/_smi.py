@@ -80,87 +80,259 @@ def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def exact_work(a: np.ndarray, b: np.ndarray) -> float:
-    """Rough number of hypergeometric terms :func:`exact_variance` evaluates (the cheaper
-    orientation), to decide whether the exact computation is affordable."""
-    return min(_work(*_distinct(a), *_distinct(b)), _work(*_distinct(b), *_distinct(a)))
+    """Estimated work of :func:`exact_variance` in hypergeometric terms (the cheaper
+    orientation; each term ~10 ns, plus a fixed cost per pair of distinct sizes), to
+    decide whether the exact computation is affordable."""
+    n = int(np.sum(a))
+    ua, ca = _distinct(a)
+    ub, cb = _distinct(b)
+    return min(_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
 
 
-def _work(ua, ca, ub, cb) -> float:
+_PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
+_CHUNK = 1 << 20  # terms held at once (rows x window width)
+
+
+def _cut(n: int, n_rows: int, n_cols: int) -> float:
+    """T of the windows: every law keeps the k where log p(k) >= log p(mode) - T.
+
+    Bound. The hypergeometric pmf is log-concave in k, so p(k + 1) / p(k) decreases in k
+    and, from the first excluded K > mode (p(K) < e^-T p(mode)), the ratios are at most
+    r = e^(-T / (K - mode)); the excluded mass on that side is at most
+    p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T) <= e^-T (1 + N) times the kept
+    mass, and the same on the left. Every expectation in :func:`exact_variance` is of a
+    quantity in [-phi(N), phi(N)] (phi(N) = N log N bounds S), and Var[S] is a sum of
+    at most 4 (R' C')^2 such truncated expectations (R', C' distinct sizes) each times
+    at most phi(N), so with T = 60 log 2 + log(8 (R' C')^2) + log(1 + N) + 2 log(2 + phi(N))
+    the truncation moves Var[S] by less than 2^-60 (absolute; the rounding of the sums
+    is larger)."""
+    phi_n = n * math.log(max(n, 1))
+    return (60.0 * math.log(2.0) + math.log(8.0 * (n_rows * n_cols) ** 2)
+            + math.log1p(n) + 2.0 * math.log(2.0 + phi_n))
+
+
+def _est_width(pop, succ, draws, cut: float) -> np.ndarray:
+    """About how many k a window of Hyp(pop, succ, draws) holds (normal tails of
+    sqrt(2 T) standard deviations, a few more where the mean is small; at most the
+    support)."""
+    pop = np.maximum(np.asarray(pop, dtype=np.float64), 1.0)
+    succ = np.asarray(succ, dtype=np.float64)
+    draws = np.asarray(draws, dtype=np.float64)
+    q = succ / pop
+    var = np.maximum(draws * q * (1.0 - q) * (pop - draws) / np.maximum(pop - 1.0, 1.0), 0.0)
+    support = np.maximum(np.minimum(succ, draws) - np.maximum(draws + succ - pop, 0.0) + 1.0,
+                         1.0)
+    return np.minimum(support, 2.0 * math.sqrt(2.0 * cut) * np.sqrt(var) + 0.1 * cut)
+
+
+def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
+    """Estimated terms of :func:`exact_variance` with rows of sizes ``ua`` (distinct, with
+    multiplicities ``ca``) and columns ``ub``: for each pair (a, b), the window of x = n_ij
+    times the windows of y = n_ij' ~ Hyp(N - b, b', a - x) over the other columns b', and
+    G_a(m) over the m that needs (windows of Hyp(N - a, a', m) over the other rows a')."""
+    cut = _cut(n, ua.shape[0], ub.shape[0])
+    na, nb = ua.shape[0], ub.shape[0]
     af, bf = ua.astype(np.float64), ub.astype(np.float64)
-    m_ab = np.minimum.outer(af, bf) + 1.0  # x per (a, b)
-    inner = m_ab.sum(axis=1)  # sum_b' (min(a, b') + 1)
-    walk = float((m_ab * inner[:, None]).sum())
-    table = float(ua.shape[0] * (bf[-1] + 1.0) * (af + 1.0).sum())
-    return walk + table
+    wx = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
+    draws = af[:, None] * (1.0 - bf[None, :] / n)  # a - E[x]
+    others_b = (cb[None, :] - np.eye(nb)) > 0  # (b, b'): b' is another column
+    others_a = (ca[None, :] - np.eye(na)) > 0  # (a, a')
+    if na * nb * max(na, nb) <= 1 << 21:
+        wy = _est_width(n - bf[None, :, None], bf[None, None, :], draws[:, :, None], cut)
+        wy = wy * others_b[None, :, :]  # (a, b, b')
+        span = (wy + wx[:, :, None] * (bf[None, None, :] / np.maximum(n - bf, 1.0)[None, :, None])
+                ).max(axis=1)  # m = b' - y over all x and b: (a, b')
+        wg = (_est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
+              * others_a[:, :, None]).sum(axis=1)  # (a, m ~ b')
+        walk = float((wx * wy.sum(axis=2)).sum())
+    else:  # many distinct sizes: the same with N for N - b and N - a (an over-estimate)
+        wy = _est_width(n, bf[None, :], af[:, None], cut)  # (a, b')
+        span = wy + wx
+        wg = np.broadcast_to(_est_width(n, af[:, None], bf[None, :], cut).sum(axis=0), (na, nb))
+        walk = float((wx * wy.sum(axis=1, keepdims=True)).sum())
+    table = float(((span + wx) * wg).sum())
+    return walk + table + _PAIR_COST * na * nb
 
 
-def _hyp(lf: np.ndarray, pop: int, succ: int, draws: np.ndarray, kmax: int) -> np.ndarray:
-    """P[r, k] = P(Hyp(pop, succ, draws[r]) = k) for k = 0..kmax from the table ``lf`` of
-    log k! (rows renormalised to sum 1; rows whose draws exceed the population are 0)."""
-    draws = np.asarray(draws, dtype=np.int64)
-    k = np.arange(kmax + 1, dtype=np.int64)[None, :]
-    d = draws[:, None]
-    valid = (k <= succ) & (k <= d) & (d - k <= pop - succ) & (d <= pop) & (d >= 0)
-    kk = np.where(valid, k, 0)
-    dd = np.where(valid, d, 0)
-    logp = lf[succ] + lf[pop - succ] - lf[pop] - lf[kk] - lf[succ - kk] - lf[dd - kk] \
-        - lf[pop - succ - dd + kk] + lf[dd] + lf[pop - dd]
-    p = np.exp(logp, where=valid, out=np.zeros(logp.shape))
-    total = p.sum(axis=1, keepdims=True)
-    np.divide(p, total, out=p, where=total > 0)
-    return p
+def _phi(k: np.ndarray) -> np.ndarray:
+    k = np.asarray(k, dtype=np.float64)
+    return k * np.log(np.maximum(k, 1.0))
+
+
+def _log_pmf(pop, succ, draws, k) -> np.ndarray:
+    """log P(Hyp(pop, succ, draws) = k) up to a term free of k (log-gamma; for the windows
+    only: its error, ~1e-16 N log N, is far below the one nat of slack they get)."""
+    k = np.asarray(k, dtype=np.float64)
+    return -(gammaln(k + 1.0) + gammaln(succ - k + 1.0) + gammaln(draws - k + 1.0)
+             + gammaln(pop - succ - draws + k + 1.0))
+
+
+def _windows(pop, succ, draws, cut: float) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi): for each row the k of Hyp(pop, succ, draws) with log p(k) >= log p(mode)
+    - cut (found by bisection on each side of the mode: the pmf is log-concave), widened by
+    one nat against the rounding of log-gamma."""
+    pop, succ, draws = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                             for v in (pop, succ, draws)))
+    klo = np.maximum(0, draws + succ - pop)
+    khi = np.minimum(succ, draws)
+    mode = np.clip((draws + 1) * (succ + 1) // (pop + 2), klo, khi)
+    p, s, d = (v.astype(np.float64) for v in (pop, succ, draws))
+    level = _log_pmf(p, s, d, mode) - cut - 1.0
+    # left: smallest k in [klo, mode] above the level; right: largest in [mode, khi]
+    lo, hi = klo.copy(), mode.copy()
+    while np.any(lo < hi):
+        mid = (lo + hi) // 2
+        ok = _log_pmf(p, s, d, mid) >= level
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid + 1)
+    left = hi
+    lo, hi = mode.copy(), khi.copy()
+    while np.any(lo < hi):
+        mid = (lo + hi + 1) // 2
+        ok = _log_pmf(p, s, d, mid) >= level
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid - 1)
+    return left, lo
+
+
+def _laws(pop, succ, draws, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """(k, P): P[r, t] = P(Hyp(pop_r, succ_r, draws_r) = k[r, t]) for k = lo_r .. hi_r
+    (renormalised on the window; 0 past hi_r, where k is clipped to hi_r). The pmf comes
+    from the products of the ratios p(k + 1) / p(k) = (s - k)(d - k) / ((k + 1)(p - s - d +
+    k + 1)) from lo: each ratio is rounded once, so p is exact to ~eps times the width,
+    whatever N (log-gamma differences would lose eps N log N)."""
+    width = int(np.max(hi - lo)) + 1
+    t = np.arange(width, dtype=np.int64)[None, :]
+    k = lo[:, None] + t
+    inside = k <= hi[:, None]
+    k = np.minimum(k, hi[:, None])
+    pf, sf, df = (np.asarray(v, dtype=np.float64)[:, None] for v in (pop, succ, draws))
+    kf = k[:, :-1].astype(np.float64)
+    ratio = ((sf - kf) * (df - kf)) / ((kf + 1.0) * (pf - sf - df + kf + 1.0))
+    # within a window the pmf spans at most e^(T + 1) < 1e80 of the mode: no overflow
+    prob = np.concatenate([np.ones((k.shape[0], 1)), np.where(inside[:, 1:], ratio, 0.0)],
+                          axis=1).cumprod(axis=1)
+    prob /= prob.sum(axis=1, keepdims=True)
+    return k, prob
+
+
+def _expect(pop, succ, draws, cut: float, f) -> np.ndarray:
+    """E[f(k)] under Hyp(pop, succ, draws) for each row (windowed, in chunks of rows of
+    similar widths); ``f`` maps (the chunk's row indices, its matrix of k) to values."""
+    pop, succ, draws = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                             for v in (pop, succ, draws)))
+    lo, hi = _windows(pop, succ, draws, cut)
+    out = np.empty(pop.shape[0])
+    order = np.argsort(hi - lo, kind="stable")  # chunks of similar widths
+    start = 0
+    while start < order.shape[0]:
+        width = int(hi[order[start]] - lo[order[start]]) + 1
+        stop = min(order.shape[0], start + max(1, _CHUNK // max(width, 1)))
+        while stop > start + 1 and int(hi[order[stop - 1]] - lo[order[stop - 1]]) + 1 \
+                > 2 * width:
+            stop = start + 1 + (stop - start - 1) // 2
+        rows = order[start:stop]
+        k, prob = _laws(pop[rows], succ[rows], draws[rows], lo[rows], hi[rows])
+        out[rows] = np.sum(prob * f(rows, k), axis=1)
+        start = stop
+    return out
+
+
+def _phi_centred(k: np.ndarray, mu) -> np.ndarray:
+    """phi(k) - phi(mu) - phi'(mu) (k - mu) = k log(k / mu) - (k - mu), as
+    k log1p((k - mu) / mu) - (k - mu): about (k - mu)^2 / (2 mu), with an absolute
+    rounding error of ~eps |k - mu| instead of eps k log k."""
+    k = np.asarray(k, dtype=np.float64)
+    d = k - mu
+    ratio = np.where(k > 0, d / mu, 0.0)
+    return np.where(k > 0, k * np.log1p(ratio), 0.0) - d
+
+
+class _OtherRows:
+    """G_(a, b')(m) = sum over the rows i' != i of E_Hyp(N - a, a_i', m)[phi~_(i' j')] for
+    a column j' of size b' holding m items outside row i (phi~ centred at a_i' b' / N),
+    evaluated on demand over the needed ranges of m and kept (one per distinct row size
+    a)."""
+
+    def __init__(self, n: int, ua: np.ndarray, ca: np.ndarray, ia: int, cut: float):
+        self.n, self.cut = n, cut
+        self.av = int(ua[ia])
+        mult = ca - (np.arange(ua.shape[0]) == ia)
+        self.sizes, self.mult = ua[mult > 0], mult[mult > 0]
+        self.segments: dict[int, list[tuple[int, np.ndarray]]] = {}  # b' -> (first m, values)
+
+    def _values(self, bv: int, m: np.ndarray) -> np.ndarray:
+        r, s = m.shape[0], self.sizes.shape[0]
+        succ = np.tile(self.sizes, r)
+        mu = succ.astype(np.float64) * (bv / self.n)
+        vals = _expect(self.n - self.av, succ, np.repeat(m, s), self.cut,
+                       lambda rows, k: _phi_centred(k, mu[rows, None]))
+        return (vals.reshape(r, s) * self.mult[None, :]).sum(axis=1)
+
+    def __call__(self, bv: int, m: np.ndarray) -> np.ndarray:
+        """G_(a, bv) at every entry of ``m`` (computed over min(m) .. max(m) where not yet)."""
+        m = np.asarray(m, dtype=np.int64)
+        lo, hi = int(m.min()), int(m.max())
+        segments = self.segments.setdefault(bv, [])
+        for start, vals in segments:
+            if start <= lo and hi < start + vals.shape[0]:
+                return vals[m - start]
+        touching = [(st, v) for st, v in segments if st <= hi + 1 and lo <= st + v.shape[0]]
+        first = min([lo] + [st for st, _ in touching])
+        last = max([hi] + [st + v.shape[0] - 1 for st, v in touching])
+        vals = np.full(last - first + 1, np.nan)
+        for st, v in touching:
+            vals[st - first:st - first + v.shape[0]] = v
+        todo = np.flatnonzero(np.isnan(vals))
+        vals[todo] = self._values(bv, todo + first)
+        merged = {st for st, _ in touching}  # the segments are disjoint: starts differ
+        segments[:] = [seg for seg in segments if seg[0] not in merged] + [(first, vals)]
+        return vals[m - first]
 
 
 def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
-    rounding), for class sizes ``a`` and cluster sizes ``b`` over ``n`` items."""
+    rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
+    cluster sizes ``b`` over ``n`` items.
+
+    Each phi(n_ij) is replaced by phi~_ij(n_ij) = phi(n_ij) - phi(mu_ij) - phi'(mu_ij)
+    (n_ij - mu_ij), mu_ij = a_i b_j / N: the slopes phi'(mu_ij) = log a_i + log b_j -
+    log N + 1 are additive in i and j, so sum_ij phi'(mu_ij) n_ij is the same for every
+    table and S~ = S - sum_ij phi(mu_ij) has the variance of S, with terms of the size of
+    their fluctuations (rounding then scales with Var[S], not with E[S]^2)."""
+    n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
-    if _work(ub, cb, ua, ca) < _work(ua, ca, ub, cb):  # Var is symmetric: cheaper side
+    if _work(ub, cb, ua, ca, n) < _work(ua, ca, ub, cb, n):  # Var is symmetric: cheaper side
         ua, ca, ub, cb = ub, cb, ua, ca
-    n = int(n)
-    top = int(max(ua[-1], ub[-1]))
-    k = np.arange(top + 1, dtype=np.float64)
-    phi = k * np.log(np.maximum(k, 1.0))
-    bmax = int(ub[-1])
-    lf = gammaln(np.arange(n + 1, dtype=np.float64) + 1.0)  # log k!
+    cut = _cut(n, ua.shape[0], ub.shape[0])
+    na, nb = ua.shape[0], ub.shape[0]
+    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
+    weight = np.outer(ca, cb)
 
-    # m(a, b) = E[phi(n_ij)] for each pair of distinct sizes, and E[S]
-    means = np.empty((ua.shape[0], ub.shape[0]))
-    for ia, av in enumerate(ua.tolist()):
-        means[ia] = _hyp(lf, n, av, ub, av) @ phi[:av + 1]
-    e_s = math.fsum((means * np.outer(ca, cb)).ravel().tolist())
-
-    # G_a(m) = sum over the other rows i' of E_Hyp(N - a, a_i', m)[phi], m = 0..bmax
-    draws = np.arange(bmax + 1)
-    g = np.zeros((ua.shape[0], bmax + 1))
-    for ia, av in enumerate(ua.tolist()):
-        pop = n - av
-        for ja, (ov, oc) in enumerate(zip(ua.tolist(), ca.tolist(), strict=True)):
-            mult = oc - (1.0 if ja == ia else 0.0)
-            if mult:
-                g[ia] += mult * (_hyp(lf, pop, ov, draws, min(ov, bmax)) @ phi[:min(ov, bmax) + 1])
+    # m(a, b) = E[phi~(n_ij)] for each pair of distinct sizes, and E[S~]
+    flat_mu = mu.ravel()
+    means = _expect(n, np.repeat(ua, nb), np.tile(ub, na), cut,
+                    lambda rows, k: _phi_centred(k, flat_mu[rows, None])).reshape(na, nb)
+    e_t = math.fsum((means * weight).ravel().tolist())
+    e_s = e_t + math.fsum((_phi(mu) * weight).ravel().tolist())
 
     var = []
     for ia, av in enumerate(ua.tolist()):
+        g = _OtherRows(n, ua, ca, ia, cut)
         for jb, (bv, bc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
-            lo, hi = max(0, av + bv - n), min(av, bv)
-            x = np.arange(lo, hi + 1)
-            px = _hyp(lf, n, av, np.array([bv]), hi)[0, lo:]
-            cond = phi[x] + g[ia, bv - x]  # cell (i, j) and the cells (i', j)
+            law = np.array([n]), np.array([av]), np.array([bv])
+            k, px = _laws(*law, *_windows(*law, cut))
+            x, px = k[0], px[0]
+            dev = _phi_centred(x, mu[ia, jb])
+            cond = dev + g(bv, bv - x)  # cell (i, j) and the cells (i', j)
+            # cells (i, j') and (i', j'): y = n_ij' ~ Hyp(N - b, b', a - x)
             for kb, (ov, oc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
                 mult = oc - (1.0 if kb == jb else 0.0)
-                if not mult:
-                    continue
-                ymax = min(ov, av)
-                y = np.arange(ymax + 1)
-                f = phi[y] + g[ia, ov - y]  # cell (i, j') and the cells (i', j')
-                cond += mult * (_hyp(lf, n - bv, ov, av - x, ymax) @ f)
-            dev = phi[x] - means[ia, jb]
-            var.append(ca[ia] * bc * float(px @ (dev * (cond - e_s))))
+                if mult:
+                    cond = cond + mult * _expect(
+                        n - bv, ov, av - x, cut,
+                        lambda _, y, ov=ov, m=mu[ia, kb], g=g: _phi_centred(y, m) + g(ov, ov - y))
+            var.append(ca[ia] * bc * float(px @ ((dev - means[ia, jb]) * (cond - e_t))))
     return e_s, max(math.fsum(var), 0.0)
-
-
 
 
 # costs in units of ~5 ns (measured at N = 1e6, load ~5): a row-by-row draw ~90 ns a cell
