@@ -63,8 +63,8 @@ from scipy.special import gammaln
 
 from .. import _kernels
 
-__all__ = ["exact_variance", "exact_work", "sample_cost", "sample_s", "sample_stats",
-           "s_of_counts", "control_moments", "monte_carlo_variance"]
+__all__ = ["EXACT_TERM_COST", "exact_variance", "exact_work", "sample_cost", "sample_s",
+           "sample_stats", "s_of_counts", "control_moments", "monte_carlo_variance"]
 
 
 def s_of_counts(counts: np.ndarray) -> float:
@@ -89,8 +89,12 @@ def exact_work(a: np.ndarray, b: np.ndarray) -> float:
     return min(_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
 
 
+# one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
+# measured at N = 1e5, load ~7)
+EXACT_TERM_COST = 20.0
 _PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
 _CHUNK = 1 << 20  # terms held at once (rows x window width)
+_SHORT = 48  # supports shorter than this are kept whole (no bisection)
 
 
 def _cut(n: int, n_rows: int, n_cols: int) -> float:
@@ -175,6 +179,15 @@ def _windows(pop, succ, draws, cut: float) -> tuple[np.ndarray, np.ndarray]:
                                              for v in (pop, succ, draws)))
     klo = np.maximum(0, draws + succ - pop)
     khi = np.minimum(succ, draws)
+    left, right = klo.copy(), khi.copy()
+    wide = np.flatnonzero(khi - klo >= _SHORT)  # shorter supports are kept whole
+    if wide.shape[0]:
+        left[wide], right[wide] = _bisect(pop[wide], succ[wide], draws[wide], klo[wide],
+                                          khi[wide], cut)
+    return left, right
+
+
+def _bisect(pop, succ, draws, klo, khi, cut):
     mode = np.clip((draws + 1) * (succ + 1) // (pop + 2), klo, khi)
     p, s, d = (v.astype(np.float64) for v in (pop, succ, draws))
     level = _log_pmf(p, s, d, mode) - cut - 1.0
@@ -214,12 +227,24 @@ def _laws(pop, succ, draws, lo, hi) -> tuple[np.ndarray, np.ndarray]:
     return k, prob
 
 
-def _expect(pop, succ, draws, cut: float, f) -> np.ndarray:
+def _group_min(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, np.iinfo(np.int64).max)
+    np.minimum.at(out, group, values)
+    return out
+
+
+def _group_max(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, np.iinfo(np.int64).min)
+    np.maximum.at(out, group, values)
+    return out
+
+
+def _expect(pop, succ, draws, cut: float, f, windows=None) -> np.ndarray:
     """E[f(k)] under Hyp(pop, succ, draws) for each row (windowed, in chunks of rows of
     similar widths); ``f`` maps (the chunk's row indices, its matrix of k) to values."""
     pop, succ, draws = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
                                              for v in (pop, succ, draws)))
-    lo, hi = _windows(pop, succ, draws, cut)
+    lo, hi = _windows(pop, succ, draws, cut) if windows is None else windows
     out = np.empty(pop.shape[0])
     order = np.argsort(hi - lo, kind="stable")  # chunks of similar widths
     start = 0
@@ -259,33 +284,40 @@ class _OtherRows:
         self.sizes, self.mult = ua[mult > 0], mult[mult > 0]
         self.segments: dict[int, list[tuple[int, np.ndarray]]] = {}  # b' -> (first m, values)
 
-    def _values(self, bv: int, m: np.ndarray) -> np.ndarray:
+    def _values(self, bv: np.ndarray, m: np.ndarray) -> np.ndarray:
         r, s = m.shape[0], self.sizes.shape[0]
         succ = np.tile(self.sizes, r)
-        mu = succ.astype(np.float64) * (bv / self.n)
+        mu = succ * (np.repeat(bv, s) / self.n)
         vals = _expect(self.n - self.av, succ, np.repeat(m, s), self.cut,
                        lambda rows, k: _phi_centred(k, mu[rows, None]))
         return (vals.reshape(r, s) * self.mult[None, :]).sum(axis=1)
 
-    def __call__(self, bv: int, m: np.ndarray) -> np.ndarray:
-        """G_(a, bv) at every entry of ``m`` (computed over min(m) .. max(m) where not yet)."""
-        m = np.asarray(m, dtype=np.int64)
-        lo, hi = int(m.min()), int(m.max())
-        segments = self.segments.setdefault(bv, [])
-        for start, vals in segments:
-            if start <= lo and hi < start + vals.shape[0]:
-                return vals[m - start]
-        touching = [(st, v) for st, v in segments if st <= hi + 1 and lo <= st + v.shape[0]]
-        first = min([lo] + [st for st, _ in touching])
-        last = max([hi] + [st + v.shape[0] - 1 for st, v in touching])
-        vals = np.full(last - first + 1, np.nan)
-        for st, v in touching:
-            vals[st - first:st - first + v.shape[0]] = v
-        todo = np.flatnonzero(np.isnan(vals))
-        vals[todo] = self._values(bv, todo + first)
-        merged = {st for st, _ in touching}  # the segments are disjoint: starts differ
-        segments[:] = [seg for seg in segments if seg[0] not in merged] + [(first, vals)]
-        return vals[m - first]
+    def ensure(self, wanted: list[tuple[int, int, int]]) -> list[tuple[int, np.ndarray]]:
+        """For each (bv, lo, hi), (first m, values) of a kept run of G_(a, bv) that covers
+        m = lo .. hi (the missing values computed together)."""
+        plans, todo_b, todo_m = [], [], []
+        for bv, lo, hi in wanted:
+            segments = self.segments.setdefault(bv, [])
+            touching = [(st, v) for st, v in segments
+                        if st <= hi + 1 and lo <= st + v.shape[0]]
+            first = min([lo] + [st for st, _ in touching])
+            last = max([hi] + [st + v.shape[0] - 1 for st, v in touching])
+            vals = np.full(last - first + 1, np.nan)
+            for st, v in touching:
+                vals[st - first:st - first + v.shape[0]] = v
+            todo = np.flatnonzero(np.isnan(vals))
+            plans.append((bv, first, vals, todo, {st for st, _ in touching}))
+            todo_b.append(np.full(todo.shape[0], bv))
+            todo_m.append(todo + first)
+        computed = self._values(np.concatenate(todo_b), np.concatenate(todo_m))
+        out, at = [], 0
+        for bv, first, vals, todo, merged in plans:
+            vals[todo] = computed[at:at + todo.shape[0]]
+            at += todo.shape[0]
+            segments = self.segments[bv]  # disjoint runs: their starts differ
+            segments[:] = [seg for seg in segments if seg[0] not in merged] + [(first, vals)]
+            out.append((first, vals))
+        return out
 
 
 def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
@@ -313,25 +345,52 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     means = _expect(n, np.repeat(ua, nb), np.tile(ub, na), cut,
                     lambda rows, k: _phi_centred(k, flat_mu[rows, None])).reshape(na, nb)
     e_t = math.fsum((means * weight).ravel().tolist())
-    e_s = e_t + math.fsum((_phi(mu) * weight).ravel().tolist())
+    e_s = e_t + math.fsum((mu * np.log(mu) * weight).ravel().tolist())  # mu > 0
 
     var = []
     for ia, av in enumerate(ua.tolist()):
         g = _OtherRows(n, ua, ca, ia, cut)
-        for jb, (bv, bc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
-            law = np.array([n]), np.array([av]), np.array([bv])
-            k, px = _laws(*law, *_windows(*law, cut))
-            x, px = k[0], px[0]
+        # x = n_ij ~ Hyp(N, a, b) for every column size b at once
+        law = np.full(nb, n), np.full(nb, av), ub
+        k, px = _laws(*law, *_windows(*law, cut))
+        xlo, xhi = k[:, 0], k.max(axis=1)
+        # rows (b, x, b'): y = n_ij' ~ Hyp(N - b, b', a - x), for the other columns b'
+        cols, xs, others = [], [], []
+        for jb in range(nb):
+            x = np.arange(xlo[jb], xhi[jb] + 1)
+            mult = cb - (np.arange(nb) == jb)
+            kbs = np.flatnonzero(mult > 0)
+            cols.append(np.full(x.shape[0] * kbs.shape[0], jb))
+            xs.append(np.repeat(x, kbs.shape[0]))
+            others.append(np.tile(kbs, x.shape[0]))
+        col, xr, other = (np.concatenate(v) for v in (cols, xs, others))
+        pop, succ, draws = n - ub[col], ub[other], av - xr
+        ylo, yhi = _windows(pop, succ, draws, cut)
+        # G_(a, b')(m) over every m needed: m = b - x (cells (i', j)), b' - y (cells (i', j'))
+        need_lo = np.minimum(ub - xhi, _group_min(other, succ - yhi, nb))
+        need_hi = np.maximum(ub - xlo, _group_max(other, succ - ylo, nb))
+        runs = g.ensure([(int(ub[c]), int(need_lo[c]), int(need_hi[c])) for c in range(nb)])
+        start = np.array([st for st, _ in runs], dtype=np.int64)
+        offset = np.cumsum([0] + [v.shape[0] for _, v in runs])[:-1]
+        flat = np.concatenate([v for _, v in runs])
+        base = offset - start  # G_(a, ub[c])(m) = flat[base[c] + m]
+        mu_row = mu[ia, other]
+
+        def inner(rows, y, succ=succ, other=other, mu_row=mu_row, flat=flat, base=base):
+            return _phi_centred(y, mu_row[rows, None]) + \
+                flat[base[other[rows], None] + succ[rows, None] - y]
+
+        vals = _expect(pop, succ, draws, cut, inner, windows=(ylo, yhi))
+        weights = (cb[other] - (other == col)) * vals
+        for jb, bc in enumerate(cb.tolist()):
+            x = np.arange(xlo[jb], xhi[jb] + 1)
             dev = _phi_centred(x, mu[ia, jb])
-            cond = dev + g(bv, bv - x)  # cell (i, j) and the cells (i', j)
-            # cells (i, j') and (i', j'): y = n_ij' ~ Hyp(N - b, b', a - x)
-            for kb, (ov, oc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
-                mult = oc - (1.0 if kb == jb else 0.0)
-                if mult:
-                    cond = cond + mult * _expect(
-                        n - bv, ov, av - x, cut,
-                        lambda _, y, ov=ov, m=mu[ia, kb], g=g: _phi_centred(y, m) + g(ov, ov - y))
-            var.append(ca[ia] * bc * float(px @ ((dev - means[ia, jb]) * (cond - e_t))))
+            cond = dev + flat[base[jb] + ub[jb] - x]  # cell (i, j) and the cells (i', j)
+            here = col == jb
+            cond = cond + np.bincount(xr[here] - xlo[jb], weights=weights[here],
+                                      minlength=x.shape[0])
+            var.append(ca[ia] * bc * float(px[jb, :x.shape[0]] @ ((dev - means[ia, jb])
+                                                                 * (cond - e_t))))
     return e_s, max(math.fsum(var), 0.0)
 
 
