@@ -123,7 +123,7 @@ def nested_variance(a, b, dps=40):
 def two_by_two_variance(a, b, dps=30):
     """(E[S], Var[S]) of a 2 x 2 table directly: S is a function of n_11 ~ Hyp(N, a_1,
     b_1); the sums run outward from the mode until the terms fall below 1e-45 of it."""
-    (a1, a2), (b1, b2) = [int(v) for v in a], [int(v) for v in b]
+    (a1, a2), (b1, _) = [int(v) for v in a], [int(v) for v in b]
     n = a1 + a2
     lo, hi = max(0, a1 + b1 - n), min(a1, b1)
     mode = min(max((a1 + 1) * (b1 + 1) // (n + 2), lo), hi)
