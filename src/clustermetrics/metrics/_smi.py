@@ -19,11 +19,19 @@ their published code) obtain from nested hypergeometric laws:
 * cell (i', j): n_i'j ~ Hyp(N - a_i, a_i', b_j - x).
 
 The sums over i' depend on the row only through a_i, so G_a(m) = sum_{i' != i}
-E_Hyp(N - a, a_i', m)[phi] is tabulated once per distinct row size; every sum is over the
-distinct row and column sizes weighted by their multiplicities. The work is about
-sum_{a,b,b'} min(a, b) min(a, b') (a, b, b' distinct sizes), cubic in N in the worst case
-(Romano et al. state a cost cubic in N as well); :func:`exact_work` estimates it so that
-``method="auto"`` can fall back to Monte Carlo.
+E_Hyp(N - a, a_i', m)[phi] is kept once per distinct row size; every sum is over the
+distinct row and column sizes weighted by their multiplicities.
+
+Each law is summed only over its window, the k with log p(k) >= log p(mode) - T: the
+hypergeometric pmf is log-concave, so the neglected mass has a geometric bound, and T
+(:func:`_cut`, about 60 log 2 plus logarithms of N and of the number of cells) keeps the
+change in Var[S] below 2^-60. A window spans about 2 sqrt(2 T) standard deviations of
+its law, so the work is about sum_{a,b} w(a, b) sum_{b'} w'(a, b, b') (w the windows, of
+the order of the square roots of the sizes, or the whole support where that is shorter)
+instead of growing with N; :func:`exact_work` estimates it so that ``method="auto"``
+can fall back to Monte Carlo. The pmf is a product of ratios p(k + 1) / p(k) (no log k!
+table), and phi(n_ij) is centred at mu_ij = a_i b_j / N with slopes additive in i and j
+(:func:`exact_variance`), so the rounding scales with Var[S] rather than with E[S]^2.
 
 Monte Carlo
 -----------
@@ -90,29 +98,29 @@ def exact_work(a: np.ndarray, b: np.ndarray) -> float:
 
 
 # one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
-# measured at N = 1e5, load ~7)
+# 80-180 ns measured on tables of N = 1e4 to 1e6 at load 5-7)
 EXACT_TERM_COST = 20.0
 _PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
 _CHUNK = 1 << 20  # terms held at once (rows x window width)
 _SHORT = 48  # supports shorter than this are kept whole (no bisection)
 
 
-def _cut(n: int, n_rows: int, n_cols: int) -> float:
+def _cut(n: int, cells: float) -> float:
     """T of the windows: every law keeps the k where log p(k) >= log p(mode) - T.
 
-    Bound. The hypergeometric pmf is log-concave in k, so p(k + 1) / p(k) decreases in k
-    and, from the first excluded K > mode (p(K) < e^-T p(mode)), the ratios are at most
-    r = e^(-T / (K - mode)); the excluded mass on that side is at most
-    p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T) <= e^-T (1 + N) times the kept
-    mass, and the same on the left. Every expectation in :func:`exact_variance` is of a
-    quantity in [-phi(N), phi(N)] (phi(N) = N log N bounds S), and Var[S] is a sum of
-    at most 4 (R' C')^2 such truncated expectations (R', C' distinct sizes) each times
-    at most phi(N), so with T = 60 log 2 + log(8 (R' C')^2) + log(1 + N) + 2 log(2 + phi(N))
-    the truncation moves Var[S] by less than 2^-60 (absolute; the rounding of the sums
-    is larger)."""
-    phi_n = n * math.log(max(n, 1))
-    return (60.0 * math.log(2.0) + math.log(8.0 * (n_rows * n_cols) ** 2)
-            + math.log1p(n) + 2.0 * math.log(2.0 + phi_n))
+    Bound. The hypergeometric pmf is log-concave in k, so p(k + 1) / p(k) decreases in k;
+    from the first excluded K > mode (p(K) < e^-T p(mode)) the ratios are below
+    r = e^(-T / (K - mode)), and the excluded mass on that side is at most
+    p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T); with the left side, at most
+    tau = 2 e^-T (1 + N) of the kept mass. Every summand is a centred
+    phi~(k) = k log(k / mu) - (k - mu) in [0, B], B = 2 N log N + N (mu >= 1 / N), so a
+    truncated and renormalised expectation is off by at most 2 tau B; following the
+    nesting (G over <= R rows, <= C other columns, R C cells) Var[S] is off by at most
+    28 tau (R C)^2 B^2. With T = 60 log 2 + log 56 + log(1 + N) + 2 log(R C) + 2 log B
+    that is below 2^-60 (absolute; far below the rounding of the sums)."""
+    bound = 2.0 * n * math.log(max(n, 1)) + n
+    return (60.0 * math.log(2.0) + math.log(56.0) + math.log1p(n)
+            + 2.0 * math.log(max(cells, 1.0)) + 2.0 * math.log(max(bound, 1.0)))
 
 
 def _est_width(pop, succ, draws, cut: float) -> np.ndarray:
@@ -134,7 +142,7 @@ def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int
     multiplicities ``ca``) and columns ``ub``: for each pair (a, b), the window of x = n_ij
     times the windows of y = n_ij' ~ Hyp(N - b, b', a - x) over the other columns b', and
     G_a(m) over the m that needs (windows of Hyp(N - a, a', m) over the other rows a')."""
-    cut = _cut(n, ua.shape[0], ub.shape[0])
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
     na, nb = ua.shape[0], ub.shape[0]
     af, bf = ua.astype(np.float64), ub.astype(np.float64)
     wx = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
@@ -335,7 +343,7 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     ub, cb = _distinct(b)
     if _work(ub, cb, ua, ca, n) < _work(ua, ca, ub, cb, n):  # Var is symmetric: cheaper side
         ua, ca, ub, cb = ub, cb, ua, ca
-    cut = _cut(n, ua.shape[0], ub.shape[0])
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
     na, nb = ua.shape[0], ub.shape[0]
     mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
     weight = np.outer(ca, cb)
