@@ -2,10 +2,14 @@
 
     python benchmarks/bench_bootstrap.py --n 1e6 --k 100 --metrics ami --n-boot 200
     python benchmarks/bench_bootstrap.py --shape uniform --metrics ari,nmi,ami,recovery_rate
+    python benchmarks/bench_bootstrap.py --shape chain --metrics ari,nmi,ami,recovery_rate \
+        --breakdown
 
 A replicate is a multinomial redraw of the table's cells plus the scores of that table, so
 its cost follows nnz and the scores, not N. Prints the table build, one evaluate of the
-scores, and the seconds per replicate.
+scores, and the seconds per replicate. ``--breakdown`` also times the parts of a
+replicate (in CPU seconds, after the bootstrap loaded whatever kernels it needed): the
+multinomial draw, and each score of the replicate from its counts alone.
 """
 
 import argparse
@@ -15,6 +19,8 @@ import numpy as np
 from bench_shapes import SHAPES, shape_labels
 
 import clustermetrics as cm
+from clustermetrics.bootstrap import multinomial_sampler
+from clustermetrics.evaluate import replicate_scores
 
 
 def main() -> None:
@@ -24,6 +30,8 @@ def main() -> None:
     ap.add_argument("--metrics", default="ami", help="score keys (default ami; 'all')")
     ap.add_argument("--n-boot", type=int, default=200, help="replicates (default 200)")
     ap.add_argument("--method", default="normal", help="interval method (default normal)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="time the draw and each score of a replicate (CPU, 10 replicates)")
     ap.add_argument("--shape", choices=SHAPES,
                     help="labels of this bench_shapes.py shape instead of K classes + 30 %% "
                          "noise; 'one evaluation' then includes building the table")
@@ -67,6 +75,26 @@ def main() -> None:
           f"200 replicates = {200 * per / once:.1f}x (wall clock), "
           f"{200 * cpu_per / cpu_once:.1f}x (CPU time of this process, steadier on a "
           f"shared machine)")
+
+    if args.breakdown:
+        breakdown(table, list(report.to_dict()["scores"]), cpu_once)
+
+
+def breakdown(table: cm.Contingency, keys: list[str], cpu_once: float, reps: int = 10) -> None:
+    """CPU seconds per replicate of the draw and of each score from the counts (one key at
+    a time, so each includes the replicate's margins), as multiples of one evaluation."""
+    draw = multinomial_sampler(table.counts)
+    rng = np.random.default_rng(1)
+    start = time.process_time()
+    draws = [draw(rng, table.n_samples) for _ in range(reps)]
+    parts = {"draw": (time.process_time() - start) / reps}
+    for key in keys:
+        start = time.process_time()
+        for counts in draws:
+            replicate_scores(table, counts, [key])
+        parts[key] = (time.process_time() - start) / reps
+    print("per replicate (CPU): " + ", ".join(
+        f"{k} {v * 1e3:.1f} ms ({200 * v / cpu_once:.0f}x over 200)" for k, v in parts.items()))
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ each shape below (each on a fresh copy of the built table, so shared matchings a
 by the score that needs them) and prints its time and its ratio to scikit-learn's
 ``adjusted_rand_score`` on the same labels. ``evaluate`` of all scores (table build
 included) is timed too. With ``--ortools``, OR-Tools' ``LinearSumAssignment`` solves the
-clustering-error assignment of the uniform-noise shape side by side (same graph, values
-compared).
+assignments of the uniform-noise shapes side by side: clustering accuracy's counts, the
+recovery rate's recall weights n_ij / a_i and PSI's n_ij / max(a_i, b_j) (same graph; the
+fractions rounded to integers for OR-Tools; matched totals compared).
 
     python benchmarks/bench_shapes.py                      # all shapes, N = 1e6
     python benchmarks/bench_shapes.py --shapes uniform --ortools
@@ -15,6 +16,8 @@ compared).
 
 Shapes (N items):
   uniform       truth and prediction independently uniform over N/10 labels (noise)
+  uniform100    the same over N/100 labels: ~100 items per class, counts mostly 1, a few
+                2-3 (the hardest noise for the exact matchings)
   entity        Zipf(2) entity sizes (mostly singletons), 10 % of items moved to a
                 random entity (entity resolution)
   noise30       N/100 classes, 30 % of labels redrawn uniformly
@@ -23,12 +26,16 @@ Shapes (N items):
   nearperfect   N/10 classes, 1 % of labels redrawn
   one_vs_singletons   one class, every item its own cluster; ``singletons_vs_one``
                 the transpose
+  chain         N/10 classes, class i split evenly between clusters i and i + 1
+  blocks        N/10 classes in blocks of 10, each item's cluster uniform among the 10
+                clusters of its class's block (block-diagonal noise)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -37,18 +44,20 @@ import numpy as np
 
 import clustermetrics as cm
 from clustermetrics import _kernels
+from clustermetrics.metrics import _matchings
+from clustermetrics.metrics._cells import larger_size_cells
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # imported by the tests too
 from bench_peers import timeit  # noqa: E402  (the same median-of-repeats timer)
 
-SHAPES = ["uniform", "entity", "noise30", "cells", "cells_t", "nearperfect",
-          "one_vs_singletons", "singletons_vs_one"]
+SHAPES = ["uniform", "uniform100", "entity", "noise30", "cells", "cells_t", "nearperfect",
+          "one_vs_singletons", "singletons_vs_one", "chain", "blocks"]
 
 
 def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    if name == "uniform":
-        k = max(1, n // 10)
+    if name in ("uniform", "uniform100"):
+        k = max(1, n // (10 if name == "uniform" else 100))
         return rng.integers(0, k, n), rng.integers(0, k, n)
     if name == "entity":
         sizes = []
@@ -84,6 +93,12 @@ def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarr
     if name in ("one_vs_singletons", "singletons_vs_one"):
         one, each = np.zeros(n, dtype=np.int64), np.arange(n)
         return (one, each) if name == "one_vs_singletons" else (each, one)
+    if name in ("chain", "blocks"):
+        k = max(1, n // 10)
+        t = rng.integers(0, k, n)
+        if name == "chain":
+            return t, t + (rng.random(n) < 0.5)
+        return t, (t // 10) * 10 + rng.integers(0, 10, n)
     raise ValueError(f"unknown shape {name!r}; choose from {', '.join(SHAPES)}")
 
 
@@ -93,11 +108,15 @@ def fresh(table: cm.Contingency) -> cm.Contingency:
                           table.cluster_labels, table.class_sizes, table.cluster_sizes)
 
 
-def ortools_count_matching(table: cm.Contingency) -> tuple[float, int]:
-    """OR-Tools' LinearSumAssignment on the clustering-error assignment of ``table``
-    (max total count, any shape): left = classes + one dummy per cluster, right =
-    clusters + one dummy per class, so a perfect assignment always exists. Returns
-    (seconds including building the graph from numpy, matched count)."""
+def ortools_matching(table: cm.Contingency, weights: np.ndarray,
+                     integral: bool) -> tuple[float, float, int]:
+    """OR-Tools' LinearSumAssignment on the max-weight assignment of ``table``'s cells
+    with ``weights`` (any shape): left = classes + one dummy per cluster, right =
+    clusters + one dummy per class, so a perfect assignment always exists. Integer
+    weights go in as they are, others as round(w * 2**b / max w), b = 40, 36, ... the
+    first that OR-Tools' overflow guard accepts (it needs integers and scales them by the
+    node count); its retries count in its time. Returns (seconds including
+    building the graph from numpy, the total of ``weights`` over its matching, b)."""
     from ortools.graph.python import linear_sum_assignment
 
     start = time.perf_counter()
@@ -106,12 +125,52 @@ def ortools_count_matching(table: cm.Contingency) -> tuple[float, int]:
     left = np.concatenate([rows, np.arange(nr), nr + np.arange(nc), nr + cols])
     right = np.concatenate([cols, nc + np.arange(nr), np.arange(nc), nc + rows])
     cost = np.zeros(left.shape[0], dtype=np.int64)
-    cost[:rows.shape[0]] = -table.counts
-    solver = linear_sum_assignment.SimpleLinearSumAssignment()
-    solver.add_arcs_with_cost(left, right, cost)
-    if solver.solve() != solver.OPTIMAL:
-        raise RuntimeError("OR-Tools found no optimal assignment")
-    return time.perf_counter() - start, -solver.optimal_cost()
+    for bits in ([0] if integral else range(40, 0, -4)):
+        scale = 1.0 if integral else 2.0**bits / float(weights.max())
+        cost[:rows.shape[0]] = -np.rint(weights * scale).astype(np.int64)
+        solver = linear_sum_assignment.SimpleLinearSumAssignment()
+        solver.add_arcs_with_cost(left, right, cost)
+        status = solver.solve()
+        if status != solver.POSSIBLE_OVERFLOW:  # its guard: costs times the node count
+            break
+    if status != solver.OPTIMAL:
+        raise RuntimeError(f"OR-Tools found no optimal assignment (status {status})")
+    seconds = time.perf_counter() - start
+    mate = np.array([solver.right_mate(i) for i in range(nr)])
+    real = mate < nc
+    keys = rows * nc + cols  # cells sorted by (row, col)
+    at = np.searchsorted(keys, np.flatnonzero(real) * nc + mate[real])
+    return seconds, math.fsum(weights[at].tolist()), bits
+
+
+def ortools_compare(table: cm.Contingency) -> dict:
+    """Our exact matching scores (fresh table) against OR-Tools on the same assignments."""
+    out = {}
+    for name, score, weights, integral, ours_total in (
+            ("clustering accuracy", cm.clustering_accuracy_score,
+             lambda t: t.counts.astype(np.float64), True,
+             lambda t: float(_matchings.matched_count(t))),
+            ("recovery rate", cm.recovery_rate_score, _matchings.recall_weights, False,
+             lambda t: math.fsum(_matchings.recall_weights(t)[
+                 _matchings.recall_matching(t)].tolist())),
+            ("PSI", cm.pair_sets_index_score, _psi_weights, False,
+             lambda t: _matchings.matched_sum(t, _psi_weights(t), "set_matching:psi",
+                                              larger_size_cells(t)))):
+        copy = fresh(table)
+        ours, _ = timeit(lambda copy=copy, score=score: score(copy), 1)
+        theirs, total, bits = ortools_matching(table, weights(table), integral)
+        mine = ours_total(copy)
+        same = "same optimum" if abs(total - mine) <= 1e-12 * max(1.0, abs(mine)) else \
+            f"DIFFERENT: {total!r} vs {mine!r}"
+        out[name] = {"ours": ours, "ortools": theirs, "total": mine, "ortools_total": total}
+        rounded = "" if integral else f", OR-Tools on weights rounded at 2**{bits}"
+        print(f"   {name} {ours:.3f} s vs OR-Tools LinearSumAssignment {theirs:.3f} s: "
+              f"{theirs / ours:.1f}x faster, {same} ({mine!r}{rounded})", flush=True)
+    return out
+
+
+def _psi_weights(table: cm.Contingency) -> np.ndarray:
+    return table.counts / larger_size_cells(table)
 
 
 def run_shape(name: str, n: int, repeats: int, metrics: list[str], do_evaluate: bool,
@@ -146,14 +205,7 @@ def run_shape(name: str, n: int, repeats: int, metrics: list[str], do_evaluate: 
         print(f"   evaluate({len(metrics)} scores, with build) {seconds:9.3f} s "
               f"{seconds / ari:8.2f}x{flag}", flush=True)
     if ortools:
-        ours, matched = timeit(lambda: cm.clustering_accuracy_score(fresh(table)), 1)
-        theirs, value = ortools_count_matching(table)
-        agree = "same value" if value == round(matched * table.n_samples) else \
-            f"DIFFERENT: {value} vs {matched * table.n_samples}"
-        out["ortools"] = theirs
-        out["ours_count_matching"] = ours
-        print(f"   clustering accuracy {ours:.3f} s vs OR-Tools LinearSumAssignment "
-              f"{theirs:.3f} s: {theirs / ours:.1f}x faster, {agree}", flush=True)
+        out["ortools"] = ortools_compare(table)
     return out
 
 
@@ -165,14 +217,15 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="median of this many runs")
     ap.add_argument("--no-evaluate", action="store_true", help="skip evaluate(all)")
     ap.add_argument("--ortools", action="store_true",
-                    help="OR-Tools on the uniform shape's count assignment ('bench' extra)")
+                    help="OR-Tools on the uniform shapes' assignments ('bench' extra)")
     ap.add_argument("--json", help="write the timings here")
     args = ap.parse_args()
     metrics = list(cm.METRICS) if args.metrics == "all" else args.metrics.split(",")
     print(f"load {os.getloadavg()}; kernels {_kernels.kernels_mode()}; "
           f"python {sys.version.split()[0]}, numpy {np.__version__}")
     results = [run_shape(s, int(args.n), args.repeats, metrics, not args.no_evaluate,
-                         args.ortools and s == "uniform") for s in args.shapes.split(",")]
+                         args.ortools and s.startswith("uniform"))
+               for s in args.shapes.split(",")]
     print(f"load {os.getloadavg()}")
     if args.json:
         with open(args.json, "w") as fh:

@@ -14,8 +14,7 @@ from scipy import stats
 
 import clustermetrics as cm
 from clustermetrics.bootstrap import (
-    GROUPED_DRAW_MAX_VALUES,
-    INDEX_DRAW_ITEMS_PER_CELL,
+    ITEM_DRAW_MAX_COUNT,
     interval_from_replicates,
     jackknife_cells,
     multinomial_sampler,
@@ -24,22 +23,21 @@ from clustermetrics.evaluate import replicate_scores, score_values
 from clustermetrics.metrics.replicates import REPLICATE_SCORES
 
 MANY_VALUES = [1] * 1008 + list(range(2, 67))  # few items per cell, 66 distinct counts
+BIG = ITEM_DRAW_MAX_COUNT + 1
 
 
-@pytest.mark.parametrize("counts,sampler", [
-    ([1, 2, 1, 1, 3], "draw_grouped"), ([40, 7, 2, 1, 1], "draw"),
-    ([5, 1, 1, 1, 1, 1], "draw_grouped"), (MANY_VALUES, "draw_items")])
-def test_sampler_moments_and_outcome_frequencies(counts, sampler):
-    """Every sampler (few items per cell: grouped by count, or item indices; else numpy's
-    multinomial): each cell's mean n p and variance n p (1 - p), covariances -n p_i p_j,
-    and on small tables a chi-square test of the joint outcomes against the pmf."""
+@pytest.mark.parametrize("counts", [
+    [1, 2, 1, 1, 3], [40, 7, 2, 1, 1], [5, 1, 1, 1, 1, 1], [BIG, BIG + 3, 2 * BIG],
+    [1, BIG, 1, 2, BIG, 1], MANY_VALUES])
+def test_sampler_moments_and_outcome_frequencies(counts):
+    """The sampler on tables of small counts only (redrawn item by item within groups of
+    equal counts), large counts only (numpy's multinomial) and both: each cell's mean n p
+    and variance n p (1 - p), covariances -n p_i p_j, and on small tables a chi-square
+    test of the joint outcomes against the pmf."""
     counts = np.array(counts, dtype=np.int64)
     n = int(counts.sum())
-    assert (n <= INDEX_DRAW_ITEMS_PER_CELL * len(counts)) == (sampler != "draw")
-    assert (len(set(counts.tolist())) > GROUPED_DRAW_MAX_VALUES) == (sampler == "draw_items")
     p = counts / n
     draw = multinomial_sampler(counts)
-    assert draw.__name__ == sampler
     rng = np.random.default_rng(5)
     m = 20_000 if len(counts) < 100 else 400
     if len(counts) >= 100:  # many cells: the moments of the first and last few

@@ -128,7 +128,7 @@ def test_from_matrix_dense_sparse_and_labels():
 @pytest.mark.parametrize("matrix, match", [
     (np.array([1, 2]), "matrix must be 2-D"),
     (np.array([[1, -1]]), "non-negative"),
-    (np.array([[1.5, 1]]), "non-integral"),
+    (np.array([[np.inf, 1]]), "infinite"),
     (np.zeros((0, 3)), "matrix is empty"),
     (np.zeros((2, 2)), "the table is empty"),
     (np.array([["a", "b"]]), "integer counts"),

@@ -256,3 +256,22 @@ def test_bad_kernels_environment_value_is_an_error(monkeypatch):
     with pytest.raises(ValueError, match="CLUSTERMETRICS_KERNELS must be one of auto, numba, "
                                          "numpy; got 'fast'"):
         cm.adjusted_mutual_info_score([0, 0, 1, 1], [0, 1, 1, 1])
+
+
+def test_repeated_work_counts_towards_loading_the_kernels(monkeypatch):
+    """In "auto" mode, before any kernel is loaded: a small matching alone stays in scipy,
+    the same matching repeated by a loop (a bootstrap's replicates) loads the kernel, and
+    the count is restored on leaving the loop (nested loops multiply)."""
+    monkeypatch.setattr(_kernels, "_mode", "auto")
+    monkeypatch.setattr(_kernels, "_loaded", {})
+    assert _kernels.matching_kernel(100) is None and _kernels._repeats == 1
+    with _kernels.repeated(10):
+        with _kernels.repeated(20):
+            assert _kernels._repeats == 200
+            assert _kernels.matching_kernel(100) is None  # 2e4 cells in all: below the bar
+        with _kernels.repeated(1000):
+            assert _kernels.matching_kernel(100) is not None  # 1e6 cells in all
+    assert _kernels._repeats == 1
+    monkeypatch.setattr(_kernels, "_mode", "numpy")
+    with _kernels.repeated(10**9):
+        assert _kernels.matching_kernel(100) is None

@@ -138,7 +138,8 @@ def test_weighted_rows_equal_evaluate_of_repeated_rows(seed, n, n_runs, library,
 
 @pytest.mark.parametrize("weights, words", [
     ([1, -1, 1, 1], "weight column 'w': must be non-negative"),
-    ([1, 0.5, 1, 1], "real-valued weights are not supported"),
+    ([1, float("inf"), 1, 1], "weight column 'w': contains 1 infinite"),
+    ([0.5, 1e150, 1e150, 1], "weight column 'w': adds up to 2e\\+150"),
     ([1, float("nan"), 1, 1], "weight column 'w': contains"),
     ([0, 0, 0, 0], "weight column 'w' is 0 for every row"),
 ])
@@ -161,3 +162,38 @@ def test_bad_weight_option_is_named(weight, words):
 def test_default_preds_leave_out_the_weight_column():
     frame = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 1, 1, 1], "w": [1, 2, 1, 1]})
     assert evaluate_frame(frame, "y", metrics=["ari"], weight="w")["pred"].tolist() == ["a"]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.sampled_from(["pandas", "polars"]),
+       st.booleans())
+@settings(max_examples=20, deadline=None)
+def test_real_weights_equal_evaluate_with_sample_weight(seed, n, library, grouped):
+    data = _data(seed, n, 2, ["a", "b", "c"])
+    rng = np.random.default_rng(seed)
+    data["w"] = rng.integers(1, 40, n) / 8 + 0.001  # non-integral: real masses
+    frame = pd.DataFrame(data) if library == "pandas" else pl.DataFrame(data)
+    by = ["g"] if grouped else None
+    keys = ["nmi", "vi", "purity", "recovery_rate"]
+    out = evaluate_frame(frame, "y", ["run0", "run1"], keys, by=by, weight="w")
+    out = out if library == "pandas" else out.to_pandas()
+    y, w = np.asarray(data["y"]), np.asarray(data["w"])
+    for _, row in out.iterrows():
+        keep = np.ones(n, bool) if by is None else np.asarray(data["g"]) == row["g"]
+        want = evaluate(y[keep], np.asarray(data[row["pred"]])[keep], keys,
+                        sample_weight=w[keep])
+        assert row["n_samples"] == pytest.approx(want.table.n_samples, rel=1e-12)
+        for key in keys:
+            assert _same(row[key], want[key]), (key, row[key], want[key])
+
+
+def test_real_weights_follow_evaluates_rules_for_scores_needing_whole_items():
+    frame = pd.DataFrame({"y": [0, 0, 1, 1, 2], "a": [0, 1, 1, 1, 2],
+                          "w": [1.5, 2.25, 3.0, 1.0, 2.5]})
+    with pytest.raises(ValueError, match="sample_weight has non-integral"):
+        evaluate_frame(frame, "y", ["a"], ["nmi", "ami"], weight="w")
+    with pytest.warns(UserWarning) as caught:
+        out = evaluate_frame(frame, "y", ["a"], weight="w")
+    assert len(caught) == 1 and "ami" in str(caught[0].message)
+    assert "ami" not in out.columns and "nmi" in out.columns
+    assert out["nmi"][0] == evaluate(frame["y"], frame["a"], "nmi",
+                                     sample_weight=frame["w"])["nmi"]

@@ -419,3 +419,162 @@ def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
                                         [None] * 12).tolist() == want
         got = _all_at_once(entry, _Levels(n, 2, ks, ks, None, None))
         assert got.tolist() == want
+
+
+# ------------------------------------------------------------------ information precision
+# every updatable score that reads (MI, H(truth), H(prediction))
+INFORMATION = [key for key, (_, info) in hierarchy_module._updatable().items() if info]
+
+
+def skewed_truth(n: int, outliers: list[int], n_classes: int) -> np.ndarray:
+    """All points of class 0 but a few outliers (tiny H(truth): scores divided by it)."""
+    truth = np.zeros(n, dtype=np.int64)
+    for i, p in enumerate(outliers):
+        truth[p % n] = 1 + i % n_classes
+    return truth
+
+
+def random_tree(n: int, rng: np.random.Generator) -> np.ndarray:
+    nodes, children = list(rng.permutation(n)), []
+    for m in range(n - 1):
+        i, j = sorted(rng.choice(len(nodes), 2, replace=False).tolist())
+        b, a = nodes.pop(j), nodes.pop(i)
+        nodes.append(n + m)
+        children.append((a, b))
+    return np.array(children, dtype=np.int64).reshape(-1, 2)
+
+
+def balanced_tree(n: int) -> np.ndarray:
+    nodes, children, nxt = list(range(n)), [], n
+    while len(nodes) > 1:
+        pairs = [(nodes[i], nodes[i + 1]) for i in range(0, len(nodes) - 1, 2)]
+        children += pairs
+        nodes = list(range(nxt, nxt + len(pairs))) + nodes[2 * len(pairs):]
+        nxt += len(pairs)
+    return np.array(children, dtype=np.int64).reshape(-1, 2)
+
+
+def assert_relative(result, truth, ks, keys, rel=1e-12):
+    """Every information score within ``rel`` of its own value from scratch (evaluate)."""
+    for k in ks:
+        want = cm.evaluate(truth, result.labels(k), keys)
+        i = int(np.searchsorted(result.n_clusters, k))
+        for key in keys:
+            got = result.values[key][i]
+            assert abs(got - want[key]) <= rel * abs(want[key]), (key, k, got, want[key])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 400), st.lists(st.integers(0, 10**6), min_size=1, max_size=3),
+       st.integers(1, 3), st.sampled_from(["random", "balanced", "chain"]),
+       st.integers(0, 2**32 - 1))
+def test_information_scores_with_tiny_entropies_match_evaluate_relatively(
+        n, outliers, n_classes, shape, seed):
+    truth = skewed_truth(n, outliers, n_classes)
+    children = {"random": lambda: random_tree(n, np.random.default_rng(seed)),
+                "balanced": lambda: balanced_tree(n),
+                "chain": lambda: np.array([(0, 1)] + [(i + 1, n + i - 1) for i in range(1, n - 1)],
+                                          dtype=np.int64).reshape(-1, 2)}[shape]()
+    result = cm.score_hierarchy(truth, children, INFORMATION)
+    assert_relative(result, truth, range(1, n + 1), INFORMATION)
+
+
+@pytest.mark.parametrize("n, shape", [(30_000, "balanced"), (30_000, "random")])
+def test_information_scores_of_large_trees_with_one_outlier(n, shape):
+    truth = skewed_truth(n, [0], 1)
+    children = balanced_tree(n) if shape == "balanced" else random_tree(
+        n, np.random.default_rng(n))
+    result = cm.score_hierarchy(truth, children, INFORMATION)
+    assert_relative(result, truth, [2, 3, 17, n // 100, n // 2, n - 1, n], INFORMATION)
+    if shape == "balanced":  # the outlier's pair is the only mixed column at both cuts
+        for key in ("homogeneity", "nmi_min", "mi"):
+            if key in INFORMATION:
+                assert result.values[key][n // 2 - 1] == result.values[key][n - 2], key
+
+
+# ------------------------------------------------------------------ arguments and results
+@settings(max_examples=20, deadline=None)
+@given(trees(max_n=12))
+def test_results_compare_equal_field_by_field(case):
+    children, truth = case
+    keys = ["ari", "nmi", "ami"]
+    a = cm.score_hierarchy(truth, children, keys, k=1)
+    b = cm.score_hierarchy(truth, children, keys, k=1)
+    assert a == b and not a != b  # NaN (cut-only scores elsewhere) equal to NaN
+    assert a != cm.score_hierarchy(truth, children, keys[:2], k=1)
+    assert a != "a result"
+    assert a.frame is a.frame  # built once
+
+
+@settings(max_examples=20, deadline=None)
+@given(trees(max_n=12), st.data())
+def test_whole_float_cuts_are_their_ints(case, data):
+    children, truth = case
+    n = len(truth)
+    cuts = data.draw(st.lists(st.integers(1, n), min_size=1, max_size=3))
+    as_ints = cm.score_hierarchy(truth, children, ["ari", "ami"], cuts, k=cuts)
+    as_floats = cm.score_hierarchy(truth, children, ["ari", "ami"],
+                                   [float(c) for c in cuts], k=[float(c) for c in cuts])
+    assert as_ints == as_floats
+    assert as_ints.labels(float(cuts[0])).tolist() == as_ints.labels(cuts[0]).tolist()
+    for bad in (cuts[0] + 0.5, math.nan, math.inf, True):
+        for name in ("n_clusters", "k"):
+            with pytest.raises(ValueError, match=f"{name} must hold whole numbers"):
+                cm.score_hierarchy(truth, children, ["ari"], **{name: [bad]})
+
+
+@pytest.mark.parametrize("metrics", [5, 2.5, b"ari", {"pair_f1": {"beta": 2}}, {"ari": None}])
+@pytest.mark.parametrize("func", ["score_hierarchy", "evaluate"])
+def test_metrics_of_the_wrong_type_name_the_parameter(metrics, func):
+    truth, pred = [0, 0, 1, 1], [0, 1, 1, 1]
+    args = (truth, np.array([[0, 1], [2, 3], [4, 5]])) if func == "score_hierarchy" else \
+        (truth, pred)
+    with pytest.raises(TypeError, match="^metrics "):
+        getattr(cm, func)(*args, metrics)
+
+
+def test_estimators_without_a_tree_are_named():
+    from sklearn.cluster import KMeans
+
+    X = np.arange(8.0).reshape(4, 2)
+    for tree in (sklearn_cluster.AgglomerativeClustering(), KMeans(2, n_init=1).fit(X)):
+        with pytest.raises(ValueError, match=rf"tree \({type(tree).__name__}\) has no "
+                                             "children_: it is not fitted"):
+            cm.score_hierarchy([0, 0, 1, 1], tree)
+
+
+@settings(max_examples=30, deadline=None)
+@given(trees(max_n=12), st.data())
+def test_linkage_sizes_must_match_the_merges(case, data):
+    children, truth = case
+    n = len(truth)
+    Z = as_form(children, "linkage", np.arange(n - 1, dtype=np.float64))
+    assert cm.score_hierarchy(truth, Z, ["ari"]).n_clusters.shape == (n,)
+    if n < 2:
+        return
+    row = data.draw(st.integers(0, n - 2))
+    bad = Z.copy()
+    bad[row, 3] = data.draw(st.sampled_from([math.nan, Z[row, 3] - 1, Z[row, 3] + 0.5]))
+    if 0 < bad[row, 3] <= n or math.isnan(bad[row, 3]):  # else scipy's own check says it
+        with pytest.raises(ValueError, match=f"merge {row} forms a cluster of"):
+            cm.score_hierarchy(truth, bad, ["ari"])
+    else:
+        with pytest.raises(ValueError):
+            cm.score_hierarchy(truth, bad, ["ari"])
+
+
+@pytest.mark.parametrize("children", [[[0.0, 1e300]], [[0.0, -1e300]], [[0.0, 2.0**63]],
+                                      [[1e18, 0.0]]])
+def test_huge_float_node_ids_are_refused_without_a_warning(children):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="before it is formed"):
+            cm.score_hierarchy([0, 1], children)
+
+
+@pytest.mark.parametrize("tree", [[], np.empty(0), np.empty((0, 2)), np.empty((0, 4))])
+def test_the_tree_of_one_point_may_be_empty(tree):
+    result = cm.score_hierarchy(["a"], tree, ["ari", "nmi"])
+    assert result.n_clusters.tolist() == [1]

@@ -275,7 +275,7 @@ def test_not_a_sequence_of_labels(labels, match):
 
 @pytest.mark.parametrize("counts, match", [
     ([1.0, float("nan")], "NaN"), ([1, None], "type NoneType"), (["1", "2"], "type str"),
-    ([1, -2], "non-negative"), ([1.5, 1], "non-integral"), ([2.0**63, 1], "2\\*\\*63"),
+    ([1, -2], "non-negative"), ([1.5, float("inf")], "infinite"), ([2.0**63, 1], "2\\*\\*63"),
     ([2**62, 2**62], "add up to 9223372036854775808"), (np.array([True, True]), "dtype bool"),
     (np.array([2**63, 1], np.uint64), "2\\*\\*63"),
 ])

@@ -232,6 +232,43 @@ def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
         math.fsum(dense[lr, lc].tolist()), rel=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(1, 60),
+       st.sampled_from(["ties", "recall", "psi", "blocks", "chain", "distinct"]))
+def test_phases_from_the_row_max_start_reach_the_optimum(seed, n_rows, n_cols, kind):
+    """The phases as ``max_weight_matching`` runs them (from a maximum matching of the
+    cells largest in their row, searches seeded from as many free rows as the last one
+    augmented), without their budget: heavy ties and small integer weights (counts 1-3,
+    recall and PSI weights of them, block-diagonal noise), exact against the dense
+    solver; integer weights to the last unit."""
+    from clustermetrics import _numba_kernels
+
+    dense = _random_table(np.random.default_rng(seed), n_rows, n_cols, kind)
+    r, c = np.nonzero(dense)
+    if r.shape[0] == 0:
+        return
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
+    c = c.astype(np.int64)
+    w = dense[r, c]
+    start = _numba_kernels._row_max_start(indptr, c, w, n_cols)
+    u, v, row_match, col_match, free, nfree = start
+    assert np.all(row_match[row_match >= 0] < n_cols)  # a matching of row-largest cells
+    assert np.all(dense[np.flatnonzero(row_match >= 0), row_match[row_match >= 0]] == -u[
+        row_match >= 0])
+    match, ok = _numba_kernels._phases(indptr, c, -w, n_rows, n_cols, 1 << 62, *start, 1)
+    assert ok
+    rows = np.flatnonzero(match < n_cols)
+    cols = match[rows]
+    assert np.unique(cols).shape[0] == cols.shape[0] and np.all(dense[rows, cols] > 0)
+    lr, lc = linear_sum_assignment(dense, maximize=True)
+    got, best = math.fsum(dense[rows, cols].tolist()), math.fsum(dense[lr, lc].tolist())
+    if kind in ("ties", "chain"):
+        assert got == best
+    else:
+        assert got == pytest.approx(best, rel=1e-12)
+
+
 # ------------------------------------------------------------- the auction, on its own
 def _random_table(rng, n_rows, n_cols, kind):
     """A dense weight matrix (0 = no cell) of one of the kinds the solvers must get right."""
@@ -248,10 +285,20 @@ def _random_table(rng, n_rows, n_cols, kind):
         present[k, k % n_cols] = True
         present[k, (k + 1) % n_cols] = True
         values = rng.integers(4, 7, (n_rows, n_cols)).astype(float)
-    else:  # "recall": n_ij / a_i of a count matrix, ties within rows
-        counts = rng.integers(1, 4, (n_rows, n_cols)) * present
+    elif kind in ("recall", "psi", "blocks"):
+        # n_ij / a_i (recall) or n_ij / max(a_i, b_j) (PSI) of noise counts, mostly 1 with a
+        # few 2s and 3s; "blocks": recall weights of noise inside diagonal blocks
+        counts = rng.choice([1, 1, 1, 1, 1, 1, 2, 2, 3], (n_rows, n_cols)) * present
+        if kind == "blocks":
+            n_blocks = int(rng.integers(1, 6))
+            counts *= (np.arange(n_rows)[:, None] * n_blocks // n_rows ==
+                       np.arange(n_cols)[None, :] * n_blocks // n_cols)
         a = np.maximum(counts.sum(axis=1, keepdims=True), 1)
-        values = counts / a
+        b = np.maximum(counts.sum(axis=0, keepdims=True), 1)
+        values = counts / (np.maximum(a, b) if kind == "psi" else a)
+        present = counts > 0
+    else:
+        raise ValueError(kind)
     dense = np.where(present, values, 0.0)
     if rng.random() < 0.2 and n_rows > 1:  # an empty row
         dense[rng.integers(0, n_rows)] = 0.0
@@ -275,7 +322,7 @@ def _auction_on(dense):
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 40),
-       st.sampled_from(["distinct", "ties", "big", "chain", "recall"]),
+       st.sampled_from(["distinct", "ties", "big", "chain", "recall", "psi", "blocks"]),
        st.sampled_from([float(1 << 60), 2.0**20]))
 def test_auction_alone_reaches_the_optimum(seed, n_rows, n_cols, kind, auction_max):
     """The epsilon-scaling auction without the phases in front, on tables with ties, without
@@ -357,3 +404,28 @@ def test_matching_scores_on_every_benchmark_shape(phase_scans, monkeypatch):
             finally:
                 _kernels.set_kernels(old)
         assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("k", [60, 400])
+@pytest.mark.parametrize("blocks", [1, 8])
+def test_matching_scores_on_noise_with_about_100_items_per_class(k, blocks, monkeypatch):
+    """Uniform noise (and noise inside diagonal blocks) with ~100 items per class: counts
+    mostly 1, recall weights equal along a row but not between rows, PSI's graded by the
+    clusters' sizes (the phases hand those to the auction). The compiled solvers' scores
+    equal those of a dense linear_sum_assignment."""
+    rng = np.random.default_rng(k + blocks)
+    per = k // blocks
+    b = rng.integers(0, blocks, 100 * k)
+    t = b * per + rng.integers(0, per, 100 * k)
+    p = b * per + rng.integers(0, per, 100 * k)
+    scores = ["recovery_rate", "clustering_error", "nca", "npa", "psi", "psi_simplified"]
+    values = {}
+    for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
+        monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+        old = _kernels.set_kernels(mode)
+        try:
+            table = cm.Contingency.from_labels(t, p)
+            values[mode] = [cm.METRICS[s].compute(table)[0] for s in scores]
+        finally:
+            _kernels.set_kernels(old)
+    assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12, abs=1e-15)

@@ -136,3 +136,37 @@ def test_sample_weight_without_routing():
     with sklearn.config_context(enable_metadata_routing=False):
         with pytest.raises(RuntimeError, match="enable_metadata_routing=True"):
             scorer("nmi").set_score_request(sample_weight=True)
+
+
+def test_real_sample_weight_follows_evaluates_rules():
+    """Real weights: the scorer's value is evaluate's on the table of real masses, through
+    routing too; a score that needs whole items, and noise split into singletons, are
+    refused naming sample_weight; noise excluded works."""
+    import sklearn
+
+    X, y = make_blobs(90, centers=3, cluster_std=2.0, random_state=2)
+    w = np.random.default_rng(3).random(90) * 3 + 0.01
+    km = KMeans(3, n_init=2, random_state=0).fit(X)
+    for key, sign in (("nmi", 1), ("purity", 1), ("vi", -1), ("ari", 1)):
+        want = evaluate(y, km.predict(X), key, sample_weight=w)[key]
+        assert cm.scorer(key)(km, X, y, sample_weight=w) == sign * want
+    with pytest.raises(cm.ScoreUnavailable, match="sample_weight has non-integral"):
+        cm.scorer("ami")(km, X, y, sample_weight=w)
+    db = DBSCAN(eps=1.0, min_samples=5)
+    assert (db.fit_predict(X) == -1).any()
+    with pytest.raises(ValueError, match='noise="singletons".*sample_weight'):
+        cm.scorer("nmi")(db, X, y, sample_weight=w)
+    pred = clone(db).fit_predict(X)
+    keep = pred != -1
+    want = evaluate(y[keep], pred[keep], "nmi", sample_weight=w[keep])["nmi"]
+    assert cm.scorer("nmi", noise="exclude")(db, X, y, sample_weight=w) == \
+        pytest.approx(want, rel=1e-12)
+    cv = KFold(3)
+    with sklearn.config_context(enable_metadata_routing=True):
+        km = KMeans(3, n_init=2, random_state=0).set_fit_request(sample_weight=False)
+        got = cross_validate(km, X, y, scoring=cm.scorer("nmi").set_score_request(
+            sample_weight=True), cv=cv, params={"sample_weight": w})
+    for i, (train, test) in enumerate(cv.split(X)):
+        pred = KMeans(3, n_init=2, random_state=0).fit(X[train]).predict(X[test])
+        want = evaluate(y[test], pred, "nmi", sample_weight=w[test])["nmi"]
+        assert got["test_score"][i] == pytest.approx(want, abs=1e-12)

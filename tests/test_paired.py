@@ -322,7 +322,7 @@ def test_weighted_false_positive_rate_is_nominal_when_equally_good():
 @pytest.mark.parametrize("weights, message", [
     ([1, 1], "labels_true and sample_weight have different lengths"),
     ([1, -1, 1], "sample_weight must be non-negative"),
-    ([0.5, 1, 1], "real-valued weights are not supported"),
+    ([1, float("inf"), 1], "sample_weight contains 1 infinite"),
     ([0, 0, 0], "sample_weight is 0 for every item"),
     ([1, float("nan"), 1], "sample_weight contains .*NaN"),
     ("abc", "sample_weight must be a sequence"),
@@ -358,3 +358,100 @@ def test_command_line_weight_column(tmp_path, capsys):
     assert main(["paired", str(tmp_path / "bad.csv"), "--true-col", "t", "--a-col", "a",
                  "--b-col", "b", "--weight-col", "w"]) == 2
     assert "column 'w' (--weight-col) holds 1 negative weights" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- real weights
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_real_weighted_tables_and_replicates_are_real_masses(data):
+    n = data.draw(st.integers(1, 30))
+    t = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=n, max_size=n))
+    a = data.draw(st.lists(st.sampled_from(["x", "y"]), min_size=n, max_size=n))
+    b = data.draw(st.lists(st.sampled_from([5, 6, 7]), min_size=n, max_size=n))
+    w = data.draw(st.lists(st.sampled_from([0.0, 0.25, 1.5, 0.1, 2.0, 3.7]), min_size=n,
+                           max_size=n))
+    w[0] = 0.1  # non-integral: a table of real masses
+    three = _ThreeWay(np.array(t), np.array(a), np.array(b), np.array(w))
+    for table, labels in ((three.table_a, a), (three.table_b, b)):
+        want = cm.Contingency.from_labels(t, labels, sample_weight=w)
+        assert table.class_labels.tolist() == want.class_labels.tolist()
+        assert table.cluster_labels.tolist() == want.cluster_labels.tolist()
+        np.testing.assert_allclose(table.to_dense(), want.to_dense(), rtol=1e-12)
+    assert three.n == pytest.approx(math.fsum(w), rel=1e-12)
+    assert three.n_items == sum(1 for k in w if k)
+    # a replicate: n_items items drawn, each adding its own weight to its cell: per cell,
+    # a whole number of draws of each weight its items hold
+    rng = np.random.default_rng(data.draw(st.integers(0, 99)))
+    counts = three.sampler()(rng)
+    assert counts.dtype.kind == "f" and counts.min() >= 0
+    sizes, weights, starts = three.groups
+    assert int(sizes.sum()) == three.n_items
+    rep = three.table_a.with_counts(three.margin_a(counts))
+    assert rep.n_samples == pytest.approx(float(counts.sum()), rel=1e-12)
+
+
+def test_dyadic_weights_compare_as_their_integer_multiples():
+    """Weights k / 8 resample the same (cell, weight) groups as the integers k: with one
+    seed, the scale-free scores' comparison is the integer one (to float rounding) --
+    the real path against the integer path, which the tests above check by repetition."""
+    rng = np.random.default_rng(11)
+    t, a, b = _equally_good(rng, 120)
+    k = rng.integers(0, 9, 120)
+    k[0] = 1
+    keys = ["nmi", "v_measure", "purity", "bcubed_f", "clustering_accuracy"]
+    whole = compare_clusterings(t, a, b, keys, n_boot=80, seed=2, sample_weight=k)
+    real = compare_clusterings(t, a, b, keys, n_boot=80, seed=2, sample_weight=k / 8)
+    assert real.n_samples == pytest.approx(whole.n_samples / 8)
+    for key in keys:
+        x, y = real[key], whole[key]
+        assert x.difference == pytest.approx(y.difference, abs=1e-12), key
+        assert x.interval == pytest.approx(y.interval, abs=1e-12), key
+        assert x.n_skipped == y.n_skipped
+
+
+def test_real_weight_values_are_evaluate_of_each_clustering():
+    rng = np.random.default_rng(3)
+    t, a, b = _equally_good(rng, 90)
+    w = rng.random(90) * 4 + 1  # cells of at least one item: pair counting scores them
+    keys = ["ari", "nmi", "purity", "bcubed_f", "recovery_rate"]
+    got = compare_clusterings(t, a, b, keys, n_boot=20, seed=1, sample_weight=w)
+    for key in keys:
+        assert got[key].a == pytest.approx(cm.evaluate(t, a, key, sample_weight=w)[key],
+                                           rel=1e-12, abs=1e-12)
+        assert got[key].b == pytest.approx(cm.evaluate(t, b, key, sample_weight=w)[key],
+                                           rel=1e-12, abs=1e-12)
+        assert got[key].n_skipped == 0
+
+
+def test_scores_needing_whole_items_are_refused_up_front():
+    rng = np.random.default_rng(4)
+    t, a, b = _equally_good(rng, 60)
+    w = np.full(60, 1.5)
+    with pytest.raises(cm.ScoreUnavailable, match="sample_weight has non-integral"):
+        compare_clusterings(t, a, b, ["nmi", "ami"], n_boot=10, sample_weight=w)
+    with pytest.warns(UserWarning) as caught:  # the default set: one warning, ami named
+        got = compare_clusterings(t, a, b, n_boot=10, seed=0, sample_weight=w)
+    assert len(caught) == 1 and str(caught[0].message).startswith("ami left out: ")
+    assert "ami" not in got.scores and "nmi" in got.scores
+    # cells lighter than one item: pair counting refuses the table itself
+    light = np.full(60, 0.01)
+    with pytest.raises(cm.ScoreUnavailable, match="weigh too little"):
+        compare_clusterings(t, a, b, ["ari"], n_boot=10, sample_weight=light)
+    # noise as singletons splits items: refused; excluded works
+    a2 = np.where(np.arange(60) < 5, -1, a)
+    with pytest.raises(ValueError, match='noise="singletons".*sample_weight'):
+        compare_clusterings(t, a2, b, "nmi", n_boot=10, noise_label=-1, sample_weight=w)
+    got = compare_clusterings(t, a2, b, "nmi", n_boot=10, seed=0, noise_label=-1,
+                              noise="exclude", sample_weight=w)
+    assert math.isfinite(got["nmi"].difference)
+
+
+def test_text_header_names_the_total_weight_of_real_weights():
+    rng = np.random.default_rng(3)
+    t, a = rng.integers(0, 3, 40), rng.integers(0, 3, 40)
+    w = rng.random(40) + 0.5
+    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"], n_boot=10, seed=0,
+                                      sample_weight=w)).splitlines()[0]
+    assert f"total weight {w.sum():.6g}" in head and "N =" not in head
+    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"], n_boot=10, seed=0)).splitlines()[0]
+    assert "N = 40 items" in head

@@ -1,5 +1,6 @@
 """Integer sample weights are exact repetition of items, for every registered score and for
-evaluate; anything else is refused naming ``sample_weight``."""
+evaluate; NaN, infinite, negative and missing weights are refused naming ``sample_weight``
+(real weights: tests/test_real_weights.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_integer_weights_equal_repeating_the_items_for_every_score(data):
 
 
 @pytest.mark.parametrize("weights, message", [
-    ([1, 2.5, 1], "non-integral"),
+    ([1, 2.5, float("inf")], "infinite"),
+    ([1, -1.5, 1], "non-negative"),
     ([1, -1, 1], "non-negative"),
     ([0, 0, 0], "0 for every item"),
     ([1, 1], "labels_true and sample_weight have different lengths"),

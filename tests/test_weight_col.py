@@ -1,7 +1,8 @@
 """A weight column read by every source (in memory, DuckDB, Spark; text and Parquet) gives
 the table of ``Contingency.from_labels(..., sample_weight=)`` of the same rows, summed
-exactly at any size; every problem with the weights is refused naming the column, by
-every engine alike, and by the command line in one line with exit status 2.
+exactly at any size (integer weights) or as float sums (real weights: equal to rounding,
+the engines add up in their own order); every problem with the weights is refused naming
+the column, by every engine alike, and by the command line in one line with exit status 2.
 
 Spark needs Java (`make java`); these tests fail rather than skip without it.
 """
@@ -22,6 +23,7 @@ from cli_helpers import run as _run
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
 from clustermetrics.sources import from_duckdb, from_spark
+from clustermetrics.sources.parquet import from_parquet
 from spark_session import local_spark
 
 MAX = 2**63 - 1
@@ -156,8 +158,6 @@ TEXT_PROBLEMS = [
     (" 3", "holds 1 weights that are not numbers"),
     ("nan", "holds 1 weights that are not numbers"),
     ("-2", "holds 1 negative weights"),
-    ("2.5", "holds 1 non-integral weights (a weight counts repetitions of a row: "
-            "real-valued weights are not supported)"),
     ("9223372036854775808", "holds 1 weights above 2**63 - 1"),
 ]
 
@@ -188,7 +188,10 @@ def test_totals_above_the_exact_range_are_refused(tmp_path, capsys):
     (pa.array([1.0, float("inf"), 2.0]), "holds 1 NaN or infinite weights"),
     (pa.array([1, None, 2], pa.int64()), "holds 1 missing (NULL or empty) weights"),
     (pa.array([1, -4, 2], pa.int32()), "holds 1 negative weights"),
-    (pa.array([1.0, 0.25, 2.0]), "holds 1 non-integral weights"),
+    (pa.array([1e-151, 0.0, 0.0]), "add up to 1e-151: real-valued weights must total "
+                                    "between 1e-150 and 1e150"),
+    (pa.array([0.5, 1e150, 1e150]), "add up to 2e+150: real-valued weights must total"),
+    (pa.array([0.0, 0.0, float(2**70)]), "holds 1 weights above 2**63 - 1"),
     (pa.array([1.0, 2.0**63, 2.0]), "holds 1 weights above 2**63 - 1"),
     (pa.array([1, 2**63, 2], pa.uint64()), "holds 1 weights above 2**63 - 1"),
     (pa.array([0, 0, 0], pa.int64()), "column 'w' (--weight-col) is 0 on every row"),
@@ -246,3 +249,201 @@ def test_command_line_weight_errors(tmp_path, capsys, argv, message):
     (tmp_path / "t.txt").write_text("a\nb\n")
     code, out, err = _run(capsys, "score", *[a.format(d=tmp_path) for a in argv])
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
+
+
+# ----------------------------------------------------------------- real-valued weights
+def _close(table, want):
+    """The same cells and labels; real masses equal to float rounding (each engine adds a
+    cell's weights in its own order), integer counts exactly."""
+    assert table.real_valued == want.real_valued
+    assert [str(v) for v in table.class_labels.tolist()] == \
+        [str(v) for v in want.class_labels.tolist()]
+    assert [str(v) for v in table.cluster_labels.tolist()] == \
+        [str(v) for v in want.cluster_labels.tolist()]
+    assert table.rows.tolist() == want.rows.tolist()
+    assert table.cols.tolist() == want.cols.tolist()
+    if want.real_valued:
+        np.testing.assert_allclose(table.counts, want.counts, rtol=1e-12, atol=0)
+    else:
+        assert table.counts.tolist() == want.counts.tolist()
+
+
+def _real_reference(t, p, w):
+    return Contingency.from_labels(np.array(t, dtype=object), np.array(p, dtype=object),
+                                   sample_weight=np.array([float(x) for x in w]))
+
+
+# eighths and decimal fractions, and integers of any size next to them
+REAL_WEIGHT = st.one_of(st.integers(0, 5).map(str), st.integers(0, 40).map(lambda k: f"{k / 8}"),
+                        st.decimals(0, 50, places=3).map(str),
+                        st.just(str(2**60)), st.just(str(2**64 + 1)), st.just("0.1"),
+                        st.just("0"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(REAL_WEIGHT, min_size=1, max_size=40))
+def test_real_text_weights_memory_and_duckdb_equal_from_labels(tmp_path_factory, seed, w):
+    rng = np.random.default_rng(seed)
+    if not any(float(x) for x in w) or (str(2**64 + 1) in w and
+                                        all(float(x) == int(float(x)) for x in w)):
+        w.append("0.5")  # something to score; weights above 2**63 - 1 next to a fraction
+    n = len(w)
+    t = [f"c{v}" for v in rng.integers(0, 4, n)]
+    p = [f"k{v}" for v in rng.integers(0, 3, n)]
+    path = _csv(tmp_path_factory.mktemp("w") / "d.csv", ["t", "w", "p"],
+                [(a, x, b) for a, x, b in zip(t, w, p, strict=True)])
+    integral = all(float(x) == int(float(x)) for x in w)
+    want = _reference(t, p, [Decimal(x) for x in w]) if integral else \
+        _real_reference(t, p, w)
+    for engine in ("memory", "duckdb"):
+        _close(table_from_files(engine, str(path), None, true_col="t", pred_col="p",
+                                weight_col="w"), want)
+
+
+def _real_parquet_cases():
+    """(name, arrow weight column, the floats it holds): fractions of every type that
+    holds them, and integers next to fractions (two groups of one cell in an engine)."""
+    floats = [0.5, 0.0, 1.0, 2.25, 5.0, 1e-3, 2.0, 7.125]
+    return [
+        ("float32", pa.array(floats, pa.float32()),
+         [float(np.float32(x)) for x in floats]),  # the float32 values, widened
+        ("float64", pa.array([0.1, 0.0, 1.0, 2.0**60, 5.0, 0.2, 2.0, 7.3]),
+         [0.1, 0.0, 1.0, 2.0**60, 5.0, 0.2, 2.0, 7.3]),
+        # next to a fraction, weights above 2**63 - 1 are real masses too
+        ("big", pa.array([0.5, 0.0, 1.0, 2.0**70, 5.0, 3e20, 2.0, 7.0]),
+         [0.5, 0.0, 1.0, 2.0**70, 5.0, 3e20, 2.0, 7.0]),
+        ("uint64", pa.array([1, 0, 1, 2**64 - 1, 5, 2**63, 2, 7], pa.uint64()), None),
+        ("decimal", pa.array([Decimal(str(x)) for x in floats], pa.decimal128(20, 3)),
+         floats),
+        ("string", pa.array([str(x) for x in floats]), floats),
+        # fractions adding up to whole numbers in every cell: an integer table
+        ("halves", pa.array([0.5, 0.5, 1.5, 1.5, 0.5, 2.5, 3.0, 1.0]),
+         [0.5, 0.5, 1.5, 1.5, 0.5, 2.5, 3.0, 1.0]),
+    ]
+
+
+T8B = [1, 1, 2, 2, 3, 3, 9, 1]
+P8B = ["a", "a", "a", "a", "b", "b", "z", "a"]
+
+
+@pytest.mark.parametrize("name, column, floats", _real_parquet_cases(),
+                         ids=lambda x: x if isinstance(x, str) else "")
+def test_real_parquet_weights_memory_and_duckdb(tmp_path, name, column, floats):
+    path = tmp_path / "d.parquet"
+    if floats is None:  # integers above 2**63 - 1 next to a fraction in another column
+        return _uint_next_to_fraction(path, column)
+    pq.write_table(pa.table({"t": T8B, "p": P8B, "w": column}), path)
+    want = _real_reference(T8B, P8B, floats)
+    assert want.real_valued == (name != "halves")
+    for engine in ("memory", "duckdb"):
+        _close(table_from_files(engine, str(path), None, true_col="t", pred_col="p",
+                                weight_col="w"), want)
+    # the in-memory reader decides batch by batch: integer batches, then a real one
+    _close(from_parquet(str(path), "t", "p", weight_col="w", batch_rows=2),
+           want)
+
+
+def _uint_next_to_fraction(path, column):
+    """uint64 weights above 2**63 - 1 are refused (a uint64 column holds no fraction);
+    as floats next to a fraction they are real masses."""
+    pq.write_table(pa.table({"t": T8B, "p": P8B, "w": column}), path)
+    for engine in ("memory", "duckdb"):
+        with pytest.raises(ValueError, match="holds 2 weights above 2\\*\\*63 - 1"):
+            table_from_files(engine, str(path), None, true_col="t", pred_col="p",
+                             weight_col="w")
+    floats = [float(x) for x in column.to_pylist()] + [0.25]
+    pq.write_table(pa.table({"t": T8B + [2], "p": P8B + ["b"], "w": pa.array(floats)}),
+                   path)
+    want = _real_reference(T8B + [2], P8B + ["b"], floats)
+    for engine in ("memory", "duckdb"):
+        _close(table_from_files(engine, str(path), None, true_col="t", pred_col="p",
+                                weight_col="w"), want)
+
+
+def test_parquet_batches_of_integers_then_one_fraction(tmp_path):
+    """Integer batches are exact tables, merged with the real one into real masses."""
+    t = [0, 0, 1, 1, 2, 2, 0, 1]
+    p = [0, 1, 1, 1, 2, 0, 0, 1]
+    w = [3, 1, 2**40, 4, 1, 2, 5, 0.75]
+    path = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"t": t, "p": p, "w": pa.array([float(x) for x in w])}), path)
+    got = from_parquet(str(path), "t", "p", weight_col="w", batch_rows=3)
+    _close(got, _real_reference(t, p, w))
+
+
+def test_spark_reads_the_same_real_weights(tmp_path, spark):
+    for name, column, floats in _real_parquet_cases():
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"t": T8B, "p": P8B, "w": column}), path)
+        if floats is None:  # integers above 2**63 - 1 alone: refused
+            with pytest.raises(ValueError, match="holds 2 weights above 2\\*\\*63 - 1"):
+                table_from_files("spark", str(path), None, true_col="t", pred_col="p",
+                                 weight_col="w", spark=spark)
+            continue
+        _close(table_from_files("spark", str(path), None, true_col="t", pred_col="p",
+                                weight_col="w", spark=spark),
+               _real_reference(T8B, P8B, floats))
+    rng = np.random.default_rng(2)
+    t = [f"c{v}" for v in rng.integers(0, 4, 60)]
+    p = [f"k{v}" for v in rng.integers(0, 3, 60)]
+    w = [f"{v / 8}" if v % 3 else str(v) for v in rng.integers(0, 40, 60)]
+    path = _csv(tmp_path / "d.csv", ["t", "p", "w"],
+                [(a, b, x) for a, b, x in zip(t, p, w, strict=True)])
+    _close(table_from_files("spark", str(path), None, true_col="t", pred_col="p",
+                            weight_col="w", spark=spark), _real_reference(t, p, w))
+    frame = spark.createDataFrame(list(zip(T8B, P8B, [x / 3 for x in range(8)],
+                                           strict=True)), "t long, p string, w double")
+    _close(from_spark(frame, "t", "p", weight_col="w"),
+           _real_reference(T8B, P8B, [x / 3 for x in range(8)]))
+
+
+def test_duckdb_relation_of_real_weights():
+    relation = duckdb.sql("SELECT * FROM (VALUES (1, 'a', 0.25::DOUBLE), (1, 'a', 2), "
+                          "(1, 'b', 0), (2, 'a', 1.5)) v(t, p, w)")
+    _close(from_duckdb(relation, "t", "p", weight_col="w"),
+           _real_reference([1, 1, 1, 2], ["a", "a", "b", "a"], [0.25, 2, 0, 1.5]))
+
+
+def test_command_line_scores_real_weights_and_notes_the_refused(tmp_path, capsys):
+    t = ["a", "a", "b", "b", "b", "c"]
+    p = ["x", "x", "x", "y", "y", "y"]
+    w = ["0.5", "1.25", "2", "0.25", "1.75", "3"]
+    path = _csv(tmp_path / "d.csv", ["t", "p", "w"], list(zip(t, p, w, strict=True)))
+    want = cm.evaluate(t, p, ["ari", "nmi", "purity"], sample_weight=[float(x) for x in w])
+    for engine in ("memory", "duckdb"):
+        code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p",
+                              "--weight-col", "w", "--engine", engine, "--format", "json")
+        assert code == 0, err
+        scores = json.loads(out)["scores"]
+        for key in ("ari", "nmi", "purity"):
+            assert scores[key] == pytest.approx(want[key], rel=1e-12)
+        assert "ami" not in scores and "sri" not in scores
+        notes = err.splitlines()
+        assert len(notes) == 1 and notes[0].startswith("clustermetrics: note: "), err
+        assert "ami" in notes[0] and "sample_weight has non-integral" in notes[0]
+        code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p",
+                              "--weight-col", "w", "--engine", engine, "--metrics", "ami")
+        assert code == 2 and out == "" and len(err.splitlines()) == 1
+        assert "sample_weight has non-integral" in err
+
+
+def test_paired_command_with_real_weights(tmp_path, capsys):
+    rows = [("a", "x", "x", "0.5"), ("a", "x", "y", "1.25"), ("b", "x", "y", "2"),
+            ("b", "y", "y", "0.25"), ("b", "y", "x", "1.75"), ("c", "y", "y", "3"),
+            ("c", "y", "y", "1.5"), ("a", "x", "x", "2")]
+    path = _csv(tmp_path / "p.csv", ["t", "a", "b", "w"], rows)
+    t, a, b, w = (list(c) for c in zip(*rows, strict=True))
+    w = [float(x) for x in w]
+    code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
+                          "--b-col", "b", "--weight-col", "w", "--n-boot", "20",
+                          "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["n_samples"] == pytest.approx(sum(w))
+    assert got["scores"]["nmi"]["a"] == pytest.approx(
+        cm.normalized_mutual_info_score(t, a, sample_weight=w), rel=1e-12)
+    assert "ami" not in got["scores"]
+    assert len(err.splitlines()) == 1 and "ami left out" in err
+    code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
+                          "--b-col", "b", "--weight-col", "w", "--metrics", "ami")
+    assert code == 2 and "sample_weight has non-integral" in err

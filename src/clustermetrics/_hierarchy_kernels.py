@@ -70,14 +70,16 @@ def _cell_drop(table, key):
 # the loop calls these by their global names: the compiled loop gets compiled ones
 _add_compensated = numba.njit(cache=True, nogil=True, inline="always")(
     _merge_loop.add_compensated)
+_log_ratio = numba.njit(cache=True, nogil=True, inline="always")(_merge_loop.log_ratio)
 _merge_levels = numba.njit(cache=True, nogil=True)(types.FunctionType(
     _merge_loop.merge_levels.__code__,
-    {**vars(_merge_loop), "add_compensated": _add_compensated, "cell_claim": _cell_claim,
+    {**vars(_merge_loop), "add_compensated": _add_compensated, "log_ratio": _log_ratio,
+     "cell_claim": _cell_claim,
      "cell_drop": _cell_drop}, "merge_levels"))
 
 
 def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond):
+                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond, out_h_cond_true):
     """Run the compiled loop (its state allocated here)."""
     cap = 1 << max(2 * n - 1, 1).bit_length()  # a power of two >= 2 n
     table = np.full(2 * cap, -1, dtype=np.int64)
@@ -86,4 +88,4 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     column = np.empty(2 * n - 1 if n else 0, dtype=np.int64)
     _merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
                   table, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
-                  out_h_cond)
+                  out_h_cond, out_h_cond_true)

@@ -97,7 +97,8 @@ def capped_counts(rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
 
     row_pos, row_names = positions(row_order, row_labels)
     col_pos, col_names = positions(col_order, col_labels)
-    dense = np.zeros((len(row_names), len(col_names)), dtype=np.int64)
+    dense = np.zeros((len(row_names), len(col_names)),
+                     dtype=np.float64 if counts.dtype.kind == "f" else np.int64)
     np.add.at(dense, (row_pos[rows], col_pos[cols]), counts)
     return dense, row_names, col_names
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
-           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays"]
+           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays", "repeated"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -43,6 +45,8 @@ _SAMPLING_LOAD_ITEMS = 2e7
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
+# how many times the work at hand is about to be done (see `repeated`)
+_repeats = 1
 
 
 def set_kernels(mode: str) -> str:
@@ -62,11 +66,25 @@ def sampling_kernel_pays(items: float) -> bool:
     """Whether :func:`sampling_kernel` would return the compiled kernel for this work
     (numba installed and the mode and the work allow it); imports nothing."""
     if _mode == "numpy" or (_mode == "auto" and not any(_loaded.values())
-                            and items < _SAMPLING_LOAD_ITEMS):
+                            and items * _repeats < _SAMPLING_LOAD_ITEMS):
         return False
     if "._sampling_kernels" in _loaded:
         return bool(_loaded["._sampling_kernels"])
     return importlib.util.find_spec("numba") is not None
+
+
+@contextmanager
+def repeated(times: int) -> Iterator[None]:
+    """Inside it, the work asked of a kernel counts ``times`` over: a loop that repeats one
+    computation (bootstrap replicates, permutation draws) loads the compiled kernels when
+    their load repays over all the repeats, not only when one repeat does."""
+    global _repeats
+    old = _repeats
+    _repeats = old * max(1, int(times))
+    try:
+        yield
+    finally:
+        _repeats = old
 
 
 def _load(name: str) -> ModuleType | None:
@@ -86,7 +104,7 @@ def _wanted(name: str, work: float, threshold: float) -> ModuleType | None:
                          f"got {_mode!r}")
     if _mode == "numpy":
         return None
-    if _mode == "auto" and not any(_loaded.values()) and work < threshold:
+    if _mode == "auto" and not any(_loaded.values()) and work * _repeats < threshold:
         return None  # cheaper in numpy than loading (or, once, compiling) the kernels
     return _load(name)
 

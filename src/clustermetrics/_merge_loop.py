@@ -18,16 +18,29 @@ statistics:
 * ``joined`` = sum_j C(b_j, 2): + b_small b_large;
 * ``nnz``: - 1 per cell added to an existing one;
 * ``h_pred`` = H(prediction) = sum_j t(b_j), t(b) = (b/N) log(N/b);
-* ``h_cond`` = H(prediction | truth) = sum_ij u_i(n_ij), u_i(c) = (c/N) log(a_i/c).
+* ``h_cond`` = H(prediction | truth) = sum_ij u_i(n_ij), u_i(c) = (c/N) log(a_i/c);
+* ``h_cond_true`` = H(truth | prediction) = sum_ij (n_ij/N) log(b_j/n_ij).
 
-The two entropies are running sums of non-negative table terms, kept with Neumaier's
+The first two entropies are running sums of non-negative table terms, kept with Neumaier's
 compensated summation so that a level's value does not carry the rounding of every term
-added and removed before it.
+added and removed before it. H(truth | prediction) depends on the column sizes, which
+change for every cell of the larger column; it only grows, merge by merge, by the
+generalised Jensen-Shannon divergence of the two columns (Lin, "Divergence measures based
+on the Shannon entropy", IEEE Trans. Inf. Theory 37, 1991):
+N delta = sum_i s_i log(s_i b / (b_s n_i)) + l_i log(l_i b / (b_l n_i)), over the classes
+of the two columns (counts s_i and l_i, n_i = s_i + l_i, b = b_s + b_l); the classes of one
+column only add up to (b_s - t_s) log(b / b_s) + (b_l - t_l) log(b / b_l) (t: the counts
+of the shared classes), so a merge costs one term per cell of the smaller column. Each log
+is of a ratio of exact integer products (log1p of their exact difference near 1), so two
+columns of the same class mix add exactly 0. Scores divided by a small H(truth) take MI =
+H(truth) - H(truth | prediction), which has no cancellation of large entropies.
 """
 
 from __future__ import annotations
 
-__all__ = ["add_compensated", "cell_claim", "cell_drop", "merge_levels"]
+import math
+
+__all__ = ["add_compensated", "cell_claim", "cell_drop", "log_ratio", "merge_levels"]
 
 
 def cell_claim(cell_of, key, e):
@@ -52,9 +65,18 @@ def add_compensated(total, compensation, x):
     return t, compensation
 
 
+def log_ratio(x, y):
+    """log(x / y) of positive integers, to a few units of the last place: log1p of the
+    exact difference (x - y) / y where the ratio is near 1 (0.0 exactly when x == y)."""
+    d = x - y
+    if 2 * abs(d) <= y:
+        return math.log1p(float(d) / float(y))
+    return math.log(float(x) / float(y))
+
+
 def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
                  cell_of, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
-                 out_h_cond):
+                 out_h_cond, out_h_cond_true):
     """Apply the merges ``(left[m], right[m])`` in order; after merge m the cut has
     k = n - m - 1 clusters and its statistics go to ``out_*[k]`` (``out_*[n]``: all
     singletons). Node ids: i < n is point i, n + m the cluster formed by merge m.
@@ -70,6 +92,8 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     hp_c = 0.0
     hc = 0.0  # H(prediction | truth)
     hc_c = 0.0
+    ht = 0.0  # H(truth | prediction)
+    ht_c = 0.0
     for p in range(n):
         cls = classes[p]
         entry[3 * p] = cls
@@ -86,6 +110,7 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     out_nnz[n] = nnz
     out_h_pred[n] = hp + hp_c
     out_h_cond[n] = hc + hc_c
+    out_h_cond_true[n] = 0.0
     for m in range(n - 1):
         a = column[left[m]]
         b = column[right[m]]
@@ -96,6 +121,13 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
             big = b
             small = a
         column[n + m] = big
+        sb = col[2 * big + 1]
+        ss = col[2 * small + 1]
+        both = sb + ss
+        dv = 0.0  # N times the growth of H(truth | prediction): a Neumaier sum dv + dv_c
+        dv_c = 0.0
+        shared_s = 0  # counts of the classes both columns hold
+        shared_b = 0
         e = col[2 * small]
         while e != -1:
             nxt = entry[3 * e + 2]
@@ -113,13 +145,20 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
                 hc, hc_c = add_compensated(hc, hc_c, -cell_terms[off + d])
                 hc, hc_c = add_compensated(hc, hc_c, cell_terms[off + c + d])
                 entry[3 * f + 1] = c + d
+                shared_s += c
+                shared_b += d
+                dv, dv_c = add_compensated(dv, dv_c, c * log_ratio(c * both, ss * (c + d)))
+                dv, dv_c = add_compensated(dv, dv_c, d * log_ratio(d * both, sb * (c + d)))
             else:  # a new cell of the larger column (stored at its key by cell_claim)
                 entry[3 * e + 2] = col[2 * big]
                 col[2 * big] = e
             e = nxt
         col[2 * small] = -1
-        sb = col[2 * big + 1]
-        ss = col[2 * small + 1]
+        if shared_s < ss:
+            dv, dv_c = add_compensated(dv, dv_c, (ss - shared_s) * log_ratio(both, ss))
+        if shared_b < sb:
+            dv, dv_c = add_compensated(dv, dv_c, (sb - shared_b) * log_ratio(both, sb))
+        ht, ht_c = add_compensated(ht, ht_c, max(dv + dv_c, 0.0) / n)
         joined += sb * ss
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[sb])
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[ss])
@@ -131,4 +170,5 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
         out_nnz[k] = nnz
         out_h_pred[k] = hp + hp_c
         out_h_cond[k] = hc + hc_c
+        out_h_cond_true[k] = ht + ht_c
     return 0

@@ -61,7 +61,7 @@ def visible(text: Any, *, backslash: bool = True) -> str:
                    for ch in text)
 
 
-def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+def plural(count: int | float, noun: str, plural_form: str | None = None) -> str:
     """``count`` and the noun, singular for exactly one.
 
     >>> plural(1, "class", "classes"), plural(2, "cluster"), plural(0, "reference")

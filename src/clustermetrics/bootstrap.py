@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special
 
+from . import _kernels
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
@@ -93,6 +94,9 @@ class Bootstrap(NamedTuple):
     method: str = DEFAULT_METHOD
 
 
+_WHOLE_ITEMS = "each replicate redraws N whole items"
+
+
 def check_seed(seed: Any, name: str = "seed", maximum: int | None = None,
                why: str = "") -> None:
     """ValueError naming the option unless ``seed`` is None, a non-negative integer or a
@@ -125,59 +129,66 @@ def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci"
     check_seed(seed, seed_name)
 
 
-INDEX_DRAW_ITEMS_PER_CELL = 3  # items are resampled up to this many items per cell
-INDEX_DRAW_MAX_ITEMS = 1 << 27  # and up to this many items (an int64 per item: 1 GiB)
-GROUPED_DRAW_MAX_VALUES = 64  # cells grouped by count when they take at most this many
+ITEM_DRAW_MAX_COUNT = 16  # cells with at most this many items are redrawn item by item
+ITEM_DRAW_CHUNK = 1 << 22  # uniform integers drawn at once (32 MiB)
 
 
 def multinomial_sampler(counts: np.ndarray) -> Callable[[np.random.Generator, int],
                                                           np.ndarray]:
     """A draw of Multinomial(n, counts / N) in the cells' order, exact at any N.
 
-    Three exact samplers, the cheapest for the table:
+    The cells are split by count. Those with a small count v (at most
+    :data:`ITEM_DRAW_MAX_COUNT`) form one group per value v, m_v cells each; all the large
+    cells form one more group. A draw first splits n over the groups (a multinomial with
+    probabilities v m_v / N, and the large cells' share), then:
 
-    - Few items per cell (N at most :data:`INDEX_DRAW_ITEMS_PER_CELL` times nnz, and at
-      most :data:`INDEX_DRAW_MAX_ITEMS`), and few distinct counts (at most
-      :data:`GROUPED_DRAW_MAX_VALUES`): cells with equal counts are equally likely, so
-      the draw splits n over the groups of cells with count v (a multinomial over the
-      groups, probabilities v m_v / N), then each group's share uniformly over its m_v
-      cells (``np.bincount`` of uniform integers). Composing the two is the multinomial
-      over cells; the cost is O(n) vectorised and touches no item -> cell array.
-    - Few items per cell, many distinct counts: the items themselves are resampled, n
-      indices drawn uniformly from 0..N-1, mapped to their cells through the fixed item
-      -> cell array and counted: the definition of the multinomial, O(N) vectorised.
-    - Otherwise numpy's multinomial (one binomial per cell), which draws cell j from
-      Binomial(n left, p_j / (1 - p_1 - ... - p_{j-1})): with the largest cell anywhere
-      but last, 1 - its p rounds the small cells' share away (cells [N - 3, 1, 1, 1] at
-      N = 1e17: p = 1 - 3e-17 = 1.0, so the single items were never drawn). Drawn with
-      the largest cell last, every conditional probability of a small cell is its own
-      exact-to-rounding count / N and the largest takes what is left; counts up to
-      2^63 - 1.
+    - within a small-count group every cell is equally likely, so its k items go to its
+      m_v cells as k uniform integers, counted (``np.bincount``): O(k) vectorised work,
+      no per-cell random variate and no item -> cell array;
+    - within the large cells, numpy's multinomial (one binomial per cell, which draws cell
+      j from Binomial(n left, p_j / (1 - p_1 - ... - p_{j-1}))), the largest cell last:
+      with it anywhere else 1 - its p would round the small cells' share away (cells
+      [N - 3, 1, 1, 1] at N = 1e17: p = 1 - 3e-17 = 1.0, so the single items were never
+      drawn); drawn last, every conditional probability of a small cell is its own
+      exact-to-rounding count / N and the largest takes what is left.
 
-    On tables with about one item per cell (10^6 cells) numpy's sampler costs ~4x the
-    item draw and ~10x the grouped one."""
+    Composing the split and the draws within the groups is the multinomial over cells.
+    A binomial costs about as much as 20 uniform integers, hence the threshold: the cost
+    is O(sum of the small counts + nnz), at most about 16 nnz + nnz, whatever N is."""
     counts = np.asarray(counts, dtype=np.int64)
     nnz = counts.shape[0]
-    total = int(counts.sum(dtype=np.int64))
-    if total > min(INDEX_DRAW_ITEMS_PER_CELL * nnz, INDEX_DRAW_MAX_ITEMS):
-        return _ordered_multinomial(counts)
-    values, group_of = np.unique(counts, return_inverse=True)
-    if values.shape[0] > GROUPED_DRAW_MAX_VALUES:
-        cell_of = np.repeat(np.arange(nnz, dtype=np.intp), counts)
+    order = np.argsort(counts, kind="stable")  # groups of equal small counts, then large
+    ranked = counts[order]
+    values, starts, sizes = np.unique(ranked, return_index=True, return_counts=True)
+    small = values <= ITEM_DRAW_MAX_COUNT
+    n_small = int(np.count_nonzero(small))
+    large_start = int(starts[n_small]) if n_small < values.shape[0] else nnz
+    weights = values[small] * sizes[small]
+    if large_start < nnz:
+        weights = np.append(weights, ranked[large_start:].sum(dtype=np.int64))
+    split = _ordered_multinomial(weights) if weights.shape[0] > 1 else None
+    large = _ordered_multinomial(ranked[large_start:]) if large_start < nnz else None
+    groups = list(zip(starts[small].tolist(), sizes[small].tolist(), strict=True))
+    identity = bool((order == np.arange(nnz)).all())
 
-        def draw_items(rng: np.random.Generator, n: int) -> np.ndarray:
-            return np.bincount(cell_of[rng.integers(0, total, n)], minlength=nnz)
-        return draw_items
-    groups = [np.flatnonzero(group_of == g) for g in range(values.shape[0])]
-    split = _ordered_multinomial(values * np.array([g.shape[0] for g in groups]))
-
-    def draw_grouped(rng: np.random.Generator, n: int) -> np.ndarray:
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        shares = split(rng, n).tolist() if split is not None else [n]
+        drawn = np.empty(nnz, dtype=np.int64)  # in the order of `ranked`
+        for (start, size), k in zip(groups, shares, strict=False):
+            cells = drawn[start:start + size]
+            cells[:] = np.bincount(rng.integers(0, size, min(k, ITEM_DRAW_CHUNK)),
+                                   minlength=size)
+            for first in range(ITEM_DRAW_CHUNK, k, ITEM_DRAW_CHUNK):
+                cells += np.bincount(rng.integers(0, size, min(k - first, ITEM_DRAW_CHUNK)),
+                                     minlength=size)
+        if large is not None:
+            drawn[large_start:] = large(rng, shares[-1])
+        if identity:
+            return drawn
         out = np.empty(nnz, dtype=np.int64)
-        for cells, k in zip(groups, split(rng, n).tolist(), strict=True):
-            out[cells] = np.bincount(rng.integers(0, cells.shape[0], k),
-                                     minlength=cells.shape[0])
+        out[order] = drawn
         return out
-    return draw_grouped
+    return draw
 
 
 def _ordered_multinomial(counts: np.ndarray) -> Callable[[np.random.Generator, int],
@@ -228,6 +239,7 @@ def bootstrap_intervals(table: Contingency,
     """
     check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     check_method(method)
+    table.require_counts("a bootstrap interval", _WHOLE_ITEMS)
     values = replicate_values(table, score, keys, n_boot, np.random.default_rng(seed),
                               progress, score_counts)
     if method == "percentile":
@@ -268,12 +280,13 @@ def replicate_values(table: Contingency,
     n = table.n_samples
     draw = multinomial_sampler(table.counts)
     values = np.full((len(keys), n_boot), np.nan)
-    for b in range(n_boot):
-        counts = draw(rng, n)
-        values[:, b] = _values(score(table.with_counts(counts)) if score_counts is None
-                               else score_counts(counts), keys)
-        if progress is not None:
-            progress(b + 1, n_boot)
+    with _kernels.repeated(n_boot):
+        for b in range(n_boot):
+            counts = draw(rng, n)
+            values[:, b] = _values(score(table.with_counts(counts)) if score_counts is None
+                                   else score_counts(counts), keys)
+            if progress is not None:
+                progress(b + 1, n_boot)
     return values
 
 
@@ -287,12 +300,13 @@ def jackknife_values(table: Contingency,
     :func:`bootstrap_intervals`)."""
     cells, weights = jackknife_cells(table.counts)
     jack = np.full((len(keys), cells.shape[0]), np.nan)
-    for i, c in enumerate(cells.tolist()):
-        counts = table.counts.copy()
-        counts[c] -= 1
-        if counts.any():
-            jack[:, i] = _values(score(table.with_counts(counts)) if score_counts is None
-                                 else score_counts(counts), keys)
+    with _kernels.repeated(cells.shape[0]):
+        for i, c in enumerate(cells.tolist()):
+            counts = table.counts.copy()
+            counts[c] -= 1
+            if counts.any():
+                jack[:, i] = _values(score(table.with_counts(counts)) if score_counts is None
+                                     else score_counts(counts), keys)
     return jack, weights
 
 

@@ -95,14 +95,15 @@ class Diagnostics(NamedTuple):
             _heading("split errors: classes spread over clusters", len(self.classes), top),
             text_table(["class", "size", "best cluster", "recall", "outside",
                          f"split over (>= {share})"],
-                        [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split,
+                        [[c.label, _mass(c.size), c.best_cluster, f"{c.recall:.3f}", _mass(c.split),
                           _parts(c.splits)] for c in self.classes[:top]], indent=2),
             "",
             _heading("merge errors: clusters mixing classes", len(self.clusters), top),
             text_table(["cluster", "size", "majority class", "purity", "others",
                          f"merges (>= {share})"],
-                        [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
-                          _parts(c.merges)] for c in self.clusters[:top]], indent=2),
+                        [[c.label, _mass(c.size), c.majority_class, f"{c.purity:.3f}",
+                          _mass(c.merged), _parts(c.merges)] for c in self.clusters[:top]],
+                        indent=2),
         ])
 
     def __str__(self) -> str:
@@ -118,14 +119,15 @@ class Diagnostics(NamedTuple):
         share = f"{self.min_share:.0%}"
         classes = html_table(
             ["class", "size", "best cluster", "recall", "outside", f"split over (>= {share})"],
-            [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split, _parts(c.splits)]
+            [[c.label, _mass(c.size), c.best_cluster, f"{c.recall:.3f}", _mass(c.split),
+              _parts(c.splits)]
              for c in self.classes[:top]],
             caption=_heading("split errors: classes spread over clusters", len(self.classes),
                              top))
         clusters = html_table(
             ["cluster", "size", "majority class", "purity", "others", f"merges (>= {share})"],
-            [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
-              _parts(c.merges)] for c in self.clusters[:top]],
+            [[c.label, _mass(c.size), c.majority_class, f"{c.purity:.3f}",
+              _mass(c.merged), _parts(c.merges)] for c in self.clusters[:top]],
             caption=_heading("merge errors: clusters mixing classes", len(self.clusters), top))
         return f"<div>{classes}{clusters}</div>"
 
@@ -216,7 +218,12 @@ def _group_parts(group: np.ndarray, labels: list[Any], counts: list[int], shares
 
 
 def _parts(entries: tuple[tuple[Any, int, float], ...]) -> str:
-    return ", ".join(f"{label} {count} ({share:.0%})" for label, count, share in entries)
+    return ", ".join(f"{label} {_mass(count)} ({share:.0%})" for label, count, share in entries)
+
+
+def _mass(value: Any) -> Any:
+    """A count as is; a real mass (real sample weights) to six significant digits."""
+    return f"{value:.6g}" if isinstance(value, float) else value
 
 
 def _heading(title: str, total: int, top: int | None) -> str:

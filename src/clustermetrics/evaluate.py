@@ -123,9 +123,13 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         conditions where no method did (a sample with few items per cell of its table, a
         score at the bound of its range) carry ``flags``.
 
-    sample_weight : array-like of non-negative integers, optional
-        How many times each item counts, exactly as if it were repeated (every score,
+    sample_weight : array-like of non-negative weights, optional
+        How much each item counts. Integer weights are exact repetition (every score,
         intervals and tests then describe the repeated items); 0 leaves an item out.
+        Real weights give a table of real masses (see the user guide's weights
+        section): scores that need whole items (AMI, SMI, RMI, SRI, MARI, ...) are left
+        out with a warning when ``metrics`` is None and refused when named; ``ci``,
+        ``significance``, ``n_perm`` and ``noise="singletons"`` are refused.
 
     Options that would have no effect are refused rather than ignored: ``n_boot``,
     ``ci_method`` or ``seed`` without ``ci``, and ``noise`` without ``noise_label``.
@@ -197,6 +201,11 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
     score unavailable on this table (:class:`ScoreUnavailable`) is left out with a
     warning instead of failing the call."""
     noise = noise or "singletons"
+    for wanted, what in ((ci is not None, "ci (bootstrap intervals)"),
+                         (significance, "significance"),
+                         (n_perm is not None, "n_perm (permutation tests)")):
+        if wanted:
+            table.require_counts(what, "it draws random tables of whole items")
     if noise_label is None:
         scored, noise_info = table, None
     else:
@@ -284,6 +293,7 @@ def _compute(table: Contingency, keys: list[str], every_score: bool = False,
     values: dict[str, float] = {}
     details: dict[str, Any] = {}
     timings: dict[str, float] = {}
+    refused: dict[str, ScoreUnavailable] = {}
     for key in keys:
         start = time.perf_counter()
         with slow_step_note(f"{key} ({METRICS[key].name})"):
@@ -292,12 +302,40 @@ def _compute(table: Contingency, keys: list[str], every_score: bool = False,
             except ScoreUnavailable as exc:
                 if not every_score:
                     raise
-                warnings.warn(f"{key} left out: {exc}", stacklevel=3)
+                refused[key] = exc
                 continue
         timings[key] = time.perf_counter() - start
         if detail is not None:
             details[key] = detail
+    for line in left_out(refused):
+        warnings.warn(line, stacklevel=3)
     return values, details, timings
+
+
+def left_out(refused: Mapping[str, ScoreUnavailable]) -> list[str]:
+    """One line per reason for the scores left out (key: its refusal): the scores that
+    need whole items on a table of real masses share one line, as do the scores refused
+    with one message (the pair-counting scores on cells lighter than one item)."""
+    whole = {k: e.needs_counts for k, e in refused.items() if e.needs_counts is not None}
+    by_message: dict[str, list[str]] = {}
+    for key, exc in refused.items():
+        if key not in whole:
+            by_message.setdefault(str(exc), []).append(key)
+    lines = [f"{', '.join(group)} left out: {message}"
+             for message, group in by_message.items()]
+    if whole:
+        by_why: dict[str, list[str]] = {}
+        for key, why in whole.items():
+            by_why.setdefault(why, []).append(key)
+        if len(whole) == 1:
+            (key, exc), = ((k, refused[k]) for k in whole)
+            lines.append(f"{key} left out: {exc}")
+        else:
+            reasons = "; ".join(f"{', '.join(group)}: {why}" for why, group in by_why.items())
+            lines.append(f"{', '.join(whole)} left out: they need integer item counts, but "
+                         "sample_weight has non-integral values (a table of real-valued "
+                         f"masses) ({reasons}); use integer weights (repetitions)")
+    return lines
 
 
 def is_several(labels_true: Any) -> bool:

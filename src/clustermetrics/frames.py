@@ -19,7 +19,7 @@ from .evaluate import _UNSET_N_BOOT, check_options, evaluate_table
 from .registry import resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import as_count_array, as_label_array
+from .table.validation import as_label_array, as_mass_array
 
 __all__ = ["evaluate_frame"]
 
@@ -47,9 +47,11 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     noise_label, noise, ci, n_boot, seed : as in :func:`clustermetrics.evaluate`; every
         run gets the same bootstrap seed, so a row equals ``evaluate`` of its two columns.
     weight : str, optional
-        A column of non-negative integer weights: each row counts that many times, as
+        A column of non-negative weights: each row counts that many times, as
         ``sample_weight`` of :func:`clustermetrics.evaluate` (rows of weight 0 are left
-        out, and ``n_samples`` is the sum of the weights).
+        out, and ``n_samples`` is the sum of the weights). Real weights give tables of
+        real masses, with evaluate's rules: with ``metrics`` None the scores that need
+        whole items are left out (one warning), named they are refused.
 
     Returns
     -------
@@ -124,7 +126,7 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                 table = Contingency.from_factorized(
                     factorized, labels if rows is None else labels[rows], rows=rows,
                     name=pred)
-            report = evaluate_table(table, keys, **options)
+            report = evaluate_table(table, keys, every_score=metrics is None, **options)
             record = dict(zip(by_cols, values, strict=True))
             record.update(pred=pred, n_samples=report.table.n_samples,
                           n_classes=report.table.n_classes,
@@ -139,15 +141,14 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
 
 
 def _weights(column: Any, name: str) -> Any:
-    """The weight column as int64 counts; problems name the column."""
+    """The weight column as int64 counts, or float64 masses when real; problems name the
+    column."""
     try:
-        return as_count_array(column, "weight")
+        return as_mass_array(column, "weight")
     except (TypeError, ValueError) as exc:
         text = str(exc).replace("weight ", "", 1) if str(exc).startswith("weight ") \
             else str(exc)
-        extra = " (weights count repetitions of a row: real-valued weights are not " \
-            "supported)" if "non-integral" in text else ""
-        raise ValueError(f"weight column {name!r}: {text}{extra}") from None
+        raise ValueError(f"weight column {name!r}: {text}") from None
 
 
 def _library(frame: Any) -> str:

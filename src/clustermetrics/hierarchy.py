@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -78,6 +79,7 @@ def as_merges(tree: Any, n_samples: int | None = None) -> tuple[np.ndarray, np.n
     with ``compute_full_tree=True``), genieclust's ``Genie`` and ``GIc``.
     """
     heights = None
+    sizes = None
     if hasattr(tree, "children_"):
         children = np.asarray(tree.children_)
         distances = getattr(tree, "distances_", None)
@@ -93,14 +95,25 @@ def as_merges(tree: Any, n_samples: int | None = None) -> tuple[np.ndarray, np.n
         if isinstance(tree, (str, bytes)) or tree is None:
             raise ValueError(f"tree must be a linkage matrix, a children array or a fitted "
                              f"estimator with children_, got {type(tree).__name__}")
+        if hasattr(tree, "fit") or hasattr(tree, "get_params"):  # an estimator
+            raise ValueError(
+                f"tree ({type(tree).__name__}) has no children_: it is not fitted yet, or "
+                "not a hierarchical clustering (fit an AgglomerativeClustering, Genie or GIc "
+                "first, or pass a linkage matrix or a children array)")
         children = np.asarray(tree)
+        if children.size == 0 and children.ndim == 1:  # [] : the tree of one point
+            children = children.reshape(0, 2)
         if children.ndim == 2 and children.shape[1] == 4:  # scipy's linkage matrix
             from scipy.cluster.hierarchy import is_valid_linkage
 
+            if children.dtype.kind not in "iuf":
+                raise ValueError(f"tree's linkage matrix must be numeric, got dtype "
+                                 f"{children.dtype}")
             if children.shape[0]:
                 is_valid_linkage(np.asarray(children, dtype=np.float64), throw=True,
                                  name="tree")
             heights = np.asarray(children[:, 2], dtype=np.float64)
+            sizes = np.asarray(children[:, 3], dtype=np.float64)
             children = children[:, :2]
     if children.ndim != 2 or children.shape[1] != 2:
         raise ValueError(f"tree must have one row per merge: 4 columns (a scipy linkage "
@@ -108,6 +121,9 @@ def as_merges(tree: Any, n_samples: int | None = None) -> tuple[np.ndarray, np.n
     if children.dtype.kind == "f":
         if not np.all(np.isfinite(children)) or np.any(children != np.round(children)):
             raise ValueError("tree's children must be whole node ids")
+        if children.size and (children.min() < 0 or children.max() > 2 * children.shape[0]):
+            raise ValueError("tree uses a node before it is formed (node ids: i < N is "
+                             "point i, N + m the cluster formed by merge m)")
     elif children.dtype.kind not in "iu" and children.size:
         raise ValueError(f"tree's children must be integers, got dtype {children.dtype}")
     children = children.astype(np.int64)
@@ -126,6 +142,17 @@ def as_merges(tree: Any, n_samples: int | None = None) -> tuple[np.ndarray, np.n
         if np.any(np.bincount(children.ravel(), minlength=2 * n - 1)[:2 * n - 2] != 1):
             raise ValueError("tree merges a node twice, or never: every point and every "
                              "cluster but the root must be merged exactly once")
+    if sizes is not None and m:
+        # the linkage matrix's cluster sizes: each the sum of its two children's (points:
+        # 1), which by induction over the merges makes every one the true size
+        every = np.concatenate([np.ones(n), sizes])
+        wrong = np.flatnonzero(~(sizes == every[children[:, 0]] + every[children[:, 1]]))
+        if wrong.size:
+            i = int(wrong[0])
+            raise ValueError(f"tree's linkage matrix says merge {i} forms a cluster of "
+                             f"{sizes[i]:g} points, but it joins clusters of "
+                             f"{every[children[i, 0]]:g} and {every[children[i, 1]]:g} "
+                             "(column 3 holds the new cluster's size)")
     return children, heights
 
 
@@ -254,6 +281,7 @@ class _LevelStats(NamedTuple):
     nnz: np.ndarray
     h_pred: np.ndarray
     h_cond: np.ndarray
+    h_cond_true: np.ndarray
 
 
 def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
@@ -266,13 +294,13 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
     cell_terms = np.concatenate([conditional_entropy_terms(np.arange(a + 1), int(a), n)
                                  for a in class_sizes.tolist()])
     out = [np.zeros(n + 1, dtype=np.int64) for _ in range(3)] + \
-        [np.zeros(n + 1, dtype=np.float64) for _ in range(2)]
+        [np.zeros(n + 1, dtype=np.float64) for _ in range(3)]
     kernel = _kernels.hierarchy_kernel(n)
     if kernel is not None:
         kernel(n, np.ascontiguousarray(children[:, 0]), np.ascontiguousarray(children[:, 1]),
                codes.astype(np.int64), n_classes, size_terms, offsets, cell_terms, *out)
         return _LevelStats(*out)
-    lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(2)]
+    lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(3)]
     merge_levels(n, children[:, 0].tolist(), children[:, 1].tolist(), codes.tolist(),
                  n_classes, size_terms.tolist(), offsets.tolist(), cell_terms.tolist(), {},
                  [0] * (3 * n), [0] * (2 * n), [0] * (2 * n - 1), *lists)
@@ -280,7 +308,7 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
 
 
 # ------------------------------------------------------------------ the result
-@dataclass
+@dataclass(eq=False)
 class HierarchyScores:
     """Scores of the cuts of a dendrogram (what :func:`score_hierarchy` returns).
 
@@ -300,9 +328,34 @@ class HierarchyScores:
     children: np.ndarray = field(repr=False)
     notes: list[str] = field(default_factory=list)
 
-    @property
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is (arrays element by element, NaN equal to NaN)."""
+        if not isinstance(other, HierarchyScores):
+            return NotImplemented
+
+        def same(a: Any, b: Any) -> bool:
+            if a is None or b is None:
+                return a is b
+            return np.array_equal(np.asarray(a), np.asarray(b),
+                                  equal_nan=np.asarray(a).dtype.kind == "f")
+
+        return (same(self.n_clusters, other.n_clusters) and same(self.heights, other.heights)
+                and same(self.children, other.children)
+                and list(self.values) == list(other.values)
+                and all(same(v, other.values[k]) for k, v in self.values.items())
+                and list(self.best) == list(other.best)
+                and all(self.best[k].n_clusters == other.best[k].n_clusters
+                        and same(self.best[k].value, other.best[k].value)
+                        for k in self.best)
+                and self.cut_only == other.cut_only and self.cut_only_at == other.cut_only_at
+                and self.notes == other.notes)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+    @functools.cached_property
     def frame(self):
-        """A pandas DataFrame: column ``n_clusters`` (and ``height``), one per score."""
+        """A pandas DataFrame: column ``n_clusters`` (and ``height``), one per score (built
+        on first access, then the same object)."""
         try:
             import pandas as pd
         except ImportError as exc:
@@ -327,8 +380,17 @@ class HierarchyScores:
         return "\n".join(lines + self.notes)
 
 
+def _whole(k: Any) -> bool:
+    """A whole number: an int, or a float with no fraction (2.0), not a bool."""
+    if isinstance(k, (bool, np.bool_)):
+        return False
+    if isinstance(k, numbers.Integral):
+        return True
+    return isinstance(k, numbers.Real) and math.isfinite(k) and float(k).is_integer()
+
+
 def _check_k(k: Any, n: int, name: str) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+    if not _whole(k) or not 1 <= k <= n:
         raise ValueError(f"{name} must hold whole numbers of clusters from 1 to {n} (the "
                          f"number of points), got {k!r}")
     return int(k)
@@ -337,7 +399,7 @@ def _check_k(k: Any, n: int, name: str) -> int:
 def _cuts(values: Any, n: int, name: str) -> list[int]:
     if values is None:
         return []
-    if isinstance(values, (int, np.integer)) and not isinstance(values, bool):
+    if isinstance(values, numbers.Number) and not isinstance(values, (bool, np.bool_)):
         values = [values]
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise ValueError(f"{name} must be a number of clusters or an iterable of them, got "
@@ -380,7 +442,8 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
         matchings, ...) are computed only at the cuts named by ``n_clusters`` and ``k`` and
         at the best cuts of the updatable scores.
     n_clusters : int or iterable of int, optional
-        The cuts (numbers of clusters) to report; None: all, 1 to N.
+        The cuts (numbers of clusters) to report; None: all, 1 to N. Whole floats (2.0)
+        are taken as their ints, here and in ``k``.
     k : int or iterable of int, optional
         More cuts at which to compute the scores that are not updatable (also reported).
 
@@ -552,7 +615,12 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
                              for x in exact))
     if want_info:
         h_pred = np.where(ks == 1, 0.0, stats.h_pred[ks])  # one size: exactly 0
-        mi = np.maximum(h_pred - stats.h_cond[ks], 0.0)
+        # MI = H(pred) - H(pred | truth) = H(truth) - H(truth | pred): the difference from
+        # the smaller entropy, where MI is not a small difference of two large sums (a
+        # tiny H(truth) among many clusters keeps its relative accuracy, and so the
+        # scores divided by it)
+        mi = np.maximum(np.where(h_true <= h_pred, h_true - stats.h_cond_true[ks],
+                                 h_pred - stats.h_cond[ks]), 0.0)
         # where MI is exactly 0 or an entropy (mutual_info_shortcut), in reverse priority
         mi = np.where(nnz == n_classes, h_pred, mi)
         mi = np.where(nnz == ks, h_true, mi)

@@ -71,7 +71,9 @@ class ClusterScorer:
 
     def score(self, labels_true: Any, labels_pred: Any, sample_weight: Any = None) -> float:
         """The signed score of two labelings (what :meth:`__call__` returns);
-        ``sample_weight`` as in :func:`clustermetrics.evaluate`."""
+        ``sample_weight`` as in :func:`clustermetrics.evaluate`: real weights give a table
+        of real masses, on which a score that needs whole items is refused, as is
+        ``noise="singletons"`` when a noise point is present (``noise="exclude"`` works)."""
         value = evaluate(labels_true, labels_pred, [self.key], noise_label=self.noise_label,
                          noise=self.noise if self.noise_label is not None else None,
                          sample_weight=sample_weight)[self.key]

@@ -64,8 +64,8 @@ class NoiseInfo(NamedTuple):
 
     label: Any
     mode: str
-    n_noise: int
-    n_samples: int
+    n_noise: int | float  # the noise points' total weight, a float with real weights
+    n_samples: int | float
 
 
 def with_noise(table: Contingency, noise_label: Any,
@@ -92,9 +92,12 @@ def with_noise(table: Contingency, noise_label: Any,
     """
     check_noise_mode(noise)
     column = _noise_column(table.cluster_labels, noise_label)
-    if column is None:
+    if column is None:  # no noise point: nothing to rewrite, whatever the table holds
         return table, NoiseInfo(noise_label, noise, 0, table.n_samples)
-    info = NoiseInfo(noise_label, noise, int(table.counts[table.cols == column].sum()),
+    if noise == "singletons":
+        table.require_counts('noise="singletons"', "each noise item becomes a cluster of "
+                             'its own; noise="exclude" works on real masses')
+    info = NoiseInfo(noise_label, noise, table.counts[table.cols == column].sum().item(),
                      table.n_samples)
     rewritten = _rewrite(table, column, noise, noise_label)
     if rewritten is None:

@@ -11,7 +11,9 @@ three-way table), not O(N).
 With ``sample_weight`` the resampled unit is still the item, carrying its weight: a
 replicate draws n items (n = items of positive weight) with replacement, and each cell
 counts the weights of the items drawn into it. Items of one cell with one weight are
-exchangeable, so the draw is a multinomial over those (cell, weight) groups.
+exchangeable, so the draw is a multinomial over those (cell, weight) groups. Real
+(non-integral) weights work the same way: each replicate is then a table of real masses
+(float sums), and the scores that need whole items are refused before any replicate.
 """
 
 from __future__ import annotations
@@ -19,21 +21,31 @@ from __future__ import annotations
 import csv
 import io
 import math
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
 
+from . import _kernels
 from ._json import dumps
 from ._progress import progress_bar
 from ._text import visible
 from .bootstrap import check_bootstrap_options, multinomial_sampler
+from .evaluate import left_out
+from .metrics.definition import ScoreUnavailable
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, MetricInfo, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
+from .table.validation import (
+    MAX_ITEMS,
+    REAL_TOTAL,
+    as_label_array,
+    as_mass_array,
+    check_same_length,
+)
 
 __all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "DEFAULT_PAIRED"]
 
@@ -69,7 +81,7 @@ class PairedComparison:
     n_boot: int
     level: float
     seed: Any
-    n_samples: int
+    n_samples: int | float  # the total weight, a float with real weights
     names: tuple[str, str] = ("a", "b")
     notes: list[str] = field(default_factory=list)
 
@@ -108,8 +120,9 @@ class PairedComparison:
         pct = f"{self.level * 100:g}%"
         head = f"{'score':<22}{a[:12]:>12}{b[:12]:>12}{'difference':>12}  {pct + ' interval':<22}" \
                f"{'p-value':>9}  better"
-        lines = [f"paired bootstrap: {self.n_boot} replicates over N = {self.n_samples} items",
-                 head]
+        size = (f"items of total weight {self.n_samples:.6g}"
+                if isinstance(self.n_samples, float) else f"N = {self.n_samples} items")
+        lines = [f"paired bootstrap: {self.n_boot} replicates over {size}", head]
         for key, s in self.scores.items():
             winner = {"a": a, "b": b, "tie": "tie"}[s.better]
             mark = "" if s.significant() else " (not significant at 0.05)"
@@ -160,9 +173,12 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         How the report names A and B.
     progress : bool or None
         Show progress on stderr (None: only on a terminal).
-    sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
+    sample_weight : array-like of shape (n_samples,) of non-negative numbers, optional
         How many times each item counts in the scores, as in
-        :func:`clustermetrics.evaluate` (items of weight 0 are left out). The bootstrap
+        :func:`clustermetrics.evaluate` (items of weight 0 are left out). Real weights
+        give tables of real masses: a score that needs whole items (AMI, SRI, ...) is
+        refused naming ``sample_weight`` when asked for by name, and left out with one
+        warning when ``metrics`` is the default or None. The bootstrap
         resamples the items, each carrying its weight, not the copies a weight stands for:
         the items are the independent observations, and a weight says how much one
         counts, not how many independent observations it is. Resampling copies would
@@ -197,22 +213,36 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     check_same_length(t, a, "labels_true", "labels_a")
     check_same_length(t, b, "labels_true", "labels_b")
     w = None if sample_weight is None else _weights(sample_weight, t)
+    if w is not None and w.dtype.kind == "f" and noise_label is not None \
+            and noise == "singletons":
+        _refuse_noise_singletons(noise_label, a, b)
     three = _ThreeWay(t, a, b, w)
-    score = _scorer(keys, noise_label, noise)
+    # scores refused on A's or B's table (real masses: ScoreUnavailable naming
+    # sample_weight) are refused before any replicate, or left out of the default set
+    refused: dict[str, ScoreUnavailable] = {}
+    score = _scorer(keys, noise_label, noise, refused)
     base_a, base_b = score(three.table_a, False), score(three.table_b, False)
     assert base_a is not None and base_b is not None  # only replicates are skipped
+    if refused:
+        if not (metrics is None or metrics is DEFAULT_PAIRED) or len(refused) == len(keys):
+            raise next(iter(refused.values()))
+        for line in left_out(refused):
+            warnings.warn(line, stacklevel=2)
+        keys = [k for k in keys if k not in refused]
+        score = _scorer(keys, noise_label, noise)
     rng = np.random.default_rng(seed)
     draw = three.sampler()
     diffs = np.full((len(keys), n_boot), np.nan)
     bar = progress_bar(n_boot, "paired bootstrap", progress)
     try:
-        for i in range(n_boot):
-            counts = draw(rng)
-            sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
-            sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
-            if sa is not None and sb is not None:
-                diffs[:, i] = [sa[k] - sb[k] for k in keys]
-            bar.update()
+        with _kernels.repeated(n_boot):  # compiled kernels load when the replicates repay it
+            for i in range(n_boot):
+                counts = draw(rng)
+                sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
+                sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
+                if sa is not None and sb is not None:
+                    diffs[:, i] = [sa[k] - sb[k] for k in keys]
+                bar.update()
     finally:
         bar.close()
     out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, ci)
@@ -229,17 +259,28 @@ def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
         raise ValueError("sample_weight must be a sequence of one weight per item, got "
                          f"{type(sample_weight).__name__}")
-    try:
-        w = as_count_array(sample_weight, "sample_weight")
-    except ValueError as exc:
-        if "non-integral" not in str(exc):
-            raise
-        raise ValueError(f"{exc} (sample_weight counts repetitions of an item: real-valued "
-                         "weights are not supported)") from None
+    w = as_mass_array(sample_weight, "sample_weight")  # int64, or float64 when real
     check_same_length(t, w, "labels_true", "sample_weight")
     if not (w > 0).any():
         raise ValueError("sample_weight is 0 for every item: nothing to score")
     return w
+
+
+def _refuse_noise_singletons(noise_label: Any, a: np.ndarray, b: np.ndarray) -> None:
+    """noise="singletons" splits noise items into clusters of one: whole items."""
+    for labels in (a, b):
+        if any(_same(v, noise_label) for v in np.unique(labels).tolist()):
+            raise ValueError('noise="singletons" needs integer item counts, but '
+                             "sample_weight has non-integral values: each noise item "
+                             'becomes a cluster of its own; noise="exclude" works on real '
+                             "masses")
+
+
+def _same(value: Any, label: Any) -> bool:
+    try:
+        return bool(value == label)
+    except (TypeError, ValueError):
+        return False
 
 
 class _ThreeWay:
@@ -266,18 +307,32 @@ class _ThreeWay:
         self.groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         if w is not None:
             # (cell, weight) groups of exchangeable items, sorted by cell
-            pairs, sizes = np.unique(np.column_stack([cell_of_item.reshape(-1), w]), axis=0,
-                                     return_counts=True)
-            if self.n_items * int(pairs[:, 1].max()) > MAX_ITEMS:
+            real = w.dtype.kind == "f"
+            # (cell, weight) pairs, sorted: lexsort keeps float weights exact
+            order = np.lexsort((w, cell_of_item.reshape(-1)))
+            cell_sorted, w_sorted = cell_of_item.reshape(-1)[order], w[order]
+            new = np.ones(order.shape[0], dtype=bool)
+            new[1:] = (cell_sorted[1:] != cell_sorted[:-1]) | (w_sorted[1:] != w_sorted[:-1])
+            firsts = np.flatnonzero(new)
+            sizes = np.diff(np.append(firsts, order.shape[0]))
+            group_cell, weights = cell_sorted[firsts], w_sorted[firsts]
+            heaviest = weights.max()
+            if real and self.n_items * float(heaviest) > REAL_TOTAL[1]:
                 raise ValueError(f"sample_weight: {self.n_items} items of weight up to "
-                                 f"{int(pairs[:, 1].max())} can make a replicate of more "
+                                 f"{float(heaviest):.3g} can make a replicate of more than "
+                                 "1e150, the largest total of real masses")
+            if not real and self.n_items * int(heaviest) > MAX_ITEMS:
+                raise ValueError(f"sample_weight: {self.n_items} items of weight up to "
+                                 f"{int(heaviest)} can make a replicate of more "
                                  f"than 2**63 - 1 = {MAX_ITEMS} items, the largest table "
                                  "counted exactly")
-            starts = np.flatnonzero(np.diff(pairs[:, 0], prepend=-1))
-            self.groups = (sizes.astype(np.int64), pairs[:, 1].astype(np.int64), starts)
-            self.counts = np.add.reduceat(sizes * pairs[:, 1], starts).astype(np.int64)
-        self.n = int(self.counts.sum(dtype=np.int64))
-        self.exact = self.n >= 2**53  # float64 bincounts would round
+            starts = np.flatnonzero(np.diff(group_cell, prepend=-1))
+            self.groups = (sizes.astype(np.int64), weights, starts)
+            self.counts = np.add.reduceat(sizes * weights, starts)
+        self.real = self.counts.dtype.kind == "f"
+        self.n: int | float = float(self.counts.sum()) if self.real else \
+            int(self.counts.sum(dtype=np.int64))
+        self.exact = not self.real and self.n >= 2**53  # float64 bincounts would round
         self.ta = ta_of_item[first]
         self.tb = tb_of_item[first]
         self.n_ta, self.n_tb = ta_keys.shape[0], tb_keys.shape[0]
@@ -309,6 +364,8 @@ class _ThreeWay:
         return self._margin(self.tb, counts, self.n_tb)
 
     def _margin(self, index: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
+        if self.real:  # real masses: float sums
+            return np.bincount(index, weights=counts, minlength=size)
         if not self.exact and (self.groups is None or int(counts.sum()) < 2**53):
             return np.bincount(index, weights=counts, minlength=size).astype(np.int64)
         out = np.zeros(size, dtype=np.int64)
@@ -316,10 +373,12 @@ class _ThreeWay:
         return out
 
 
-def _scorer(keys: list[str], noise_label: Any, noise: str
+def _scorer(keys: list[str], noise_label: Any, noise: str,
+            refused: dict[str, ScoreUnavailable] | None = None
             ) -> Callable[[Contingency, bool], dict[str, float] | None]:
     """Scores of a table (NaN where undefined), after the noise rewrite; for a replicate,
-    None where the rewrite leaves nothing (skipped, as in :mod:`.bootstrap`)."""
+    None where the rewrite leaves nothing (skipped, as in :mod:`.bootstrap`). ``refused``
+    collects the scores unavailable on a table that is not a replicate."""
     def score(table: Contingency, replicate: bool) -> dict[str, float] | None:
         if noise_label is not None:
             kept = noise_in_replicate(table, noise_label, noise) if replicate \
@@ -331,6 +390,10 @@ def _scorer(keys: list[str], noise_label: Any, noise: str
         for k in keys:
             try:
                 values[k] = float(METRICS[k].compute(table)[0])
+            except ScoreUnavailable as exc:
+                if refused is not None and not replicate:
+                    refused.setdefault(k, exc)
+                values[k] = math.nan
             except ValueError:
                 values[k] = math.nan
         return values

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .metrics import (
     bcubed,
@@ -98,6 +98,14 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
         return list(METRICS)
     if isinstance(metrics, str):
         metrics = [m for m in metrics.split(",")]
+    elif isinstance(metrics, Mapping):
+        raise TypeError(
+            "metrics takes names, not a mapping of per-metric options: call the score's "
+            "function for other options (e.g. pair_f_score(t, p, beta=2)); got a "
+            f"{type(metrics).__name__}")
+    elif not isinstance(metrics, Iterable) or isinstance(metrics, bytes):
+        raise TypeError(f"metrics must be a metric name, a comma-separated string of them "
+                        f"or an iterable of them, got {type(metrics).__name__}")
     aliases = _aliases()
     keys = []
     for raw in metrics:

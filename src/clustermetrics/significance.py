@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import _kernels
 from ._progress import progress_bar
 from .bootstrap import check_seed
 from .registry import METRICS, resolve_metrics
@@ -67,6 +68,9 @@ class PermutationTest(NamedTuple):
     n_perm: int
     n_skipped: int
     sampler: str
+
+
+_WHOLE_ITEMS = "its random tables permute whole items"
 
 
 def permutation_test(labels_true: Any, labels_pred: Any = None, metric: str = "ari", *,
@@ -142,6 +146,7 @@ def permutation_tests(table: Contingency, keys: Iterable[str], *, n_perm: int = 
     or a callable(done, total) called after each draw."""
     keys = resolve_metrics(list(keys))
     check_permutation_options(n_perm, seed, sampler)
+    table.require_counts("a permutation test", _WHOLE_ITEMS)
     observed = {k: METRICS[k].compute(table)[0] for k in keys}
     values = np.full((len(keys), int(n_perm)), np.nan)
     draws = null_tables(table, n_perm, seed=seed, sampler=sampler)
@@ -149,16 +154,17 @@ def permutation_tests(table: Contingency, keys: Iterable[str], *, n_perm: int = 
     bar = progress_bar(int(n_perm), "permutations", progress) \
         if progress is None or isinstance(progress, bool) else None
     try:
-        for i, null in enumerate(draws):
-            for row, key in enumerate(keys):
-                try:
-                    values[row, i] = METRICS[key].compute(null)[0]
-                except ValueError:  # undefined on this draw: skipped for this score
-                    pass
-            if bar is not None:
-                bar.update()
-            elif progress:
-                progress(i + 1, int(n_perm))
+        with _kernels.repeated(int(n_perm)):  # compiled kernels load when the draws repay it
+            for i, null in enumerate(draws):
+                for row, key in enumerate(keys):
+                    try:
+                        values[row, i] = METRICS[key].compute(null)[0]
+                    except ValueError:  # undefined on this draw: skipped for this score
+                        pass
+                if bar is not None:
+                    bar.update()
+                elif progress:
+                    progress(i + 1, int(n_perm))
     finally:
         if bar is not None:
             bar.close()
@@ -203,6 +209,7 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
     permutation model. Scores that depend only on the margins (the expected mutual
     information) are carried over instead of recomputed."""
     check_permutation_options(n_perm, seed, sampler)
+    table.require_counts("a permutation test", _WHOLE_ITEMS)
     if table.n_samples > MAX_ITEMS_PERM:
         raise ValueError(f"a permutation test draws random tables of at most "
                          f"{MAX_ITEMS_PERM:,} items (numpy's hypergeometric sampler), this "
@@ -218,8 +225,9 @@ def null_tables(table: Contingency, n_perm: int, *, seed: Any = None,
     emi = table.peek("emi")
     for _ in range(int(n_perm)):
         rows, cols, counts = draw()
-        null = Contingency.from_sorted_cells(rows, cols, counts, table.class_labels,
-                                             table.cluster_labels)
+        # the margins are the observed ones by construction
+        null = Contingency(rows, cols, counts, table.class_labels, table.cluster_labels,
+                           table.class_sizes, table.cluster_sizes)
         if emi is not None:  # a function of the margins alone, the same for every draw
             null.cached("emi", _constant(emi))
         yield null

@@ -4,6 +4,7 @@ in ``make test``; it is never run). Every ``assert_type`` states a type a caller
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 
 import numpy as np
 
@@ -22,7 +23,8 @@ def _usage() -> None:
     assert_type(cm.pair_counts(truth, pred), cm.PairCounts)
     table = cm.Contingency.from_labels(truth, pred)
     assert_type(table, cm.Contingency)
-    assert_type(table.n_samples, int)
+    assert_type(table.n_samples, int | float)  # the total weight with real weights
+    assert_type(cm.pair_counts(truth, pred).tp, int | Fraction)
     assert_type(table.to_dense(), np.ndarray)
     report = cm.evaluate(truth, pred, ["ari"])
     assert_type(report, cm.Report | cm.MultiReport)

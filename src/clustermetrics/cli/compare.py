@@ -168,7 +168,8 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
 def _load_datasets(args: argparse.Namespace, names: list[str]) -> list:
     if args.data is not None:
         features = [c.strip() for c in args.features.split(",")] if args.features else None
-        found = [read_table(args.data, args.label_col, feature_cols=features, sep=args.sep)]
+        found = [read_table(args.data, args.label_col, feature_cols=features, sep=args.sep,
+                                names={"sep": "--sep"})]
     else:
         found = [load_dataset(n, n_clusters=args.n_clusters or 5,
                               n_per_cluster=args.n_per_cluster or 400,

@@ -65,7 +65,7 @@ def _cuts(text: str | None) -> list[int]:
 
 
 def _hierarchy(args: argparse.Namespace) -> str:
-    metrics = resolve_metrics(args.metrics) if args.metrics else None
+    metrics = resolve_metrics(args.metrics) if args.metrics is not None else None
     cuts = _cuts(args.k)
     if args.linkage is not None:
         if args.data is not None:
@@ -90,7 +90,8 @@ def _hierarchy(args: argparse.Namespace) -> str:
         if not args.true_col:
             raise CliError("DATA needs --true-col (the ground-truth column)")
         features = [c.strip() for c in args.features.split(",")] if args.features else None
-        dataset = read_table(args.data, args.true_col, feature_cols=features, sep=args.sep)
+        dataset = read_table(args.data, args.true_col, feature_cols=features, sep=args.sep,
+                             names={"sep": "--sep"})
         method = args.method or "ward"
         tree = linkage_tree(dataset.X, method)
         truth, source = dataset.y, f"{dataset.name}, {method} linkage"

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from .._version import __version__
+from ..sources.files import PARAMETERS
 from .chance import add_chance_command
 from .compare import add_compare_command
 from .coverage import add_coverage_command
@@ -66,13 +67,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         error_line(str(exc))
         return 2
     except (ValueError, OSError) as exc:  # the library's words: parameters become flags
-        error_line(as_flags(str(exc), flags))
+        error_line(as_flags(str(exc), flags, _options_of_every_command(parser)))
         return 2
     except MemoryError:
         error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
                     "--max-pairwise)")
         return 2
     return 0
+
+
+def _options_of_every_command(parser: argparse.ArgumentParser) -> set[str]:
+    """The parameter names some command has a flag for (and the library's file-reading
+    parameters): a hint naming one of them is dropped where the command lacks it."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    every = [_flags_of(parser, c) for c in sub.choices]
+    return set(PARAMETERS).union(*every, *(f.values() for f in every))
 
 
 def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Collection
 from typing import Protocol
 
 from .._text import visible
@@ -71,23 +72,44 @@ def error_line(message: str) -> None:
     print(f"{PROG}: error: {visible(message, backslash=False)}", file=sys.stderr)
 
 
-def as_flags(message: str, flags: dict[str, str]) -> str:
+def as_flags(message: str, flags: dict[str, str], others: Collection[str] = ()) -> str:
     """A library message with the parameters it names spelled as the command's flags.
 
     Library errors name a parameter in parentheses, ``(true_col)`` or ``(noise
     'exclude')``, start with it (``noise_label '-1' matches ...``), or advise a boolean as
     ``drop_null=True``; only those places are rewritten, so a column or file that happens
-    to be called ``true_col`` is not.
+    to be called ``true_col`` is not. A parenthesised hint that advises a parameter or
+    flag in ``others`` (options of other commands) but not in ``flags`` is left out: the
+    command has no such option.
 
     >>> as_flags("t.csv has no column 'x' (true_col); (noise 'exclude')",
     ...          {"true_col": "--true-col", "noise": "--noise"})
     "t.csv has no column 'x' (--true-col); (--noise 'exclude')"
     >>> as_flags("3 NULL labels (drop_null=True skips them)", {"drop_null": "--drop-null"})
     '3 NULL labels (--drop-null skips them)'
+    >>> as_flags("line 2 is empty (drop_null skips such rows)", {}, {"drop_null"})
+    'line 2 is empty'
+    >>> as_flags("line 2 (missing; --drop-null skips them)", {}, {"--drop-null"})
+    'line 2 (missing)'
     """
     def flag(match: re.Match) -> str:
         return flags.get(match.group(1), match.group(1))
 
+    def advice(match: re.Match) -> str:  # one parenthesis, clause by clause
+        kept = []
+        for clause in match.group(1).split("; "):
+            said = re.match(r"(--[\w-]+|\w+)(=True)? (?!')", clause)
+            if said is not None:
+                name = said.group(1)
+                if name in flags or name in flags.values():
+                    clause = flags.get(name, name) + clause[said.end() - 1:]
+                elif (said.group(2) or "_" in name or name.startswith("--")) and \
+                        name in others:
+                    continue  # advice to use an option this command does not have
+            kept.append(clause)
+        return f" ({'; '.join(kept)})" if kept else ""
+
+    message = re.sub(r" \(([^()]*)\)", advice, message)
     message = re.sub(r"(?<=\()(\w+)(?=\)| ')", flag, message)
     message = re.sub(r"\b(\w+)=True\b",
                      lambda m: flags.get(m.group(1), m.group(0)), message)

@@ -38,8 +38,9 @@ def add_paired_command(sub) -> None:
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (three-file form)")
-    p.add_argument("--metrics", default=",".join(DEFAULT_PAIRED),
-                   help=f"comma-separated score keys (default: {','.join(DEFAULT_PAIRED)})")
+    p.add_argument("--metrics", default=None,
+                   help=f"comma-separated score keys (default: {','.join(DEFAULT_PAIRED)}; "
+                        "with real weights, those that need whole items are left out)")
     p.add_argument("--n-boot", type=integer(2, MAX_N_BOOT), default=1000,
                    help="paired replicates (default 1000)")
     p.add_argument("--ci", type=float, default=0.95,
@@ -111,7 +112,8 @@ def _paired(args: argparse.Namespace) -> str:
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")
-    result = compare_clusterings(t, a, b, args.metrics, n_boot=args.n_boot, ci=args.ci,
+    metrics = DEFAULT_PAIRED if args.metrics is None else args.metrics
+    result = compare_clusterings(t, a, b, metrics, n_boot=args.n_boot, ci=args.ci,
                                  seed=args.seed, noise_label=args.noise_label,
                                  noise=args.noise, names=names, progress=progress_of(args),
                                  sample_weight=weights)

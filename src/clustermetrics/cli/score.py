@@ -54,8 +54,9 @@ def add_score_command(sub) -> None:
                         "several runs (one column of scores each)")
     p.add_argument("--weight-col", metavar="NAME",
                    help="column of row weights in a one-file table: each row counts that "
-                        "many times (non-negative integers; 3.0 is 3); every engine sums "
-                        "them exactly")
+                        "many times (non-negative numbers; 3.0 is 3); every engine sums "
+                        "integers exactly, and real weights (0.5) as float sums, scores "
+                        "that need whole items then left out with a note")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (two-file form)")
@@ -152,7 +153,8 @@ def _score(args: argparse.Namespace) -> str:
             noise_label = _noise_label(first, args.noise_label,
                                        f" in {pred_col!r}" if len(pred_cols) > 1 else "")
             reports[pred_col] = evaluate(
-                first if len(tables) == 1 else tables, metrics=keys, noise_label=noise_label,
+                first if len(tables) == 1 else tables, metrics=keys if args.metrics else None,
+                noise_label=noise_label,
                 noise=args.noise if noise_label is not None else None,
                 ci=args.ci, n_boot=n_boot, seed=args.seed, significance=args.significance,
                 n_perm=args.permutations, ci_method=args.ci_method,

@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from .._text import no_such_column, quoted_list
-from ..sources.files import is_parquet, read_table_rows
+from ..sources.files import is_parquet, no_sep_for_parquet, read_table_rows
 from .halo import stellar_halo
 
 __all__ = ["Dataset", "overlapping_clusters", "stellar_halo", "load_dataset", "read_table",
@@ -166,13 +166,16 @@ def _sklearn_datasets():
 
 # --------------------------------------------------------------------- user files
 def read_table(path: str | os.PathLike, label_col: str, *,
-               feature_cols: Sequence[str] | None = None, sep: str | None = None) -> Dataset:
+               feature_cols: Sequence[str] | None = None, sep: str | None = None,
+               names: Mapping[str, str] | None = None) -> Dataset:
     """Features and true labels from a CSV/TSV or Parquet file.
 
     ``label_col`` holds the ground truth (read as text from CSV, as stored from Parquet);
     every other column (or only ``feature_cols``) is a feature and must be numeric.
     Raises ``ValueError`` naming the missing column (and listing the columns), the first
-    non-numeric feature column (with an example value), or a missing value.
+    non-numeric feature column (with an example value), or a missing value; ``sep`` with
+    a Parquet file is an error too. ``names`` respells parameters in messages (``{"sep":
+    "--sep"}``).
 
     Examples
     --------
@@ -186,7 +189,11 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     path = os.fspath(path)
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file")
-    columns = _read_parquet(path) if is_parquet(path) else _read_csv(path, sep)
+    if is_parquet(path):
+        no_sep_for_parquet(sep, path, names)
+        columns = _read_parquet(path)
+    else:
+        columns = _read_csv(path, sep)
     if label_col not in columns:
         raise no_such_column(path, label_col, "label column", columns)
     names = list(feature_cols) if feature_cols else [c for c in columns if c != label_col]

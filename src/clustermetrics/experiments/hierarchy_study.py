@@ -46,11 +46,18 @@ def linkage_tree(X: np.ndarray, method: str = "ward") -> np.ndarray:
 
 @dataclass
 class CurveResult:
-    """Every cut of one tree scored: the scores, where they came from, the true k."""
+    """Every cut of one tree scored: the scores, where they came from, the true k, and
+    the other cuts asked for (``k``: each score's value there is shown beside its best)."""
 
     scores: HierarchyScores
     source: str
     true_k: int
+    k: tuple[int, ...] = ()
+
+    @property
+    def shown_k(self) -> list[int]:
+        """The cuts whose values are listed: the true k, then the others asked for."""
+        return list(dict.fromkeys([self.true_k, *sorted(self.k)]))
 
     def at(self, key: str, k: int) -> float:
         i = int(np.searchsorted(self.scores.n_clusters, k))
@@ -62,28 +69,39 @@ class CurveResult:
         return [(key, best.n_clusters, best.value, self.at(key, self.true_k))
                 for key, best in self.scores.best.items()]
 
+    def _at_shown(self, key: str) -> list[float]:
+        return [self.at(key, k) for k in self.shown_k]
+
     def format(self) -> str:
         n = int(self.scores.children.shape[0] + 1)
         head = (f"{visible(self.source)}: {n:,} points, {n - 1:,} merges; best cut per score "
                 f"(true number of classes: {self.true_k})")
-        table = text_table(["score", "best n_clusters", "value", f"at k={self.true_k}"],
-                           [[key, str(k), f"{v:.4f}", f"{t:.4f}"]
-                            for key, k, v, t in self.rows()])
+        table = text_table(["score", "best n_clusters", "value",
+                            *[f"at k={k}" for k in self.shown_k]],
+                           [[key, str(k), f"{v:.4f}", *[f"{t:.4f}" for t in
+                                                         self._at_shown(key)]]
+                            for key, k, v, _ in self.rows()])
         return "\n".join([head, table, *self.scores.notes])
 
     def to_json(self) -> str:
         return dumps({"source": self.source,
                       "n_points": int(self.scores.children.shape[0] + 1),
                       "true_k": self.true_k,
-                      "best": {key: {"n_clusters": k, "value": v, "at_true_k": t}
+                      "best": {key: {"n_clusters": k, "value": v, "at_true_k": t,
+                                     "at_k": {str(c): x for c, x in zip(
+                                         self.shown_k, self._at_shown(key), strict=True)}}
                                for key, k, v, t in self.rows()},
                       "computed_only_at": {key: self.scores.cut_only_at
                                            for key in self.scores.cut_only},
                       "notes": self.scores.notes})
 
     def to_csv(self) -> str:
-        return csv_text([["score", "best_n_clusters", "best_value", "value_at_true_k"],
-                         *[[key, k, repr(v), repr(t)] for key, k, v, t in self.rows()]])
+        others = self.shown_k[1:]
+        return csv_text([["score", "best_n_clusters", "best_value", "value_at_true_k",
+                          *[f"value_at_k={k}" for k in others]],
+                         *[[key, k, repr(v), repr(t),
+                            *[repr(self.at(key, c)) for c in others]]
+                           for key, k, v, t in self.rows()]])
 
 
 def score_curve(truth: np.ndarray, tree, source: str,
@@ -92,8 +110,9 @@ def score_curve(truth: np.ndarray, tree, source: str,
     """:func:`~clustermetrics.score_hierarchy` with the true number of classes among the
     cuts where the scores that are not updatable are computed."""
     true_k = int(np.unique(np.asarray(truth).astype(str), return_counts=False).shape[0])
-    cuts = sorted({true_k, *(k or [])})
-    return CurveResult(score_hierarchy(truth, tree, metrics, k=cuts), source, true_k)
+    asked = tuple(sorted(set(k or [])))
+    cuts = sorted({true_k, *asked})
+    return CurveResult(score_hierarchy(truth, tree, metrics, k=cuts), source, true_k, asked)
 
 
 def curve_sections(result: CurveResult, image: str = "hierarchy_curves") -> list[Section]:
@@ -107,9 +126,11 @@ def curve_sections(result: CurveResult, image: str = "hierarchy_curves") -> list
         f"each score's best cut, the dotted line the true number of classes "
         f"({result.true_k}).",
         Image(image, png, "Score against the number of clusters (log scale)."),
-        Table(["score", "best n_clusters", "value", f"at k={result.true_k}", "better"],
-              [[key, k, f"{v:.4f}", f"{t:.4f}", str(METRICS[key].better)]
-               for key, k, v, t in result.rows()], "Best cut per score."),
+        Table(["score", "best n_clusters", "value", *[f"at k={c}" for c in result.shown_k],
+               "better"],
+              [[key, k, f"{v:.4f}", *[f"{t:.4f}" for t in result._at_shown(key)],
+                str(METRICS[key].better)]
+               for key, k, v, _ in result.rows()], "Best cut per score."),
         *scores.notes,
     ]
     return [Section(f"Scores of every cut of the tree: {result.source}", blocks)]

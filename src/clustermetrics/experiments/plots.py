@@ -24,7 +24,8 @@ from ..registry import METRICS
 from ..table import Contingency
 
 __all__ = ["recovery_plot", "timing_plot", "chance_plot", "coverage_plot", "heatmap_plot",
-           "projection_plot", "matching_order", "hierarchy_plot", "PLOT_HINT"]
+           "projection_plot", "matching_order", "hierarchy_plot", "hierarchy_panels",
+           "PLOT_HINT"]
 
 PLOT_HINT = "pip install 'clustermetrics[plot]'"
 _FAMILY_COLOURS = {"pair counting": "#9ecae1", "information": "#fdae6b",
@@ -306,8 +307,61 @@ def coverage_plot(rows: Sequence[Any], level: float) -> bytes:
     return _png(fig)
 
 
-HIERARCHY_LINES = 8  # scores per panel of the hierarchy plot
+HIERARCHY_LINES = 10  # scores per panel of the hierarchy plot (one colour each)
 _CURVE_POINTS = 3000  # cuts drawn per curve (log-spaced; best cuts always drawn)
+
+
+def _range_class(key: str) -> int:
+    """Which kind of panel a score goes to, from the registry's bounds: 0 in [0, 1], 1
+    other non-negative bounded ranges, 2 bounded above only or also negative, 3 unbounded."""
+    lower, upper = METRICS[key].lower, METRICS[key].upper
+    if not np.isfinite(upper):
+        return 3
+    if lower >= 0:
+        return 0 if (lower, upper) == (0, 1) else 1
+    return 2
+
+
+def _range_words(order: int, keys: Sequence[str]) -> str:
+    uppers = {METRICS[k].upper for k in keys}
+    if order == 0:
+        return "in [0, 1]"
+    if order == 2:
+        top = f"at most {next(iter(uppers)):g}" if len(uppers) == 1 else "bounded above"
+        return f"{top}, may be negative"
+    return "bounded" if order == 1 else "unbounded"
+
+
+def hierarchy_panels(keys: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The panels of :func:`hierarchy_plot`: (title, scores), every score in exactly one.
+
+    Scores are grouped by their range in the registry (``lower``, ``upper``): [0, 1];
+    other bounded ranges; bounded above only or also negative (chance-adjusted scores);
+    and unbounded, where each family gets its own panels (nats, statistics and ratios do
+    not share a scale). A bounded group whose scores do not fit in one panel is split by
+    family too; a group of more than ``HIERARCHY_LINES`` scores is split into panels of
+    nearly equal size."""
+    groups: dict[int, list[str]] = {}
+    for key in keys:
+        groups.setdefault(_range_class(key), []).append(key)
+    panels = []
+    for order, members in sorted(groups.items()):
+        by_family: dict[str, list[str]] = {}
+        if order == 3 or len(members) > HIERARCHY_LINES:
+            for key in members:
+                by_family.setdefault(METRICS[key].family, []).append(key)
+        else:
+            by_family = {"": members}
+        for family, chosen in by_family.items():
+            words = _range_words(order, chosen)
+            title = f"{family} scores, {words}" if family else f"scores {words}"
+            parts = -(-len(chosen) // HIERARCHY_LINES)
+            size = -(-len(chosen) // parts)
+            for i in range(parts):
+                part = chosen[i * size:(i + 1) * size]
+                panels.append((title if parts == 1 else f"{title} ({i + 1} of {parts})",
+                               part))
+    return panels
 
 
 @_plain_text
@@ -315,44 +369,46 @@ def hierarchy_plot(n_clusters: np.ndarray, values: Mapping[str, np.ndarray],
                    best: Mapping[str, Any], true_k: int | None = None,
                    title: str = "") -> bytes:
     """Score against the number of clusters of each cut of a dendrogram, log-x, the best
-    cut of each score marked; bounded scores on the left, unbounded (MI, VI) on the right.
-    Scores known only at some cuts are drawn as points."""
-    fig = _figure(11, 4.4)
-    left, right = fig.subplots(1, 2)
+    cut of each score marked; every score drawn, in panels grouped by range
+    (:func:`hierarchy_panels`). Scores known only at some cuts are drawn as points."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    panels = hierarchy_panels(list(values))
+    n_rows = max(1, -(-len(panels) // 2))
+    fig = _figure(11, 1.0 + 3.4 * n_rows)
+    axes = np.atleast_1d(fig.subplots(n_rows, 2, squeeze=False)).ravel()
     ks = np.asarray(n_clusters)
     keep = np.unique(np.concatenate([
         np.unique(np.geomspace(1, ks.shape[0], _CURVE_POINTS).astype(np.int64) - 1),
         np.searchsorted(ks, [b.n_clusters for b in best.values()])]))
-    panels = {id(left): 0, id(right): 0}
-    for i, (key, vals) in enumerate(values.items()):
-        entry = METRICS[key]
-        ax = left if np.isfinite(entry.upper) else right
-        if panels[id(ax)] >= HIERARCHY_LINES:
-            continue
-        panels[id(ax)] += 1
-        vals = np.asarray(vals, dtype=float)
-        colour = f"C{i % 10}"
-        shown = keep[~np.isnan(vals[keep])]
-        style = "-" if shown.shape[0] > 0.5 * keep.shape[0] else "o"
-        ax.plot(ks[shown], vals[shown], style, color=colour, ms=3, lw=1.2,
-                label=visible(key, backslash=False))
-        if key in best:
-            ax.plot([best[key].n_clusters], [best[key].value], "*", color=colour, ms=11,
-                    mec="k", mew=0.6)
-    from matplotlib.ticker import FuncFormatter
-
-    for ax in (left, right):
+    styles = ("-", "--", "-.", ":")
+    plain = FuncFormatter(lambda x, _: f"{x:g}")
+    few = ks.shape[0] == 0 or ks.max() <= 100  # two decades or less: 1, 2, 5, 10, ...
+    for ax, (panel_title, keys) in zip(axes, panels, strict=False):
+        for j, key in enumerate(keys):
+            vals = np.asarray(values[key], dtype=float)
+            colour = f"C{j % 10}"
+            shown = keep[~np.isnan(vals[keep])]
+            line = styles[(j // 10) % len(styles)] \
+                if shown.shape[0] > 0.5 * keep.shape[0] else "o"
+            ax.plot(ks[shown], vals[shown], line, color=colour, ms=3, lw=1.2,
+                    label=visible(key, backslash=False))
+            if key in best:
+                ax.plot([best[key].n_clusters], [best[key].value], "*", color=colour, ms=11,
+                        mec="k", mew=0.6)
         ax.set_xscale("log")
-        # plain numbers: the default log labels are mathtext, which is off here
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
-        ax.set(xlabel="number of clusters of the cut")
+        # plain numbers: the default log labels are mathtext, which is off here; minor
+        # ticks (labelled by default when the axis spans less than a decade) unlabelled
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if few else (1.0,)))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(xlabel="number of clusters of the cut", title=panel_title)
         ax.grid(alpha=0.3, which="both")
         if true_k is not None:
             ax.axvline(true_k, color="0.4", ls=":", lw=1)
-        if panels[id(ax)]:
-            ax.legend(fontsize=8, loc="best")
-        else:
-            ax.set_axis_off()
-    left.set(ylabel="score", title=visible(title) or "bounded scores")
-    right.set(title="unbounded scores (nats, statistics)")
+        ax.legend(fontsize=7, loc="best")
+    for ax in axes[len(panels):]:
+        ax.set_axis_off()
+    if title:
+        fig.suptitle(visible(title))
     return _png(fig)

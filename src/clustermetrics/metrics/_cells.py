@@ -37,6 +37,7 @@ __all__ = [
     "row_sum_squares",
     "square_sums",
     "row_sums",
+    "scaled_masses",
 ]
 
 _CACHE_MAX_CELLS = 1 << 22  # 4.2M cells: 34 MB per cached array (up to ~12 are kept)
@@ -45,6 +46,27 @@ _CHUNK = 1 << 20  # cells per chunk when a score walks a large table in pieces
 # np.log(k) for k < 2^16 (index 0 holds 0.0: counts are positive, it is never read)
 _LOG_TABLE = np.concatenate(([0.0], np.log(np.arange(1, 1 << 16, dtype=np.float64))))
 _INT64_PRODUCT_N = 3_037_000_499  # below this N every product of two counts fits in int64
+
+
+def scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The float64 masses of a real-valued table as exact Python integers over one power
+    of two: (cells, class sizes, cluster sizes, k) with mass = integer / 2**k, the margins
+    summed exactly (the table's float margins are rounded sums). Object arrays, cached;
+    exact sums and products of them are what the integer tables get from int64."""
+    return table.cached("cells:scaled_masses", _scaled_masses)
+
+
+def _scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    mant, exp = np.frexp(table.counts)
+    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
+    exp = exp - 53
+    k = max(-int(exp.min()), 0)
+    cells = ints.astype(object) << (exp + k).astype(object)  # Python ints: exact
+    starts = np.searchsorted(table.rows, np.arange(table.n_classes))
+    by_row = np.add.reduceat(cells, starts)
+    by_col = np.zeros(table.n_clusters, dtype=object)
+    np.add.at(by_col, table.cols, cells)
+    return cells, by_row, by_col, k
 
 
 def shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
@@ -85,11 +107,11 @@ def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
         counts = exact_ints(t, t.counts)
         if t.nnz <= _CHUNK:  # one chunk: rows by reduceat (cells are sorted by row)
             squares = counts * counts
-            by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=np.int64))
+            by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=t.counts.dtype))
             np.add.at(by_col, t.cols, squares)
             return row_sums(t, squares), by_col
-        by_row = exact_ints(t, np.zeros(t.n_classes, dtype=np.int64))
-        by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=np.int64))
+        by_row = exact_ints(t, np.zeros(t.n_classes, dtype=t.counts.dtype))
+        by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=t.counts.dtype))
         for cells in cell_chunks(t):
             squares = counts[cells] * counts[cells]
             np.add.at(by_col, t.cols[cells], squares)
@@ -109,7 +131,7 @@ def row_sum_count_size(table: Contingency) -> np.ndarray:
         counts, sizes = exact_ints(t, t.counts), exact_ints(t, t.cluster_sizes)
         if t.nnz <= _CHUNK:
             return row_sums(t, counts * sizes[t.cols])
-        out = exact_ints(t, np.zeros(t.n_classes, dtype=np.int64))
+        out = exact_ints(t, np.zeros(t.n_classes, dtype=t.counts.dtype))
         for cells in cell_chunks(t):
             np.add.at(out, t.rows[cells], counts[cells] * sizes[t.cols[cells]])
         return out
@@ -148,7 +170,10 @@ def log_counts(table: Contingency) -> np.ndarray:
 
 def log_of_ints(values: np.ndarray) -> np.ndarray:
     """np.log of positive integers; small ones (the usual cell counts) from a table, which
-    holds the same np.log values (a lookup is ~10x cheaper than a log)."""
+    holds the same np.log values (a lookup is ~10x cheaper than a log); float64 masses
+    (real-valued tables) are logged directly."""
+    if values.dtype.kind == "f":
+        return np.log(values)
     if values.shape[0] > _LOG_TABLE.shape[0] and int(values.max(initial=0)) < \
             _LOG_TABLE.shape[0]:
         return _LOG_TABLE[values]

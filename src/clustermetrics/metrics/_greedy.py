@@ -119,6 +119,10 @@ def _same_fraction(table: Contingency, a: np.ndarray, b: np.ndarray) -> np.ndarr
     """n_a / size_a == n_b / size_b, exactly, for cell index arrays a and b."""
     ca, cb = table.counts[a], table.counts[b]
     sa, sb = table.class_sizes[table.rows[a]], table.class_sizes[table.rows[b]]
+    if table.real_valued:  # float masses: their products compared as exact rationals
+        return np.array([Fraction(x) * Fraction(y) == Fraction(u) * Fraction(v)
+                         for x, y, u, v in zip(ca.tolist(), sb.tolist(), cb.tolist(),
+                                               sa.tolist(), strict=True)], dtype=bool)
     if table.n_samples < _INT64_PRODUCT_N:
         return ca * sb == cb * sa
     return np.array([x * y == u * v for x, y, u, v in
@@ -152,7 +156,8 @@ def _scan(table: Contingency, order: np.ndarray) -> np.ndarray:
 def _exact_key(table: Contingency):
     counts, sizes = table.counts.tolist(), table.class_sizes.tolist()
     rows, cols = table.rows.tolist(), table.cols.tolist()
-    return lambda e: (-Fraction(counts[e], sizes[rows[e]]), cols[e], rows[e])
+    # Fraction of each operand: exact for int counts and float masses alike
+    return lambda e: (-(Fraction(counts[e]) / Fraction(sizes[rows[e]])), cols[e], rows[e])
 
 
 def _resolve_float_ties(table: Contingency, w: np.ndarray, order: np.ndarray) -> np.ndarray:

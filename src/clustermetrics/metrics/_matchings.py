@@ -53,8 +53,12 @@ def count_matching(table: Contingency) -> np.ndarray:
 
 
 def matched_count(table: Contingency) -> int:
-    """Items on the best one-to-one mapping of classes to clusters (an exact integer)."""
-    return int(table.counts[count_matching(table)].sum())
+    """Items on the best one-to-one mapping of classes to clusters (an exact integer; the
+    matched mass, a float, on real-valued tables)."""
+    matched = table.counts[count_matching(table)]
+    if table.real_valued:
+        return math.fsum(matched.tolist())  # type: ignore[return-value]
+    return int(matched.sum())
 
 
 def matched_sum(table: Contingency, weights: np.ndarray, key: str,

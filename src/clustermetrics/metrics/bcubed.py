@@ -40,6 +40,9 @@ __all__ = [
     "bcubed_recall_class_weighted", "bcubed_f_class_weighted",
 ]
 
+_REAL_MASSES = ("each item's precision and recall averaged with its weight: per-item "
+                "overlaps are summed weights")
+
 
 def _harmonic(p: float, r: float) -> float:
     return 2.0 * p * r / (p + r) if p + r > 0.0 else 0.0
@@ -80,7 +83,7 @@ def _pr(table: Contingency, weighting: str) -> tuple[float, float]:
     return _record(table) if weighting == "record" else _class_weighted(table)
 
 
-@score(options={"weighting": _WEIGHTING})
+@score(options={"weighting": _WEIGHTING}, real=_REAL_MASSES)
 def bcubed_precision_score(table: Contingency, *, weighting: str = "record") -> float:
     """B-cubed precision: mean over items of |Y(x) ∩ C(x)| / |C(x)|.
 
@@ -106,7 +109,7 @@ def bcubed_precision_score(table: Contingency, *, weighting: str = "record") -> 
     return _pr(table, weighting)[0]
 
 
-@score(options={"weighting": _WEIGHTING})
+@score(options={"weighting": _WEIGHTING}, real=_REAL_MASSES)
 def bcubed_recall_score(table: Contingency, *, weighting: str = "record") -> float:
     """B-cubed recall: mean over items of |Y(x) ∩ C(x)| / |Y(x)|.
 
@@ -130,7 +133,7 @@ def bcubed_recall_score(table: Contingency, *, weighting: str = "record") -> flo
     return _pr(table, weighting)[1]
 
 
-@score(options={"weighting": _WEIGHTING})
+@score(options={"weighting": _WEIGHTING}, real=_REAL_MASSES)
 def bcubed_f_score(table: Contingency, *, weighting: str = "record") -> float:
     """B-cubed F1: harmonic mean 2PR / (P + R) of :func:`bcubed_precision_score` and
     :func:`bcubed_recall_score` under the same weighting. In (0, 1], 1.0 exactly for

@@ -18,6 +18,7 @@ import numbers
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 
 from ..table import Contingency, as_contingency
@@ -25,7 +26,7 @@ from ..table import Contingency, as_contingency
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
            "Significance", "UndefinedMetricError",
            "ScoreUnavailable", "Undefined", "ScoreFunction", "Better",
-           "deprecated_alias", "score"]
+           "deprecated_alias", "require_counts", "score"]
 
 R = TypeVar("R")
 
@@ -96,9 +97,17 @@ class MetricInfo:
     def compute(self, table: Contingency) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
         if self.detail is not None:
+            if getattr(self.func, "real", "") is None:  # the detail is a body: check here
+                require_counts(table, self.func.__name__, self.func.needs)  # type: ignore
             result = self.detail(table, **self.options)
             return float(result.rate), result
         return float(self.func(table, **self.options)), None
+
+    @property
+    def real_weights(self) -> str | None:
+        """What the score means on a table of real-valued masses (real ``sample_weight``),
+        or None when it needs whole items and refuses such a table."""
+        return getattr(self.func, "real", None)
 
     @property
     def range(self) -> tuple[float, float]:
@@ -189,7 +198,21 @@ class Integer:
 class ScoreUnavailable(ValueError):
     """A score cannot be computed on this table within its method's limits (cost or size);
     the message says why and what to pass instead. ``evaluate`` of every registered score
-    leaves such a score out with a warning; asked for by name, it is an error."""
+    leaves such a score out with a warning; asked for by name, it is an error.
+    ``needs_counts``: the reason why a score needs whole items, when that is why it
+    refuses (a table of real masses; :func:`require_counts`), else None."""
+
+    needs_counts: str | None = None
+
+
+def require_counts(table: Contingency, what: str, why: str) -> None:
+    """:class:`ScoreUnavailable` when ``table`` holds real-valued masses (real
+    ``sample_weight``): ``what`` needs whole items, for the reason ``why``."""
+    try:
+        table.require_counts(what, why, ScoreUnavailable)
+    except ScoreUnavailable as exc:
+        exc.needs_counts = why
+        raise
 
 
 class UndefinedMetricError(ValueError, ZeroDivisionError):
@@ -218,8 +241,15 @@ _ZERO_DIVISION_OPTIONS = {
 
 def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
-          returns: str = "float") -> Callable[[Callable[..., R]], ScoreFunction[R]]:
+          returns: str = "float",
+          real: str | None = None, needs: str = "its definition counts whole items",
+          ) -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
+
+    ``real``: None when the score needs whole items: a table of real-valued masses (from
+    non-integral ``sample_weight``) is then refused with :class:`ScoreUnavailable`, giving
+    ``needs`` as the reason; else what the score means on real masses (the body handles
+    float64 counts; it may still refuse some options with :func:`require_counts`).
 
     ``options`` declares each keyword option of ``body`` with its check and description.
     ``zero_division``: False when the score has no 0/0 case; else the score raises
@@ -250,14 +280,16 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
                 raise TypeError(f"{body.__name__}() got an unexpected keyword argument "
                                 f"{sorted(unknown)[0]!r}")
             values = {k: declared[k].check(k, kwargs.get(k, defaults[k])) for k in declared}
+            if real is None:
+                require_counts(table, body.__name__, needs)
             if zero_division is False:
-                return body(table, **values)
+                return _plain(body(table, **values))
             if not isinstance(force_finite, bool):
                 raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
             if finite_value is not None:
                 Real("finite value").check("finite_value", finite_value)
             try:
-                return body(table, **values)
+                return _plain(body(table, **values))
             except Undefined as undefined:
                 if not force_finite:
                     raise UndefinedMetricError(
@@ -271,10 +303,17 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
         made.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
                                  finite_default, returns)
         made.body = body  # the function of a table, for the registry's own calls
+        made.real = real  # what the score means on real-valued masses (None: refused)
+        made.needs = needs  # why it refuses them
         # the value a 0/0 gets under the default policy (None: the score's convention)
         made.finite_default = finite_default
         return cast("ScoreFunction[R]", made)
     return decorate
+
+
+def _plain(value: Any) -> Any:
+    """An exact rational result (pair masses of real-valued tables) rounded once."""
+    return float(value) if isinstance(value, Fraction) else value
 
 
 def _table(labels_true: Any, labels_pred: Any, contingency: Any,
@@ -315,9 +354,11 @@ labels_true : array-like of shape (n_samples,) or Contingency
     True class labels, or a contingency table (then ``labels_pred`` must be None).
 labels_pred : array-like of shape (n_samples,), optional
     Predicted cluster labels.
-sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
-    How many times each item counts: exactly as if it were repeated (so pairs between
-    copies of one item count too); weight 0 leaves the item out.
+sample_weight : array-like of shape (n_samples,) of non-negative numbers, optional
+    How much each item counts. An integer weight is exact repetition (so pairs between
+    copies of one item count too); weight 0 leaves the item out. Real weights give a
+    table of summed masses: each score family's reading of them is in the user guide
+    (the table, real-valued weights); scores that need whole items refuse them.
 contingency : Contingency or array-like of shape (n_classes, n_clusters), optional
     The table instead of the labels: a :class:`~clustermetrics.Contingency` or a count
     matrix (rows = true classes). As scikit-learn's ``contingency=``, it wins: the label

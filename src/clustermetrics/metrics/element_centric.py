@@ -28,8 +28,11 @@ from .definition import MATCH, MetricInfo, deprecated_alias, score
 
 __all__ = ["ENTRIES", "element_centric_similarity_score", "element_centric_similarity"]
 
+_REAL_MASSES = ("the mean over items, each with its weight, of the summed weight shared by "
+                "its class and cluster over the larger of their summed weights")
 
-@score()
+
+@score(real=_REAL_MASSES)
 def element_centric_similarity_score(table: Contingency) -> float:
     """Element-centric similarity of two flat partitions (clusim ``element_sim``).
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -39,6 +40,7 @@ from ._cells import (
     exact_ints,
     log_cluster_size_cells,
     log_counts,
+    scaled_masses,
 )
 from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
@@ -81,6 +83,10 @@ __all__ = [
 ]
 
 _EPS = float(np.finfo(np.float64).eps)
+_REAL_INFO = ("entropies and mutual information of the weighted joint distribution "
+              "p_ij = n_ij / N of the real masses")
+_HYPERGEOMETRIC = "its chance term averages over random tables of whole items"
+_CODE_LENGTHS = "its code lengths count the tables of whole items"
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 
@@ -90,17 +96,19 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
     if sizes.shape[0] == 1:
         return 0.0
+    if sizes.dtype.kind == "f":  # real masses: N/2 <= s <= N makes s - N exact (Sterbenz)
+        return accurate_sum(entropy_terms(sizes, math.fsum(sizes.tolist())))
     n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
     return accurate_sum(entropy_terms(sizes, n))
 
 
-def entropy_terms(sizes: np.ndarray, n: int) -> np.ndarray:
+def entropy_terms(sizes: np.ndarray, n: float) -> np.ndarray:
     """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
     rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
     return conditional_entropy_terms(sizes, n, n)
 
 
-def conditional_entropy_terms(counts: np.ndarray, class_size: int, n: int) -> np.ndarray:
+def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -> np.ndarray:
     """(c / N) log(a / c) per cell count c of a class of size a (0 for c = 0): the terms of
     H(prediction | truth) = sum_ij (n_ij / N) log(a_i / n_ij), all non-negative; the log of
     a correctly rounded ratio (log1p of the exact (c - a) / a for c above a/2)."""
@@ -139,6 +147,8 @@ def _mutual_info(table: Contingency) -> float:
                                  lambda: _entropy_of_sizes(table.cluster_sizes))
     if exact is not None:
         return exact
+    if table.real_valued:
+        return max(_mi_sum_real(table), 0.0)
     if table.nnz <= _CHUNK:
         return max(_mi_sum(table, slice(None)), 0.0)
     # large tables chunk by chunk (small temporaries); chunk sums added exactly
@@ -180,6 +190,28 @@ def _mi_sum(table: Contingency, cells: slice) -> float:
     return accurate_sum(terms) / n
 
 
+def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(N n - a b, a b, n) per cell of a real-valued table, exact integers scaled by powers
+    of two (``scaled_masses``: d and ab by 2^(2k), n by 2^k), and k."""
+    cells, by_row, by_col, k = scaled_masses(table)
+    ab = by_row[table.rows] * by_col[table.cols]
+    return cells * int(cells.sum()) - ab, ab, cells, k
+
+
+def _mi_sum_real(table: Contingency) -> float:
+    """:func:`_mi_sum` of a real-valued table: the same ratios, from the exact scaled
+    integers of its masses (each quotient of Python integers correctly rounded)."""
+    d, ab, cells, _ = _real_deviations(table)
+    x = (d / ab).astype(np.float64)
+    far = x < -0.5
+    terms = np.log1p(x)
+    if far.any():
+        # cells far below their expectation: the log of the ratio N n / (a b) itself
+        terms[far] = np.log(((d[far] + ab[far]) / ab[far]).astype(np.float64))
+    terms *= table.counts
+    return accurate_sum(terms) / table.n_samples
+
+
 def _info(table: Contingency) -> tuple[float, float, float]:
     """(MI, H(truth), H(prediction)), cached on the table."""
     return table.cached("information", lambda t: (
@@ -187,8 +219,8 @@ def _info(table: Contingency) -> tuple[float, float, float]:
 
 
 def _emi(table: Contingency) -> float:
-    return table.cached("emi", lambda t: expected_mutual_information(
-        t.class_sizes, t.cluster_sizes, t.n_samples))
+    return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
+        t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
 
 def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
@@ -235,7 +267,7 @@ def entropy(labels: Any) -> float:
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
-@score()
+@score(real=_REAL_INFO)
 def mutual_info_score(table: Contingency) -> float:
     """Mutual information (nats) between two labellings.
 
@@ -257,7 +289,7 @@ def mutual_info_score(table: Contingency) -> float:
     return _info(table)[0]
 
 
-@score(options={"average_method": _NMI_MEAN}, zero_division=True)
+@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO)
 def normalized_mutual_info_score(table: Contingency, *,
                                  average_method: str = "arithmetic") -> float:
     """Normalised mutual information: MI / mean(H(U), H(V)).
@@ -287,7 +319,7 @@ def normalized_mutual_info_score(table: Contingency, *,
                   minimum(ratio(mi, _mean(h_true, h_pred, mi, average_method), 0.0), 1.0))
 
 
-@score()
+@score(needs=_HYPERGEOMETRIC)
 def expected_mutual_info_score(table: Contingency) -> float:
     """Expected mutual information (nats) of two random labellings with the same margins.
 
@@ -309,7 +341,7 @@ def expected_mutual_info_score(table: Contingency) -> float:
 
 
 @score(options={"average_method": _AMI_MEAN, "random_model": _RANDOM_MODEL},
-       zero_division=True)
+       zero_division=True, needs=_HYPERGEOMETRIC)
 def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "arithmetic",
                                random_model: str = "perm") -> float:
     """Adjusted mutual information: (MI - E[MI]) / (mean(H(U), H(V)) - E[MI]).
@@ -433,7 +465,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     if _smi_undefined(table):
         return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
     emi = _emi(table)
-    a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
+    a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
     if method == "auto":
         work, cost = exact_work(a, b), sample_cost(a, b)
         exact_cost = work * EXACT_TERM_COST
@@ -479,7 +511,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
 
 
 @score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, returns="StandardizedMI")
+                "random_state": _SMI_SEED}, returns="StandardizedMI", needs=_HYPERGEOMETRIC)
 def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samples: int = 200,
                              random_state: int = 0) -> StandardizedMI:
     """Standardized mutual information with the method used and its standard error.
@@ -503,7 +535,7 @@ def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samp
 
 
 @score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, zero_division=0.0)
+                "random_state": _SMI_SEED}, zero_division=0.0, needs=_HYPERGEOMETRIC)
 def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
                                    n_samples: int = 200, random_state: int = 0) -> float:
     """Standardized mutual information: (MI - E[MI]) / sd[MI] (Romano et al. 2014).
@@ -582,7 +614,7 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
     return table.cached("reduced", compute)
 
 
-@score()
+@score(needs=_CODE_LENGTHS)
 def reduced_mutual_info_score(table: Contingency) -> float:
     """Reduced mutual information (nats per item), Dirichlet-multinomial encoding.
 
@@ -611,7 +643,7 @@ def reduced_mutual_info_score(table: Contingency) -> float:
     return float(_reduced_parts(table)[0] / table.n_samples)
 
 
-@score(options={"normalization": _RNMI_NORM}, zero_division=True)
+@score(options={"normalization": _RNMI_NORM}, zero_division=True, needs=_CODE_LENGTHS)
 def normalized_reduced_mutual_info_score(table: Contingency, *,
                                          normalization: str = "truth") -> float:
     """Normalised reduced mutual information (Jerdee, Kirkley & Newman).
@@ -665,13 +697,13 @@ def expected_mi_random(table: Contingency, random_model: str) -> float:
     """E[MI] (nats) with the truth fixed and the prediction random under ``random_model``
     ("num" or "all"; see :func:`adjusted_mutual_info_score`), cached on the table."""
     def compute(t: Contingency) -> float:
-        sizes, weights = cluster_size_weights(random_model, t.n_samples, t.n_clusters)
+        n = int(t.n_samples)  # item counts only: the scores refuse real masses
+        sizes, weights = cluster_size_weights(random_model, n, t.n_clusters)
         if t.n_classes == 1:
             return 0.0
         keep = weights > 0
         ua, ca = np.unique(np.asarray(t.class_sizes, dtype=np.int64), return_counts=True)
-        return expected_mutual_information_weighted(ua, ca, sizes[keep], weights[keep],
-                                                    t.n_samples)
+        return expected_mutual_information_weighted(ua, ca, sizes[keep], weights[keep], n)
     return table.cached(f"emi_{random_model}", compute)
 
 
@@ -732,7 +764,7 @@ def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
                                    beta * homogeneity + completeness, 0.0))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def homogeneity_score(table: Contingency) -> float:
     """Homogeneity: MI / H(truth), 1.0 when every cluster holds items of a single class.
 
@@ -755,7 +787,7 @@ def homogeneity_score(table: Contingency) -> float:
     return _share(table, 1)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def completeness_score(table: Contingency) -> float:
     """Completeness: MI / H(prediction), 1.0 when every class lies within a single cluster.
 
@@ -777,7 +809,7 @@ def completeness_score(table: Contingency) -> float:
     return _share(table, 2)
 
 
-@score(options={"beta": _BETA}, zero_division=True)
+@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO)
 def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     """V-measure: weighted harmonic mean of homogeneity and completeness.
 
@@ -805,7 +837,7 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     return _v_measure(table, beta)
 
 
-@score()
+@score(real=_REAL_INFO)
 def variation_of_information_distance(table: Contingency) -> float:
     """Variation of information (Meila): VI = H(U) + H(V) - 2 MI = H(U|V) + H(V|U), in nats.
 
@@ -825,7 +857,7 @@ def variation_of_information_distance(table: Contingency) -> float:
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def normalized_variation_of_information_distance(table: Contingency) -> float:
     """Normalised variation of information: VI / H(U, V) = 1 - MI / H(U, V).
 
@@ -849,7 +881,7 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_INFO)
 def normalized_information_distance(table: Contingency) -> float:
     """Normalised information distance: NID = 1 - MI / max(H(U), H(V)).
 
@@ -872,7 +904,7 @@ def normalized_information_distance(table: Contingency) -> float:
     return minimum(maximum(1.0 - ratio(mi, top, 0.0), 0.0), 1.0)
 
 
-@score()
+@score(real=_REAL_INFO)
 def cluster_entropy_error(table: Contingency) -> float:
     """Cluster entropy: size-weighted entropy of the true classes inside each cluster (nats).
 
@@ -898,7 +930,7 @@ def cluster_entropy_error(table: Contingency) -> float:
     return max(accurate_sum(terms) / table.n_samples, 0.0)
 
 
-@score()
+@score(real=_REAL_INFO)
 def chi2_score(table: Contingency) -> float:
     """Pearson's chi-square statistic of the contingency table, as aricode ``Chi2``.
 
@@ -926,6 +958,13 @@ def _chi2(table: Contingency) -> float:
     cancel each other (near-independent tables of large counts); when they do, each term
     is split exactly into an integer part and a remainder below 1, so the error no longer
     grows with the terms' size."""
+    if table.real_valued:  # n d / (a b) = cells d / (ab 2^k): exact integers, divided once
+        d, ab, cells, k = _real_deviations(table)
+        nd = cells * d
+        whole, rest = nd // ab, nd % ab
+        value = Fraction(int(whole.sum()), 1 << k) + \
+            accurate_sum((rest / ab).astype(np.float64)) / 2.0**k
+        return max(float(value), 0.0)
     counts = exact_ints(table, table.counts)
     ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
     d = counts * table.n_samples - ab

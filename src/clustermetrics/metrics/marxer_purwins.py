@@ -31,6 +31,10 @@ __all__ = [
     "marxer_purwins_precision", "marxer_purwins_recall", "marxer_purwins_f",
 ]
 
+_REAL_MASSES = "the real masses as overlaps (precision is a ratio of summed weights)"
+_OTHERS = ("its recall counts the other items of a class (n - 1), which has no meaning "
+           "for a class weighing less than one item")
+
 
 class MarxerPurwins(NamedTuple):
     """Precision, recall and F-measure of :func:`marxer_purwins`."""
@@ -103,7 +107,7 @@ def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
     return table.cached("marxer_purwins", _compute)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_MASSES)
 def marxer_purwins_precision_score(table: Contingency) -> float:
     """Marxer & Purwins precision P, equations (1), (3), (5); see :func:`marxer_purwins`.
 
@@ -137,7 +141,7 @@ def marxer_purwins_precision_score(table: Contingency) -> float:
     return marxer_purwins(table).precision
 
 
-@score(zero_division=False)
+@score(zero_division=False, needs=_OTHERS)
 def marxer_purwins_recall_score(table: Contingency) -> float:
     """Marxer & Purwins recall R, equations (2), (4), (6); see :func:`marxer_purwins`.
 
@@ -167,7 +171,7 @@ def marxer_purwins_recall_score(table: Contingency) -> float:
     return marxer_purwins(table).recall
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_OTHERS)
 def marxer_purwins_f_score(table: Contingency) -> float:
     """Marxer & Purwins F-measure F = 2PR / (P + R) (0 when P + R = 0).
 

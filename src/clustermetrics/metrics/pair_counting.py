@@ -22,12 +22,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ._cells import exact_ints, row_sum_count_size, row_sum_squares
+from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
 from ._elementwise import minimum, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
@@ -37,9 +37,11 @@ from .definition import (
     Choice,
     MetricInfo,
     Real,
+    ScoreUnavailable,
     Significance,
     Undefined,
     deprecated_alias,
+    require_counts,
     score,
 )
 
@@ -64,12 +66,22 @@ _INT64_SAFE_N = 3_000_000_000
 
 
 class PairCounts(NamedTuple):
-    """Unordered item pairs by agreement (exact ints): see :func:`pair_counts`."""
+    """Unordered item pairs by agreement (exact ints; exact Fractions on real-valued
+    masses): see :func:`pair_counts`."""
 
-    tp: int
-    fn: int
-    fp: int
-    tn: int
+    tp: int | Fraction
+    fn: int | Fraction
+    fp: int | Fraction
+    tn: int | Fraction
+
+
+# The bodies below return a Fraction on real masses (exact pair masses), which the @score
+# wrapper rounds once to the float the public score returns (definition._plain), and arrays
+# when the hierarchy evaluates many tables at once: cast(float, ...) types them as the
+# float they become, without touching the value.
+_REAL_PAIRS = ("the pair masses: C(n, 2) = n (n - 1) / 2 on each real cell, class, "
+               "cluster and total mass, exact rationals of the float64 masses")
+_CHANCE = "its chance model draws whole items"
 
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
@@ -79,8 +91,32 @@ def _sum_comb2(values: np.ndarray, n_total: int) -> int:
     return (int(np.dot(values, values)) - int(values.sum())) // 2
 
 
+def _real_pairs(table: Contingency) -> PairCounts:
+    """Pair masses of a real-valued table: sum C(v, 2) = (sum V^2 - 2^k sum V) / 2^(2k+1)
+    with V = v 2^k integers, exact Fractions."""
+    cells, by_row, by_col, k = scaled_masses(table)
+    scale = 1 << k
+
+    def comb2(values: np.ndarray) -> Fraction:
+        total = int(values.sum())
+        return Fraction(int(np.dot(values, values)) - scale * total, 2 * scale * scale)
+
+    tp, same_true, same_pred = comb2(cells), comb2(by_row), comb2(by_col)
+    if tp < 0:  # FN, FP and TN are sums of w_i w_j >= 0; only TP has the self terms
+        raise ScoreUnavailable(
+            "pair counting on real masses needs sum_ij n_ij (n_ij - 1) / 2 >= 0, but the "
+            f"cells of this table weigh too little (it is {float(tp):.3g}): sample_weight "
+            "counts items, so scale it so that 1 is one item")
+    total = int(cells.sum())
+    pairs = Fraction(total * total - scale * total, 2 * scale * scale)
+    fn, fp = same_true - tp, same_pred - tp
+    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)
+
+
 def _compute_pairs(table: Contingency) -> PairCounts:
-    n = table.n_samples
+    if table.real_valued:
+        return _real_pairs(table)
+    n = int(table.n_samples)  # item counts: real masses took the branch above
     tp = _sum_comb2(table.counts, n)
     same_true = _sum_comb2(table.class_sizes, n)
     same_pred = _sum_comb2(table.cluster_sizes, n)
@@ -98,6 +134,8 @@ def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
     TP: together in both labellings; FN: together in the truth, apart in the prediction;
     FP: apart in the truth, together in the prediction; TN: apart in both. They sum to
     C(N, 2). Computed in O(nnz) from the contingency table, as exact Python integers.
+    On a table of real-valued masses (real ``sample_weight``) each is the sum of
+    C(n, 2) = n (n - 1) / 2 over the real masses, an exact :class:`~fractions.Fraction`.
 
     Examples
     --------
@@ -116,7 +154,7 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
 
     Each entry is twice the unordered count of :func:`pair_counts`; the total is N(N-1).
     Returned as int64 like scikit-learn, or as an object array of exact Python ints when a
-    count exceeds int64.
+    count exceeds int64 (float64 for real-valued masses).
 
     Examples
     --------
@@ -125,11 +163,13 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarr
     """
     tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
     cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
+    if any(isinstance(x, Fraction) for x in (tp, fn, fp, tn)):
+        return np.array([[float(x) for x in row] for row in cells], dtype=np.float64)
     dtype = np.int64 if max(map(max, cells)) < 2**63 else object
     return np.array(cells, dtype=dtype)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rand_score(table: Contingency) -> float:
     """Rand index: share of item pairs on which the two labellings agree.
 
@@ -149,10 +189,10 @@ def rand_score(table: Contingency) -> float:
     agree, total = tp + tn, tp + fn + fp + tn
     undefined_where(table, total == 0, 1.0,
                     "the Rand index is undefined (0/0): there are no item pairs")
-    return agree / total
+    return cast(float, agree / total)
 
 
-@score(options={"random_model": _RANDOM_MODEL}, zero_division=True)
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS)
 def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
@@ -186,13 +226,15 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
     """
     tp, fn, fp, tn = _pairs(table)
     if random_model != "perm":
+        require_counts(table, f"adjusted_rand_score with random_model={random_model!r}",
+                       _CHANCE)
         return _ari_one_sided(table, random_model)
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     # den = 0: then FN = FP = 0, the labellings agree on every pair
     undefined_where(table, den == 0, 1.0,
                     "ARI is undefined (0/0): every pair is together in both labellings, or "
                     "apart in both")
-    return 2 * (tp * tn - fn * fp) / den
+    return cast(float, 2 * (tp * tn - fn * fp) / den)
 
 
 def _ari_one_sided(table: Contingency, model: str) -> float:
@@ -202,7 +244,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     if m == 0:
         raise Undefined(1.0, f"ARI under random_model={model!r} is undefined (0/0): there "
                              "are no item pairs (N < 2)")
-    q = pair_probability(model, table.n_samples, table.n_clusters)
+    q = pair_probability(model, int(table.n_samples), table.n_clusters)
     together = Fraction(tp + fn, m)
     expected = together * q + (1 - together) * (1 - q)
     if expected == 1:
@@ -214,7 +256,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index: geometric mean of pair precision and pair recall.
 
@@ -237,7 +279,7 @@ def fowlkes_mallows_score(table: Contingency) -> float:
     return select(tp == 0, 0.0, sqrt(tp / (tp + fp)) * sqrt(tp / (tp + fn)))
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_precision_score(table: Contingency) -> float:
     """Pair precision (permetrics PrS): share of pairs joined by the prediction that are right.
 
@@ -258,10 +300,10 @@ def pair_precision_score(table: Contingency) -> float:
     tp, _, fp, _ = _pairs(table)
     undefined_where(table, tp + fp == 0, 1.0,
                     "pair precision is undefined (0/0): the prediction has no pair together")
-    return tp / (tp + fp)
+    return cast(float, tp / (tp + fp))
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_recall_score(table: Contingency) -> float:
     """Pair recall (permetrics ReS): share of truly co-clustered pairs the prediction keeps.
 
@@ -281,11 +323,11 @@ def pair_recall_score(table: Contingency) -> float:
     tp, fn, _, _ = _pairs(table)
     undefined_where(table, tp + fn == 0, 1.0,
                     "pair recall is undefined (0/0): the truth has no pair together")
-    return tp / (tp + fn)
+    return cast(float, tp / (tp + fn))
 
 
 @score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
-       zero_division=1.0)
+       zero_division=1.0, real=_REAL_PAIRS)
 def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     """Pair F-beta score: weighted harmonic mean of pair precision and pair recall.
 
@@ -308,10 +350,10 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     num, den = (q + p) * tp, (q + p) * tp + p * fn + q * fp
     undefined_where(table, den == 0, 1.0, "the pair F-score is undefined (0/0): no pair is "
                                           "together in either labelling")
-    return num / den
+    return cast(float, num / den)
 
 
-@score(zero_division=1.0)
+@score(zero_division=1.0, real=_REAL_PAIRS)
 def pair_jaccard_score(table: Contingency) -> float:
     """Pair Jaccard index: TP / (TP + FN + FP), in [0, 1].
 
@@ -331,10 +373,10 @@ def pair_jaccard_score(table: Contingency) -> float:
     undefined_where(table, tp + fn + fp == 0, 1.0,
                     "the pair Jaccard index is undefined (0/0): no pair is together in "
                     "either labelling")
-    return tp / (tp + fn + fp)
+    return cast(float, tp / (tp + fn + fp))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def czekanowski_dice_score(table: Contingency) -> float:
     """Czekanowski-Dice index (Dice / Sorensen on pairs): 2a / (2a + b + c).
 
@@ -354,10 +396,10 @@ def czekanowski_dice_score(table: Contingency) -> float:
     undefined_where(table, 2 * a + b + c == 0, 1.0,
                     "the Czekanowski-Dice index is undefined (0/0): no pair is together in "
                     "either labelling")
-    return 2 * a / (2 * a + b + c)
+    return cast(float, 2 * a / (2 * a + b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kulczynski_score(table: Contingency) -> float:
     """Kulczynski index: mean of pair precision and pair recall, (a/(a+c) + a/(a+b)) / 2.
 
@@ -378,10 +420,10 @@ def kulczynski_score(table: Contingency) -> float:
     undefined_where(table, (a + c) * (a + b) == 0, select((b == 0) & (c == 0), 1.0, 0.0),
                     "the Kulczynski index is undefined (0/0): a labelling has no pair together")
     # (a/(a+c) + a/(a+b)) / 2 over one common denominator, divided once
-    return a * (2 * a + b + c) / (2 * (a + c) * (a + b))
+    return cast(float, a * (2 * a + b + c) / (2 * (a + c) * (a + b)))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def mcnemar_score(table: Contingency) -> float:
     """McNemar statistic on pair counts, as clusterCrit: (d - c) / sqrt(d + c).
 
@@ -407,7 +449,7 @@ def mcnemar_score(table: Contingency) -> float:
     return with_sign(magnitude, d - c)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def phi_score(table: Contingency) -> float:
     """Phi coefficient (Pearson correlation of the pair indicators; Hubert's Gamma statistic).
 
@@ -435,7 +477,7 @@ def phi_score(table: Contingency) -> float:
     return with_sign(minimum(value, 1.0), num)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def rogers_tanimoto_score(table: Contingency) -> float:
     """Rogers-Tanimoto index: (a + d) / (a + d + 2(b + c)).
 
@@ -454,10 +496,10 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 1.0,
                     "the Rogers-Tanimoto index is undefined (0/0): there are no item pairs")
-    return (a + d) / (a + d + 2 * (b + c))
+    return cast(float, (a + d) / (a + d + 2 * (b + c)))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def russel_rao_score(table: Contingency) -> float:
     """Russel-Rao index: a / M, the share of all pairs that are together in both.
 
@@ -477,10 +519,10 @@ def russel_rao_score(table: Contingency) -> float:
     total = a + b + c + d
     undefined_where(table, total == 0, 0.0,
                     "the Russel-Rao index is undefined (0/0): there are no item pairs")
-    return a / total
+    return cast(float, a / total)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath1_score(table: Contingency) -> float:
     """Sokal-Sneath index 1: a / (a + 2(b + c)).
 
@@ -498,10 +540,10 @@ def sokal_sneath1_score(table: Contingency) -> float:
     a, b, c, _ = _pairs(table)
     undefined_where(table, a + b + c == 0, 1.0, "the Sokal-Sneath index 1 is undefined (0/0): "
                     "no pair is together in either labelling")
-    return a / (a + 2 * (b + c))
+    return cast(float, a / (a + 2 * (b + c)))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def sokal_sneath2_score(table: Contingency) -> float:
     """Sokal-Sneath index 2 (clusterCrit's definition): (a + d) / (a + d + (b + c)/2).
 
@@ -519,10 +561,10 @@ def sokal_sneath2_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 1.0,
                     "the Sokal-Sneath index 2 is undefined (0/0): there are no item pairs")
-    return 2 * (a + d) / (2 * (a + d) + b + c)
+    return cast(float, 2 * (a + d) / (2 * (a + d) + b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def southwood_score(table: Contingency) -> float:
     """Southwood index: a / (b + c), pairs joined by both over pairs on which they disagree.
 
@@ -542,10 +584,10 @@ def southwood_score(table: Contingency) -> float:
     a, b, c, _ = _pairs(table)
     undefined_where(table, b + c == 0, 1.0,
                     "the Southwood index is undefined: the labellings agree on every pair")
-    return a / (b + c)
+    return cast(float, a / (b + c))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def kendall_tau_score(table: Contingency) -> float:
     """Kendall's tau on pairs, as permetrics TauS: (s+ - s-) / sqrt(M (M - a)).
 
@@ -573,7 +615,7 @@ def kendall_tau_score(table: Contingency) -> float:
     return with_sign(sqrt(num * num / den_sq), num)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def gamma_score(table: Contingency) -> float:
     """Gamma, as permetrics GAS: 2 RI - 1 = (a + d - b - c) / M.
 
@@ -591,10 +633,10 @@ def gamma_score(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     total = a + b + c + d
     undefined_where(table, total == 0, 1.0, "gamma is undefined (0/0): there are no item pairs")
-    return (a + d - b - c) / total
+    return cast(float, (a + d - b - c) / total)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def g_plus_distance(table: Contingency) -> float:
     """G-plus, as permetrics GPS: 1 - RI = (b + c) / M, the share of discordant pairs.
 
@@ -613,10 +655,10 @@ def g_plus_distance(table: Contingency) -> float:
     a, b, c, d = _pairs(table)
     undefined_where(table, a + b + c + d == 0, 0.0,
                     "G-plus is undefined (0/0): there are no item pairs")
-    return (b + c) / (a + b + c + d)
+    return cast(float, (b + c) / (a + b + c + d))
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_PAIRS)
 def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index adjusted for chance (Hubert & Arabie 1985).
 
@@ -667,7 +709,7 @@ def _sum_n_ab(table: Contingency) -> int:
     return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def modified_adjusted_rand_score(table: Contingency) -> float:
     """Modified adjusted Rand index (MARI, Sundqvist, Chiquet & Rigaill), as aricode ``MARI``.
 
@@ -708,14 +750,14 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
             "together in either labelling beyond those sharing an item")
     if b == 0 and c == 0:
         return 1.0  # num = den exactly
-    return num / den
+    return cast(float, num / den)
 
 
 
 # --------------------------------------------------------------------- chance models
 def _moments(table: Contingency) -> PairMoments:
-    return table.cached("pair_moments", lambda t: pair_moments(
-        t.n_samples, _pairs(t).tp, t.class_sizes, t.cluster_sizes))
+    return table.cached("pair_moments", lambda t: pair_moments(  # item counts only
+        int(t.n_samples), int(_pairs(t).tp), t.class_sizes, t.cluster_sizes))
 
 
 def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
@@ -746,10 +788,12 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Romano, Vinh,
     Bailey & Verspoor, "Adjusting for chance clustering comparison measures", JMLR 17 (2016).
     """
-    return _moments(as_contingency(labels_true, labels_pred))
+    table = as_contingency(labels_true, labels_pred)
+    require_counts(table, "rand_moments", _CHANCE)
+    return _moments(table)
 
 
-@score(zero_division=True)
+@score(zero_division=True, needs=_CHANCE)
 def standardized_rand_score(table: Contingency) -> float:
     """Standardized Rand index (SRI): the Rand index in standard deviations above chance.
 
@@ -796,6 +840,7 @@ def _affine_null(func: Callable[..., float], key: str,
     line = _LINES[key]
 
     def significance(table: Contingency) -> Significance:
+        require_counts(table, "the analytic significance", _CHANCE)
         m = _moments(table)
         if m.variance == 0:  # S takes one value: so does the score
             return Significance(0.0, 1.0, float(func(table)), 0.0, _NORMAL)
@@ -830,6 +875,7 @@ _LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
 
 
 def _sri_null(table: Contingency) -> Significance:
+    require_counts(table, "the analytic significance", _CHANCE)
     m = _moments(table)
     if m.variance == 0:
         return Significance(0.0, 1.0, 0.0, 0.0, _NORMAL)

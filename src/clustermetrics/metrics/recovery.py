@@ -34,6 +34,8 @@ __all__ = ["ENTRIES", "Recovery", "recovery", "recovery_rate_score",
 _MAX_PERMUTATIONS = 10**7
 _CHUNK = 1 << 15
 
+_REAL_MASSES = "the real masses as overlaps: class, cluster and cell sizes are summed weights"
+
 
 class Recovery(NamedTuple):
     """Result of :func:`recovery`.
@@ -72,7 +74,7 @@ _OPTIONS: dict[str, Choice | Integer] = {
 
 
 @score(options=_OPTIONS, returns="Recovery\n    ``rate``, ``method``, ``matching`` (cluster "
-       "label, class label, weight), ``m``, ``n`` and ``denominator``.")
+       "label, class label, weight), ``m``, ``n`` and ``denominator``.", real=_REAL_MASSES)
 def recovery(table: Contingency, *, method: str = "exact", denominator: str = "predicted",
              max_permutations: int | None = _MAX_PERMUTATIONS) -> Recovery:
     """Recovery rate of a clustering and the matching of clusters to classes behind it.
@@ -110,7 +112,7 @@ def recovery(table: Contingency, *, method: str = "exact", denominator: str = "p
     return _result(table, cells, method, denominator)
 
 
-@score(options=_OPTIONS)
+@score(options=_OPTIONS, real=_REAL_MASSES)
 def recovery_rate_score(table: Contingency, *, method: str = "exact",
                         denominator: str = "predicted",
                         max_permutations: int | None = _MAX_PERMUTATIONS) -> float:
@@ -135,7 +137,7 @@ def recovery_rate_score(table: Contingency, *, method: str = "exact",
                          max_permutations=max_permutations).rate
 
 
-@score()
+@score(real=_REAL_MASSES)
 def pseudo_recovery_rate_score(table: Contingency) -> float:
     """Pseudo recovery rate (Li & Klette, Definition 3).
 

@@ -26,9 +26,11 @@ from collections.abc import Callable
 import numpy as np
 
 from ..table import Contingency
-from ..table.counting import group_sum
+from ..table.counting import group_sum, new_codes
+from ._assignment import max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
+from .information import mutual_info_shortcut
 from .pair_counting import _sum_comb2
 
 __all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
@@ -41,6 +43,7 @@ class CellCounts:
     """A replicate: new counts of a table's cells, with its margins and sums."""
 
     def __init__(self, table: Contingency, counts: np.ndarray):
+        self.table = table
         self.counts = counts
         self.n = int(counts.sum(dtype=np.int64))
         # exact int64 sums: rows are sorted and each has a cell (reduceat), columns not
@@ -72,18 +75,22 @@ class CellCounts:
         return math.fsum((self._hist[v] * (v * np.log(v))).tolist())
 
     def info(self) -> tuple[float, float, float]:
-        """(MI, H(truth), H(prediction)) in nats; Fallback where the table's MI takes its
-        exact special paths (a single label on a side, one cell per class or cluster)."""
+        """(MI, H(truth), H(prediction)) in nats, MI by the table's exact shortcuts where
+        they apply (0 for a single label on a side, an entropy for one cell per class or
+        cluster: :func:`~.information.mutual_info_shortcut`); Fallback when both sides
+        have a single label (the scores' 0/0 conventions)."""
         if self._info is None:
-            if 1 in (self.n_classes, self.n_clusters) or \
-                    self.nnz in (self.n_classes, self.n_clusters):
+            if self.n_classes == self.n_clusters == 1:
                 raise Fallback
             n = self.n
             n_log_n = n * math.log(n)
-            s_n = self.sum_x_log_x_counts()
             s_a, s_b = _sum_x_log_x(self.a), _sum_x_log_x(self.b)
-            mi = max((s_n - s_a - s_b + n_log_n) / n, 0.0)
-            self._info = (mi, max((n_log_n - s_a) / n, 0.0), max((n_log_n - s_b) / n, 0.0))
+            h_true, h_pred = max((n_log_n - s_a) / n, 0.0), max((n_log_n - s_b) / n, 0.0)
+            mi = mutual_info_shortcut(self.n_classes, self.n_clusters, self.nnz,
+                                      lambda: h_true, lambda: h_pred)
+            if mi is None:
+                mi = max((self.sum_x_log_x_counts() - s_a - s_b + n_log_n) / n, 0.0)
+            self._info = (mi, h_true, h_pred)
         return self._info
 
 
@@ -136,14 +143,34 @@ def normalized_mutual_info(r: CellCounts) -> float:
 
 
 def adjusted_mutual_info(r: CellCounts) -> float:
-    if r.n in (r.n_classes, r.n_clusters):
+    if r.n_classes == r.n_clusters == 1 or r.n in (r.n_classes, r.n_clusters):
         raise Fallback
+    if 1 in (r.n_classes, r.n_clusters):  # MI = E[MI] = 0 (the table's AMI: 0.0)
+        return 0.0
     mi, h_true, h_pred = r.info()
     emi = emi_of_distinct_sizes(*_distinct(r.a), *_distinct(r.b), r.n)
     denominator = (h_true + h_pred) / 2.0 - emi
     if denominator <= 0:
         raise Fallback
     return (mi - emi) / denominator
+
+
+def recovery_rate(r: CellCounts) -> float:
+    """The exact recovery rate (recovery.py, default options): the same matching problem
+    the replicate's table hands the solver (its non-zero cells, rows and columns
+    renumbered without the empty ones, weights n_ij / a_i), without building the table or
+    the labelled matching."""
+    table, counts = r.table, r.counts
+    if 1 in (r.n_classes, r.n_clusters):  # one row or column: the best cell alone
+        return float((counts / np.maximum(r.a, 1)[table.rows]).max()) / r.n_clusters
+    keep = np.flatnonzero(counts)
+    rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
+    sizes = r.a[rows]
+    weights = c / sizes
+    row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
+    cells = max_weight_matching(row_code[rows], col_code[cols], weights,
+                                (r.n_classes, r.n_clusters), fraction=(c, sizes))
+    return math.fsum(weights[cells].tolist()) / r.n_clusters
 
 
 def v_measure(r: CellCounts) -> float:
@@ -159,4 +186,5 @@ REPLICATE_SCORES: dict[str, Callable[[CellCounts], float]] = {
     "nmi": normalized_mutual_info,
     "v_measure": v_measure,
     "ami": adjusted_mutual_info,
+    "recovery_rate": recovery_rate,
 }

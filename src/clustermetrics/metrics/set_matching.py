@@ -42,9 +42,11 @@ __all__ = [
     "exact_match_precision", "exact_match_recall",
 ]
 
+_REAL_MASSES = "the real masses as overlaps: class, cluster and cell sizes are summed weights"
+
 
 # --------------------------------------------------------------------- purity
-@score()
+@score(real=_REAL_MASSES)
 def purity_score(table: Contingency) -> float:
     """Purity: share of items in the majority true class of their predicted cluster.
 
@@ -62,13 +64,13 @@ def purity_score(table: Contingency) -> float:
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
     def compute(t: Contingency) -> float:
-        best = np.zeros(t.n_clusters, dtype=np.int64)
+        best = np.zeros(t.n_clusters, dtype=t.counts.dtype)
         np.maximum.at(best, t.cols, t.counts)
-        return int(best.sum()) / t.n_samples
+        return _total(best) / t.n_samples
     return table.cached("purity", compute)
 
 
-@score()
+@score(real=_REAL_MASSES)
 def inverse_purity_score(table: Contingency) -> float:
     """Inverse purity: share of items in the majority predicted cluster of their true class.
 
@@ -85,11 +87,16 @@ def inverse_purity_score(table: Contingency) -> float:
     Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
     metrics based on formal constraints", Information Retrieval 12 (2009).
     """
-    return table.cached("inverse_purity", lambda t: int(
-        np.maximum.reduceat(t.counts, row_starts(t)).sum()) / t.n_samples)
+    return table.cached("inverse_purity", lambda t: _total(
+        np.maximum.reduceat(t.counts, row_starts(t))) / t.n_samples)
 
 
-@score()
+def _total(values: np.ndarray) -> float:
+    """Exact sum of int64 counts; of float64 masses, correctly rounded."""
+    return math.fsum(values.tolist()) if values.dtype.kind == "f" else int(values.sum())
+
+
+@score(real=_REAL_MASSES)
 def purity_f_score(table: Contingency) -> float:
     """Harmonic mean of purity and inverse purity (ELKI ``SetMatchingPurity.f1Measure``).
 
@@ -108,7 +115,7 @@ def purity_f_score(table: Contingency) -> float:
     return 2.0 * pur * inv / (pur + inv)
 
 
-@score()
+@score(real=_REAL_MASSES)
 def geometric_accuracy_score(table: Contingency) -> float:
     """Geometric accuracy (Nepusz et al.), clusim ``geometric_accuracy`` for partitions.
 
@@ -129,7 +136,7 @@ def geometric_accuracy_score(table: Contingency) -> float:
 
 
 # --------------------------------------------------------------------- best-match F
-@score()
+@score(real=_REAL_MASSES)
 def best_match_f_score(table: Contingency) -> float:
     """Best-match F-score: each class scored by its best-matching cluster, size-weighted.
 
@@ -160,7 +167,7 @@ _F_WEIGHTING = Choice(("cluster", "class"), "Whose best match is scored: each pr
                       "true class's (``fMeasureFirst``, the best-match F-score).")
 
 
-@score(options={"weighting": _F_WEIGHTING})
+@score(options={"weighting": _F_WEIGHTING}, real=_REAL_MASSES)
 def set_matching_f_score(table: Contingency, *, weighting: str = "cluster") -> float:
     """Set-matching F-measure: each cluster (or class) scored by its best match.
 
@@ -185,7 +192,7 @@ def set_matching_f_score(table: Contingency, *, weighting: str = "cluster") -> f
 
 
 # --------------------------------------------------------------------- one-to-one
-@score()
+@score(real=_REAL_MASSES)
 def clustering_error(table: Contingency) -> float:
     """Clustering error: share of items misplaced under the best one-to-one class mapping.
 
@@ -208,7 +215,7 @@ def clustering_error(table: Contingency) -> float:
     return (table.n_samples - matched_count(table)) / table.n_samples
 
 
-@score()
+@score(real=_REAL_MASSES)
 def clustering_accuracy_score(table: Contingency) -> float:
     """Clustering accuracy: share of items correctly placed under the best one-to-one mapping.
 
@@ -227,7 +234,7 @@ def clustering_accuracy_score(table: Contingency) -> float:
     return matched_count(table) / table.n_samples
 
 
-@score()
+@score(real=_REAL_MASSES)
 def clustering_ratio(table: Contingency) -> float:
     """Clustering ratio: number of predicted clusters over number of true classes.
 
@@ -248,7 +255,7 @@ def clustering_ratio(table: Contingency) -> float:
     return table.n_clusters / table.n_classes
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_MASSES)
 def normalized_clustering_accuracy_score(table: Contingency) -> float:
     """Normalised clustering accuracy (Gagolewski), genieclust ``normalized_clustering_accuracy``.
 
@@ -282,7 +289,7 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
     return max(min((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
 
 
-@score(zero_division=True)
+@score(zero_division=True, real=_REAL_MASSES)
 def normalized_pivoted_accuracy_score(table: Contingency) -> float:
     """Normalised pivoted accuracy, genieclust ``normalized_pivoted_accuracy``.
 
@@ -313,7 +320,7 @@ _SIMPLIFIED = Choice((False, True), "Take the expected similarity E = 1 (Eq. 20)
                      "of its value for the sizes (Eq. 18).")
 
 
-@score(options={"simplified": _SIMPLIFIED}, zero_division=True)
+@score(options={"simplified": _SIMPLIFIED}, zero_division=True, real=_REAL_MASSES)
 def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> float:
     """Pair sets index (Rezaei & Fränti 2016), genieclust ``pair_sets_index`` (clipped).
 
@@ -362,7 +369,7 @@ def _exact_matches(table: Contingency) -> int:
     return table.cached("exact_matches", compute)
 
 
-@score()
+@score(real=_REAL_MASSES)
 def exact_match_precision_score(table: Contingency) -> float:
     """Cluster-level precision: share of predicted clusters identical to some true class.
 
@@ -381,7 +388,7 @@ def exact_match_precision_score(table: Contingency) -> float:
     return _exact_matches(table) / table.n_clusters
 
 
-@score()
+@score(real=_REAL_MASSES)
 def exact_match_recall_score(table: Contingency) -> float:
     """Cluster-level recall: share of true classes reproduced exactly by some cluster.
 
@@ -399,7 +406,7 @@ def exact_match_recall_score(table: Contingency) -> float:
     return _exact_matches(table) / table.n_classes
 
 
-@score()
+@score(real=_REAL_MASSES)
 def exact_match_f_score(table: Contingency) -> float:
     """Harmonic mean of exact-match precision and recall: 2 m / (K + L), m the number of
     exactly reproduced classes; er-evaluation ``cluster_f``. Symmetric, in [0, 1].

@@ -21,7 +21,7 @@ from ._common import source_name as _name
 from .delimited import is_blank
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import label_types, weight_type
-from .weights import FETCH, FRACTION, MISSING, OK, classify_text, grouped_sql, weight_cells
+from .weights import BIG, FETCH, FRACTION, MISSING, OK, classify_text, grouped_sql, weight_cells
 
 __all__ = ["from_duckdb"]
 
@@ -66,8 +66,9 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
     names : how messages spell the parameters (a command line passes its flags).
     weight_col : a column of weights: each row counts that many times, summed exactly
         inside DuckDB (integers; floats and decimals of integral value; text numbers);
-        missing, negative, NaN and non-integral weights are refused naming the column
-        (:mod:`clustermetrics.sources.weights`).
+        a non-integral weight makes the table one of real masses (float sums, see
+        :mod:`clustermetrics.sources.weights`); missing, negative and NaN weights are
+        refused naming the column.
 
     Notes
     -----
@@ -286,7 +287,7 @@ def _header_weight(name: str, count: int) -> tuple:
     column's name, read by the same rules), negated."""
     kind, exact, real = classify_text(name)
     return (kind, -count, -count * (exact or 0) if kind == OK else 0,
-            -count * (real or 0.0) if kind in (OK, FRACTION) else 0.0)
+            -count * (real or 0.0) if kind in (OK, FRACTION, BIG) else 0.0)
 
 
 def _read_csv(links, ncols, t, p, gz, sep, crlf, longest, w=None) -> str:

@@ -42,7 +42,17 @@ from ..table import Contingency
 from ._common import check_nulls, labels
 from .chunks import ContingencyBuilder
 from .files import PARAMETERS, expand_paths
-from .weights import check_problems, check_total, classify, exact_sum, problem_counts
+from .weights import (
+    BIG,
+    FRACTION,
+    check_problems,
+    check_real_total,
+    check_total,
+    classify,
+    exact_sum,
+    masses,
+    problem_counts,
+)
 
 __all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow",
            "weight_type"]
@@ -320,7 +330,9 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
     Labels and missing labels are those of every other engine (see the module's table):
     NULL and NaN are missing, an error naming the column and the count unless
     ``drop_null``; infinite labels are an error. ``weight_col``: a column of weights
-    (:mod:`.weights`), each row counted that many times.
+    (:mod:`.weights`), each row counted that many times; a non-integral weight in any
+    batch makes the table one of real masses (the rule of :func:`.weights.masses`,
+    applied batch by batch).
     """
     pa = pyarrow()
     files = expand_paths(source, "source")
@@ -331,7 +343,7 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
         weight_type(files, weight_col, name, names)
     builder = ContingencyBuilder()
     rows = t_null = p_null = skipped = 0
-    total = 0
+    total, real_total = 0, 0.0
     problems: dict[int, int] = {}
     columns = list(dict.fromkeys((true_col, pred_col, *([weight_col] if weight_col else []))))
     for path in files:
@@ -353,16 +365,20 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
                 if weight_col is not None:
                     w = arrow_labels(batch.column(columns.index(weight_col)))[~bad]
                     kinds, exact, real = classify(w)
-                    for k, c in problem_counts(kinds).items():
+                    counts = problem_counts(kinds)
+                    for k, c in counts.items():
                         problems[k] = problems.get(k, 0) + c
-                    if any(problems.values()):
+                    if any(c for k, c in problems.items() if k not in (FRACTION, BIG)):
                         continue  # refused below, after the NULL policy
                     total += exact_sum(exact)
-                    check_total(max(total, 1), name, weight_col, option)
-                    keep = exact > 0
+                    real_total += float(real.sum())
+                    if not (problems[FRACTION] or problems[BIG]):  # exact so far
+                        check_total(max(total, 1), name, weight_col, option)
+                    cells = masses(exact, real, counts)
+                    keep = cells > 0
                     if keep.any():
-                        builder.update(Contingency.from_labels(t[keep], p[keep],
-                                                               sample_weight=exact[keep]))
+                        builder.update(Contingency.from_group_counts(t[keep], p[keep],
+                                                                     cells[keep]))
                 elif t.shape[0]:
                     builder.update(t, p)
         except (OSError, pa.ArrowException) as exc:
@@ -372,5 +388,8 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
     if weight_col is not None:
         # the checks of cell_counts, on the sums of the batches
         check_problems(problems, name, weight_col, option)
-        check_total(total, name, weight_col, option)
+        if problems[FRACTION]:
+            check_real_total(real_total, name, weight_col, option)
+        else:
+            check_total(total, name, weight_col, option)
     return builder.result()

@@ -36,8 +36,9 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
     NULL and NaN labels are an error naming the column and the count unless ``drop_null``
     (infinite labels always are);
     ``stats`` (a dict) receives ``rows`` and ``skipped``. ``weight_col``: a column of
-    weights, each row counted that many times, summed exactly in Spark
-    (:mod:`clustermetrics.sources.weights`). Needs the ``spark`` extra.
+    weights, each row counted that many times, summed exactly in Spark (non-integral
+    weights: float sums, a table of real masses; :mod:`clustermetrics.sources.weights`).
+    Needs the ``spark`` extra.
     """
     if not (hasattr(dataframe, "groupBy") and hasattr(dataframe, "schema")):
         raise ValueError(f"dataframe must be a pyspark.sql.DataFrame, got "

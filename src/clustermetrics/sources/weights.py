@@ -3,13 +3,20 @@
 A weight says how many times a row counts, exactly as if it were repeated (the
 ``sample_weight`` of :meth:`~clustermetrics.Contingency.from_labels`). Every engine sorts
 each row's weight into one :data:`KINDS` class with the same rules, sums the exact integer
-weights of the good rows per (true, predicted) cell inside the engine (a GROUP BY), and
-counts the rows of each other class; :func:`cell_counts` then refuses the problems, naming
-the column, or hands the sums on to the table.
+weights of the good rows per (true, predicted) cell inside the engine (a GROUP BY), with
+their float sum alongside, and counts the rows of each other class; :func:`cell_counts`
+then refuses the problems, naming the column, or hands the sums on to the table.
 
 * Integer columns: the value; above 2**63 - 1 is refused (a table counts at most that).
 * Float and decimal columns: an integral value is that integer (``3.0`` is 3); a
-  fraction is refused today (real-valued weights), NaN and infinity always.
+  fraction is a real-valued weight; NaN and infinity are refused.
+* Real-valued weights: one non-integral weight anywhere makes the table one of real
+  masses (:attr:`~clustermetrics.Contingency.real_valued`), each cell the float64 sum of
+  its rows' weights (integral ones included) as the engine adds them up; the order of
+  that sum is the engine's, so the masses agree with ``from_labels`` to rounding
+  (~1e-15 relative per cell), not bit for bit. Their total must lie between 1e-150 and
+  1e150; next to a non-integral weight, weights above 2**63 - 1 are real masses too.
+  Without a non-integral weight the sums stay exact integers.
 * Text (CSV/TSV cells, string columns): a decimal number, ``-?[0-9]+(\\.[0-9]+)?`` with
   nothing around it (``3``, ``007``, ``3.0``); anything else (``1e3``, ``+3``, `` 3``) is
   not a number; an empty or whitespace-only cell is a missing weight.
@@ -28,13 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from ..table.validation import MAX_ITEMS
+from ..table.validation import MAX_ITEMS, REAL_TOTAL
 from .delimited import is_blank
 
 __all__ = ["WeightCells", "KINDS", "OK", "MISSING", "INVALID", "NONFINITE", "NEGATIVE",
            "FRACTION", "BIG", "TEXT_NUMBER", "FETCH", "cell_counts", "check_problems",
-           "check_total", "classify", "classify_text", "exact_sum", "grouped_parts", "grouped_sql",
-           "problem_counts", "sql_kind", "weight_cells"]
+           "check_real_total", "check_total", "classify", "classify_text", "exact_sum",
+           "grouped_parts", "grouped_sql", "masses", "problem_counts", "sql_kind",
+           "weight_cells"]
 
 OK, MISSING, INVALID, NONFINITE, NEGATIVE, FRACTION, BIG = range(7)
 # what each class is called in messages (OK never is)
@@ -64,7 +72,7 @@ def classify_text(value: Any) -> tuple[int, int | None, float | None]:
     digits = _DIGITS_RE.match(value).group(1)  # type: ignore[union-attr]
     if len(digits) > len(_MAX_DIGITS) or (len(digits) == len(_MAX_DIGITS)
                                           and digits > _MAX_DIGITS):
-        return BIG, None, None
+        return BIG, None, float(value)
     exact = int(digits or "0")
     return OK, exact, float(exact)
 
@@ -72,7 +80,7 @@ def classify_text(value: Any) -> tuple[int, int | None, float | None]:
 def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(kinds, exact, real) of a column's weights, one per row: ``values`` a (masked)
     array of numbers, Decimals or text. ``exact`` holds the int64 weights (0 where not OK),
-    ``real`` the floats of the good and non-integral rows (NaN elsewhere)."""
+    ``real`` the floats of the good, non-integral and too big rows (NaN elsewhere)."""
     mask = np.ma.getmaskarray(values)
     data = np.ma.getdata(values)
     n = data.shape[0]
@@ -87,7 +95,8 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             kinds[data > MAX_ITEMS] = BIG
         good = kinds == OK
         exact[good] = data[good].astype(np.int64)  # at most 2**63 - 1: exact
-        real[good] = data[good]
+        usable = good | (kinds == BIG)
+        real[usable] = data[usable]
     elif data.dtype.kind == "f":
         finite = np.isfinite(data)
         kinds[~finite] = NONFINITE
@@ -97,7 +106,7 @@ def classify(values: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         kinds[whole & (data >= 2.0**63)] = BIG
         good = kinds == OK
         exact[good] = data[good].astype(np.int64)  # integral and below 2**63: exact
-        usable = good | (kinds == FRACTION)
+        usable = good | (kinds == FRACTION) | (kinds == BIG)
         real[usable] = data[usable]
     elif data.dtype.kind in "OUS":
         for i, v in enumerate(data.tolist()):
@@ -129,7 +138,7 @@ def _classify_number(v: Any) -> tuple[int, int | None, float | None]:
     if whole != v:
         return FRACTION, None, float(v)
     if whole > MAX_ITEMS:
-        return BIG, None, None
+        return BIG, None, float(v)
     return OK, whole, float(whole)
 
 
@@ -181,11 +190,13 @@ def sql_kind(column: str, family: str, dialect: str) -> tuple[str, str, str]:
                      f"{w} = CAST('-Infinity' AS DOUBLE) THEN {NONFINITE}")
     if family != "uint":
         parts.append(f"WHEN {w} < 0 THEN {NEGATIVE}")
+    if family == "float":
+        # before the fraction test: Spark's floor of a double is a BIGINT, which overflows
+        # (an error under ANSI SQL); doubles this large are all integral anyway
+        parts.append(f"WHEN {w} >= 9.223372036854775808e18 THEN {BIG}")
     if family in ("float", "decimal"):
         parts.append(f"WHEN {w} <> floor({w}) THEN {FRACTION}")
-    if family == "float":
-        parts.append(f"WHEN {w} >= 9.223372036854775808e18 THEN {BIG}")
-    elif family in ("uint", "decimal"):
+    if family in ("uint", "decimal"):
         parts.append(f"WHEN {w} > {MAX_ITEMS} THEN {BIG}")
     kind = f"CASE {' '.join(parts)} ELSE {OK} END"
     # TRY_CAST: an engine may evaluate the cast on rows the CASE around it leaves out
@@ -204,7 +215,8 @@ class WeightCells:
     engine summed exactly but no table holds) and the float sum of its weights when OK or
     non-integral. Grouping by the class costs one more key where counting each class
     would cost an aggregate each; a (true, predicted) pair then has one group unless its
-    rows' weights are of several classes (an error today)."""
+    rows' weights are of several classes (integral and non-integral ones: the table sums
+    the float sums of its groups)."""
 
     col: str
     option: str
@@ -244,16 +256,16 @@ def weight_cells(data: Mapping[str, Any], col: str, option: str) -> WeightCells:
 
 def grouped_parts(family: str, dialect: str) -> tuple[str, str, str]:
     """(class of the row's weight ``w``, aggregate of the exact sum of OK weights,
-    aggregate of the float sum of OK and non-integral ones) in SQL."""
+    aggregate of the float sum of OK, non-integral and too big ones) in SQL."""
     kind, exact, real = sql_kind("w", family, dialect)
     return (kind, f"sum(CASE WHEN wk = {OK} THEN {exact} END)",
-            f"sum(CASE WHEN wk IN ({OK}, {FRACTION}) THEN {real} END)")
+            f"sum(CASE WHEN wk IN ({OK}, {FRACTION}, {BIG}) THEN {real} END)")
 
 
 def grouped_sql(rows: str, family: str, dialect: str) -> str:
     """GROUP BY (t, p, weight class ``wk``) of the rows (t, p, w) of the SELECT ``rows``:
-    the rows ``n``, the exact sum ``wi`` of OK weights and the float sum ``wf`` of OK and
-    non-integral ones."""
+    the rows ``n``, the exact sum ``wi`` of OK weights and the float sum ``wf`` of OK,
+    non-integral and too big ones."""
     kind, wi, wf = grouped_parts(family, dialect)
     return (f"SELECT t, p, wk, count(*) AS n, {wi} AS wi, {wf} AS wf "
             f"FROM (SELECT t, p, w, {kind} AS wk FROM ({rows}) AS r) AS c GROUP BY t, p, wk")
@@ -262,13 +274,13 @@ def grouped_sql(rows: str, family: str, dialect: str) -> str:
 # ----------------------------------------------------------------- the decision
 def check_problems(counts: Mapping[int, int], name: str, col: str, option: str) -> None:
     """The first problem among the weights (counts of rows by class) as a ValueError
-    naming the column; non-integral weights are refused here."""
+    naming the column; non-integral weights are no problem (real-valued weights), and
+    next to one, neither are weights above 2**63 - 1 (real masses are floats)."""
+    real = counts.get(FRACTION, 0) > 0
     for kind, what in KINDS.items():
         count = counts.get(kind, 0)
-        if count:
-            extra = {MISSING: "; every row needs a weight",
-                     FRACTION: " (a weight counts repetitions of a row: real-valued "
-                               "weights are not supported)"}.get(kind, "")
+        if count and kind != FRACTION and not (real and kind == BIG):
+            extra = "; every row needs a weight" if kind == MISSING else ""
             raise ValueError(f"{name}: column {col!r} ({option}) holds {count} {what}{extra}")
 
 
@@ -284,6 +296,17 @@ def check_total(total: int | None, name: str, col: str, option: str) -> None:
                          "to score")
 
 
+def check_real_total(total: float, name: str, col: str, option: str) -> None:
+    """A total of real-valued weights the table can hold (between 1e-150 and 1e150)."""
+    if total == 0:
+        check_total(0, name, col, option)
+    if not REAL_TOTAL[0] <= total <= REAL_TOTAL[1]:
+        raise ValueError(f"{name}: the weights of column {col!r} ({option}) add up to "
+                         f"{total:.3g}: real-valued weights must total between 1e-150 and "
+                         "1e150 (so that products of two masses stay normal float64 "
+                         "numbers); rescale them")
+
+
 def exact_sum(values: np.ndarray) -> int:
     """The exact sum of non-negative int64 values (numpy's would wrap): in two halves."""
     values = np.asarray(values, dtype=np.int64)
@@ -293,12 +316,28 @@ def exact_sum(values: np.ndarray) -> int:
 
 def cell_counts(exact: np.ndarray, real: np.ndarray, counts: Mapping[int, int], name: str,
                 col: str, option: str, big: bool = False) -> np.ndarray:
-    """The counts that the weights give the cells (or rows): the exact integer sums
-    (int64), checked; ``big``: some sum is above what int64 holds. The one place that
-    decides what the weights become: ``real`` holds the float sums (non-integral weights
-    included), which would be returned here once the table takes real-valued counts;
-    today non-integral weights are refused."""
+    """What the weights give the cells (or rows), checked; the one place that decides
+    what the weights become. Without a non-integral weight (``counts[FRACTION]``, rows
+    by class) the exact integer sums ``exact`` (int64; ``big``: some sum is above what
+    int64 holds, refused); with one, the float sums ``real`` (float64, integral weights
+    included: real masses, whose table is :attr:`~clustermetrics.Contingency.real_valued`
+    unless they all add up to whole numbers)."""
     check_problems(counts, name, col, option)
-    exact = np.asarray(exact, dtype=np.int64)
-    check_total(None if big else exact_sum(exact), name, col, option)
-    return exact
+    sums = masses(exact, real, counts)
+    if sums.dtype.kind == "f":
+        check_real_total(float(sums.sum()), name, col, option)
+    else:
+        check_total(None if big else exact_sum(sums), name, col, option)
+    return sums
+
+
+def masses(exact: np.ndarray, real: np.ndarray, counts: Mapping[int, int]) -> np.ndarray:
+    """The rule, unchecked (:func:`cell_counts` checks): the float64 sums ``real`` when
+    some weight is non-integral (``counts``: rows by class), else the int64 sums
+    ``exact``. A reader that decides part by part (the Parquet reader, batch by batch)
+    applies it to each part, a part with a weight above 2**63 - 1 taken as real too (it
+    is refused at the end unless some part holds a fraction); the merged table is one of
+    real masses when a part is."""
+    if counts.get(FRACTION, 0) or counts.get(BIG, 0):
+        return np.asarray(real, dtype=np.float64)
+    return np.asarray(exact, dtype=np.int64)

@@ -8,6 +8,7 @@ union of disjoint item sets is the sum of their tables, aligned by label value.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
@@ -19,7 +20,14 @@ from .._html import text as html_text
 from .counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
-from .validation import MAX_ITEMS, as_count_array, as_label_array, check_same_length
+from .validation import (
+    MAX_ITEMS,
+    REAL_TOTAL,
+    as_label_array,
+    as_mass_array,
+    check_same_length,
+    integral_masses,
+)
 
 __all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix"]
 
@@ -48,6 +56,10 @@ class Contingency:
     >>> t.to_dense()
     array([[2, 0],
            [1, 1]])
+
+    Counts are int64 item counts; a table built from real-valued ``sample_weight`` (or real
+    counts) holds float64 cell masses instead, n_ij = the sum of the weights of the items in
+    the cell (:attr:`real_valued`). Integral masses always give an int64 table.
     """
 
     __slots__ = ("_rows", "_cols", "_counts", "_class_labels", "_cluster_labels",
@@ -62,7 +74,8 @@ class Contingency:
         self._cluster_labels = _frozen(cluster_labels)
         self._class_sizes = _frozen(class_sizes)
         self._cluster_sizes = _frozen(cluster_sizes)
-        self._n = int(class_sizes.sum(dtype=np.int64))
+        self._n: int | float = int(class_sizes.sum(dtype=np.int64)) \
+            if counts.dtype.kind != "f" else math.fsum(counts.tolist())
         self._derived: dict[str, Any] = {}
 
     # ----------------------------------------------------------------- constructors
@@ -71,8 +84,10 @@ class Contingency:
                     sample_weight: Any = None) -> Contingency:
         """Table of two label sequences of equal length (any hashable labels).
 
-        ``sample_weight``: a non-negative integer per item, the number of times it counts
-        (exactly as if it were repeated); items of weight 0 are left out."""
+        ``sample_weight``: a non-negative weight per item. An integer weight is the number
+        of times the item counts (exactly as if it were repeated); real weights give a
+        table of float64 cell masses, n_ij = the sum of the weights of the items in the
+        cell (see :attr:`real_valued`). Items of weight 0 are left out."""
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
@@ -88,13 +103,7 @@ class Contingency:
         if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
             raise ValueError("sample_weight must be a sequence of one weight per item, got "
                              f"{type(sample_weight).__name__}")
-        try:
-            w = as_count_array(sample_weight, "sample_weight")
-        except ValueError as exc:
-            if "non-integral" not in str(exc):
-                raise
-            raise ValueError(f"{exc} (sample_weight counts repetitions of an item: real-valued "
-                             "weights are not supported)") from None
+        w = as_mass_array(sample_weight, "sample_weight")
         check_same_length(t, w, "labels_true", "sample_weight")
         keep = w > 0
         if not keep.any():
@@ -105,10 +114,11 @@ class Contingency:
 
     @classmethod
     def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
-        """Table from one row per cell, e.g. a group-by result; repeated pairs add up."""
+        """Table from one row per cell, e.g. a group-by result; repeated pairs add up.
+        ``counts`` are item counts, or real masses (summed weights: a float64 table)."""
         t = as_label_array(class_labels, "class_labels")
         p = as_label_array(cluster_labels, "cluster_labels")
-        c = as_count_array(counts, "counts")
+        c = as_mass_array(counts, "counts")
         check_same_length(t, p, "class_labels", "cluster_labels")
         check_same_length(t, c, "class_labels", "counts")
         t_codes, t_labels = factorize(t)
@@ -140,7 +150,11 @@ class Contingency:
         if len(tables) == 1:
             return tables[0]
         total = sum(t.n_samples for t in tables)
-        if total > MAX_ITEMS:
+        if any(t.real_valued for t in tables):  # real masses: their own range
+            if total > REAL_TOTAL[1]:
+                raise ValueError(f"tables hold a total mass of {total:.3g} together, more "
+                                 "than 1e150, the largest total of real masses")
+        elif total > MAX_ITEMS:
             raise ValueError(f"tables hold {total} items together, more than 2**63 - 1 = "
                              f"{MAX_ITEMS}, the largest table counted exactly")
         t_labels, t_maps = union_labels([t._class_labels for t in tables], "class labels")
@@ -162,7 +176,14 @@ class Contingency:
                           overwrite: bool = False) -> Contingency:
         """From (t, p) label pairs with positive counts in any order, normally unique (a
         GROUP BY result): the cells are sorted as packed keys (``counting.sort_cells``).
+        Non-integral float64 counts (summed real weights) give a table of real masses.
         ``overwrite``: the three arrays belong to the caller alone and may be reused."""
+        if np.asarray(counts).dtype.kind == "f":  # summed real weights: masses
+            counts = integral_masses(np.asarray(counts))
+            if counts.dtype.kind == "f":
+                t_codes, t_labels = factorize(t)
+                p_codes, p_labels = factorize(p)
+                return cls.from_cells(t_codes, p_codes, counts, t_labels, p_labels)
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
         cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],
@@ -175,6 +196,7 @@ class Contingency:
         """From cells given as codes into sorted label arrays, in any order: repeated cells
         are summed, zero cells dropped and then the labels left without items."""
         rows, cols, counts = aggregate(rows, cols, counts, cluster_labels.shape[0])
+        counts = integral_masses(counts)
         if counts.shape[0] == 0:
             raise ValueError("the table is empty: all counts are zero")
         rows, class_labels = compact(rows, class_labels)
@@ -196,12 +218,14 @@ class Contingency:
         labels left without items. O(nnz + labels), no re-sort (a bootstrap replicate, a
         filtered column). The new margins are summed over the fixed row and column index
         of the cells; labels are renumbered only when one lost all its items."""
-        counts = np.array(counts, dtype=np.int64)  # a copy: the caller may reuse its array
+        # a copy: the caller may reuse its array; real masses stay float64
+        counts = integral_masses(np.array(counts, dtype=np.float64)) \
+            if np.asarray(counts).dtype.kind == "f" else np.array(counts, dtype=np.int64)
         if counts.shape != self._counts.shape:
             raise ValueError(f"counts must hold one count per cell ({self.nnz}), got "
                              f"shape {counts.shape}")
-        keep = counts > 0
-        kept = int(np.count_nonzero(keep))
+        keep = np.flatnonzero(counts > 0)  # an index gathers ~10x faster than a mask
+        kept = int(keep.shape[0])
         if not kept:
             raise ValueError("the table is empty: all counts are zero")
         class_sizes = group_sum(self._rows, counts, self.n_classes)
@@ -266,9 +290,16 @@ class Contingency:
 
     # ----------------------------------------------------------------- properties
     @property
-    def n_samples(self) -> int:
-        """Total number of items N."""
+    def n_samples(self) -> int | float:
+        """Total number of items N (the total weight, a float, when :attr:`real_valued`)."""
         return self._n
+
+    @property
+    def real_valued(self) -> bool:
+        """True when the cells hold real-valued masses (float64; built from real
+        ``sample_weight``) rather than int64 item counts. Scores that need whole items
+        (chance models, significance, resampling) refuse such a table."""
+        return self._counts.dtype.kind == "f"
 
     @property
     def n_classes(self) -> int:
@@ -295,7 +326,8 @@ class Contingency:
 
     @property
     def counts(self) -> np.ndarray:
-        """Count n_ij of each non-zero cell (int64)."""
+        """Count n_ij of each non-zero cell (int64; float64 masses when
+        :attr:`real_valued`)."""
         return self._counts
 
     @property
@@ -322,7 +354,7 @@ class Contingency:
         """The full (n_classes, n_clusters) int64 matrix. Allocates every cell, so a table
         whose dense form exceeds the memory available is refused (use :meth:`to_sparse`)."""
         _check_dense_fits(self.n_classes, self.n_clusters)
-        dense = np.zeros((self.n_classes, self.n_clusters), dtype=np.int64)
+        dense = np.zeros((self.n_classes, self.n_clusters), dtype=self._counts.dtype)
         dense[self._rows, self._cols] = self._counts
         return dense
 
@@ -331,7 +363,8 @@ class Contingency:
         from scipy import sparse
 
         return sparse.csr_matrix((self._counts, (self._rows, self._cols)),
-                                 shape=(self.n_classes, self.n_clusters), dtype=np.int64)
+                                 shape=(self.n_classes, self.n_clusters),
+                                 dtype=self._counts.dtype)
 
     def transpose(self) -> Contingency:
         """The same table with the roles of classes and clusters swapped."""
@@ -343,6 +376,16 @@ class Contingency:
     @property
     def T(self) -> Contingency:
         return self.transpose()
+
+    def require_counts(self, what: str, why: str,
+                       error: type[ValueError] = ValueError) -> None:
+        """Raise ``error`` naming ``sample_weight`` when the table holds real-valued masses
+        and ``what`` (a score, an interval, a test) needs whole items, for the reason
+        ``why``."""
+        if self.real_valued:
+            raise error(f"{what} needs integer item counts, but sample_weight has "
+                        f"non-integral values (a table of real-valued masses): {why}; "
+                        "use integer weights (repetitions)")
 
     def cached(self, key: str, compute: Callable[[Contingency], Any]) -> Any:
         """Value of ``compute(self)``, computed once per table (tables are immutable).
@@ -417,7 +460,7 @@ class Contingency:
 def as_contingency(labels_true: Any, labels_pred: Any = None,
                    sample_weight: Any = None) -> Contingency:
     """The table for a metric call: a Contingency passed as is, or built from two label arrays
-    (with ``sample_weight``: integer repetition counts per item)."""
+    (with ``sample_weight``: one weight per item, see :meth:`Contingency.from_labels`)."""
     if isinstance(labels_true, Contingency):
         if labels_pred is not None:
             raise ValueError("labels_pred must be None when labels_true is a Contingency")

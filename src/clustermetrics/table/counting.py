@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["aggregate", "compact", "compact_sizes", "count_pairs", "group_sum", "sort_cells"]
+__all__ = ["aggregate", "compact", "compact_sizes", "count_pairs", "group_sum", "new_codes",
+           "sort_cells"]
 
 # Pairs are counted with one bincount over all cells when there are at most 8 cells per
 # item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
@@ -58,8 +59,18 @@ def compact_sizes(codes, labels, sizes):
     present = sizes > 0
     if present.all():
         return codes, labels, sizes
-    lookup = np.cumsum(present) - 1
-    return lookup[codes], labels[present], sizes[present]
+    lookup = new_codes(present)
+    kept = np.flatnonzero(present)  # an index gathers ~10x faster than a random mask
+    return lookup[codes], labels[kept], sizes[kept]
+
+
+def new_codes(present: np.ndarray) -> np.ndarray:
+    """int64 code of each present entry among the present ones (the count of present
+    entries before it), from a boolean mask. numpy's cumsum of a bool array into int64
+    takes a slow casting loop (~7 ns an entry); into int32 it runs ~10x faster."""
+    if present.shape[0] < 2**31:
+        return np.cumsum(present, dtype=np.int32).astype(np.int64) - 1
+    return np.cumsum(present, dtype=np.int64) - 1
 
 
 def aggregate(rows, cols, counts, n_p):
@@ -80,13 +91,16 @@ def compact(codes, labels):
     present = np.bincount(codes, minlength=labels.shape[0]) > 0
     if present.all():
         return codes, labels
-    lookup = np.cumsum(present) - 1
-    return lookup[codes], labels[present]
+    return new_codes(present)[codes], labels[np.flatnonzero(present)]
 
 
 def group_sum(index, counts, size):
     """Exact integer sums of counts grouped by index (np.add.at on int64: numpy 2's fast
-    path is ~3x quicker than a float-weighted bincount, measured on 6e7 cells)."""
+    path is ~3x quicker than a float-weighted bincount, measured on 6e7 cells); float64
+    masses (real sample weights) are summed as float64."""
+    counts = np.asarray(counts)
+    if counts.dtype.kind == "f":
+        return np.bincount(index, weights=counts, minlength=size).astype(np.float64)
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, index, np.asarray(counts, dtype=np.int64))
     return out

@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ITEMS", "as_count_array", "as_label_array", "check_same_length",
-           "check_total"]
+__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_count_array", "as_label_array", "as_mass_array",
+           "as_masses", "check_same_length", "check_total", "integral_masses"]
 
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
+REAL_TOTAL = (1e-150, 1e150)  # real masses: their products stay normal float64
 # numbers that can be NaN or infinite, and are checked for it one by one in object arrays
 _INEXACT = (float, complex, np.inexact, Decimal)
 _NAT = (np.datetime64, np.timedelta64)
@@ -55,6 +56,60 @@ def as_count_array(values: Any, name: str) -> np.ndarray:
     arr = _to_numpy(values, name)
     _check_shape(arr, name)
     return as_counts(arr, name)
+
+
+def as_mass_array(values: Any, name: str) -> np.ndarray:
+    """``values`` as a non-empty 1-D array of non-negative masses: int64 counts when every
+    value is a whole number (:func:`as_count_array`), else float64 real masses (finite,
+    non-negative); a ValueError naming ``name`` otherwise."""
+    if np.ma.isMaskedArray(values) and np.ma.count_masked(values):
+        raise ValueError(f"{name} contains {int(np.ma.count_masked(values))} masked "
+                         "(missing) values")
+    arr = _to_numpy(values, name)
+    _check_shape(arr, name)
+    return as_masses(arr, name)
+
+
+def as_masses(values: np.ndarray, name: str) -> np.ndarray:
+    """A numeric array as int64 counts (:func:`as_counts`) when every value is a whole
+    number, else as float64 masses: finite and non-negative."""
+    try:
+        return as_counts(values, name)
+    except ValueError as exc:
+        if "NaN" in str(exc):
+            raise ValueError(f"{name} contains NaN values; weights must be finite "
+                             "non-negative numbers") from None
+        if "non-integral" not in str(exc) and "above 2**63" not in str(exc):
+            raise
+        try:
+            masses = np.array([float(v) for v in values.tolist()], dtype=np.float64) \
+                if values.dtype.kind == "O" else values.astype(np.float64)
+        except (TypeError, ValueError):
+            raise exc from None
+        if "above 2**63" in str(exc) and np.isfinite(masses).all() and \
+                np.all(masses == np.round(masses)):
+            raise  # whole numbers too large to count
+    masses = masses.astype(np.float64)
+    if not np.isfinite(masses).all():
+        raise ValueError(f"{name} contains {int((~np.isfinite(masses)).sum())} infinite "
+                         "values; weights must be finite")
+    if np.any(masses < 0):
+        raise ValueError(f"{name} must be non-negative, got {int((masses < 0).sum())} negative")
+    total = float(masses.sum())
+    if not REAL_TOTAL[0] <= total <= REAL_TOTAL[1]:
+        raise ValueError(f"{name} adds up to {total:.3g}: real-valued weights must total "
+                         "between 1e-150 and 1e150 (so that products of two masses stay "
+                         "normal float64 numbers); rescale them")
+    return masses
+
+
+def integral_masses(masses: np.ndarray) -> np.ndarray:
+    """float64 masses that are all whole numbers (below 2**53) as int64 counts, others as
+    they are: a table holds integer counts whenever its masses allow it."""
+    if masses.dtype.kind == "f" and masses.shape[0] and \
+            float(masses.max()) < 2.0**53 and np.all(masses == np.round(masses)):
+        return masses.astype(np.int64)
+    return masses
 
 
 def as_counts(values: np.ndarray, name: str) -> np.ndarray:
