@@ -20,8 +20,8 @@ from clustermetrics.metrics import _smi  # noqa: E402
 from smi_dense_reference import dense_exact_variance  # noqa: E402
 
 TABLES = [  # (table, whether the dense tabulation fits: ~8 (max size)^2 bytes)
-    ([[20000, 3], [5, 1000]], True),
-    ([[3000, 400, 20], [200, 2500, 9], [5, 30, 1000]], True),
+    ([[4000, 3], [5, 600]], True),
+    ([[1500, 200, 20], [100, 1200, 9], [5, 30, 500]], True),
     ([[999980, 10], [10, 0]], False),
     ([[999000, 300, 20], [200, 500, 3], [1, 2, 3]], False),
     ([[10**6, 5], [3, 10**6]], False),

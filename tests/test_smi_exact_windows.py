@@ -123,3 +123,16 @@ def test_exact_refuses_what_would_take_minutes():
     assert time.perf_counter() - start < 2.0
     result = cm.standardized_mutual_info(table, n_samples=20)
     assert result.method == "monte_carlo" and 0 < result.standard_error < np.inf
+
+
+@pytest.mark.parametrize("n,k,seed", [(500, 100, 0), (3000, 1000, 1), (2000, 40, 2)])
+def test_many_sparse_cells_match_the_dense_implementation(n, k, seed):
+    """Many labels, most cells empty: the summands' shifts must not bring in terms of the
+    size of N (sum_ij a_i b_j / N = N) that cancel only up to rounding."""
+    rng = np.random.default_rng(seed)
+    table = Contingency.from_labels(rng.integers(0, k, n), rng.integers(0, k, n))
+    a, b = table.class_sizes, table.cluster_sizes
+    e0, v0 = dense_exact_variance(a, b, n)
+    e1, v1 = _smi.exact_variance(a, b, n)
+    assert e1 == pytest.approx(e0, rel=1e-12)
+    assert v1 == pytest.approx(v0, rel=1e-11)

@@ -30,8 +30,9 @@ its law, so the work is about sum_{a,b} w(a, b) sum_{b'} w'(a, b, b') (w the win
 the order of the square roots of the sizes, or the whole support where that is shorter)
 instead of growing with N; :func:`exact_work` estimates it so that ``method="auto"``
 can fall back to Monte Carlo. The pmf is a product of ratios p(k + 1) / p(k) (no log k!
-table), and phi(n_ij) is centred at mu_ij = a_i b_j / N with slopes additive in i and j
-(:func:`exact_variance`), so the rounding scales with Var[S] rather than with E[S]^2.
+table), and each phi(n_ij) is shifted by phi(k0_ij), k0_ij the integer nearest
+a_i b_j / N (:func:`exact_variance`), so the rounding scales with the fluctuations of the
+cells rather than with E[S].
 
 Monte Carlo
 -----------
@@ -112,8 +113,8 @@ def _cut(n: int, cells: float) -> float:
     from the first excluded K > mode (p(K) < e^-T p(mode)) the ratios are below
     r = e^(-T / (K - mode)), and the excluded mass on that side is at most
     p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T); with the left side, at most
-    tau = 2 e^-T (1 + N) of the kept mass. Every summand is a centred
-    phi~(k) = k log(k / mu) - (k - mu) in [0, B], B = 2 N log N + N (mu >= 1 / N), so a
+    tau = 2 e^-T (1 + N) of the kept mass. Every summand is a shifted
+    phi(k) - phi(k0) in [-B, B], B = N log N <= 2 N log N + N, so a
     truncated and renormalised expectation is off by at most 2 tau B; following the
     nesting (G over <= R rows, <= C other columns, R C cells) Var[S] is off by at most
     28 tau (R C)^2 B^2. With T = 60 log 2 + log 56 + log(1 + N) + 2 log(R C) + 2 log B
@@ -269,19 +270,27 @@ def _expect(pop, succ, draws, cut: float, f, windows=None) -> np.ndarray:
     return out
 
 
-def _phi_centred(k: np.ndarray, mu) -> np.ndarray:
-    """phi(k) - phi(mu) - phi'(mu) (k - mu) = k log(k / mu) - (k - mu), as
-    k log1p((k - mu) / mu) - (k - mu): about (k - mu)^2 / (2 mu), with an absolute
-    rounding error of ~eps |k - mu| instead of eps k log k."""
+def _anchor(a, b, n: int) -> np.ndarray:
+    """k0 = round(a b / N) in integers (the same for a cell wherever it is computed)."""
+    return (np.asarray(a, dtype=np.int64) * np.asarray(b, dtype=np.int64) + n // 2) // n
+
+
+def _phi_shifted(k: np.ndarray, k0) -> np.ndarray:
+    """phi(k) - phi(k0), as (k - k0) log k + k0 log1p((k - k0) / k0): an absolute rounding
+    error of ~eps |k - k0| log k instead of eps k log k."""
     k = np.asarray(k, dtype=np.float64)
-    d = k - mu
-    ratio = np.where(k > 0, d / mu, 0.0)
-    return np.where(k > 0, k * np.log1p(ratio), 0.0) - d
+    k0 = np.asarray(k0, dtype=np.float64)
+    d = k - k0
+    safe_k0 = np.maximum(k0, 1.0)
+    body = d * np.log(np.maximum(k, 1.0)) + k0 * np.log1p(np.where(k > 0, d / safe_k0, 0.0))
+    plain = _phi(k)
+    return np.where(k0 == 0, plain, np.where(k == 0, -_phi(k0), body))
 
 
 class _OtherRows:
-    """G_(a, b')(m) = sum over the rows i' != i of E_Hyp(N - a, a_i', m)[phi~_(i' j')] for
-    a column j' of size b' holding m items outside row i (phi~ centred at a_i' b' / N),
+    """G_(a, b')(m) = sum over the rows i' != i of E_Hyp(N - a, a_i', m)[phi^_(i' j')] for
+    a column j' of size b' holding m items outside row i (phi^ shifted by phi(k0),
+    k0 = round(a_i' b' / N)),
     evaluated on demand over the needed ranges of m and kept (one per distinct row size
     a)."""
 
@@ -295,9 +304,9 @@ class _OtherRows:
     def _values(self, bv: np.ndarray, m: np.ndarray) -> np.ndarray:
         r, s = m.shape[0], self.sizes.shape[0]
         succ = np.tile(self.sizes, r)
-        mu = succ * (np.repeat(bv, s) / self.n)
+        k0 = _anchor(succ, np.repeat(bv, s), self.n)
         vals = _expect(self.n - self.av, succ, np.repeat(m, s), self.cut,
-                       lambda rows, k: _phi_centred(k, mu[rows, None]))
+                       lambda rows, k: _phi_shifted(k, k0[rows, None]))
         return (vals.reshape(r, s) * self.mult[None, :]).sum(axis=1)
 
     def ensure(self, wanted: list[tuple[int, int, int]]) -> list[tuple[int, np.ndarray]]:
@@ -333,11 +342,10 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
     cluster sizes ``b`` over ``n`` items.
 
-    Each phi(n_ij) is replaced by phi~_ij(n_ij) = phi(n_ij) - phi(mu_ij) - phi'(mu_ij)
-    (n_ij - mu_ij), mu_ij = a_i b_j / N: the slopes phi'(mu_ij) = log a_i + log b_j -
-    log N + 1 are additive in i and j, so sum_ij phi'(mu_ij) n_ij is the same for every
-    table and S~ = S - sum_ij phi(mu_ij) has the variance of S, with terms of the size of
-    their fluctuations (rounding then scales with Var[S], not with E[S]^2)."""
+    Each phi(n_ij) is replaced by phi^_ij(n_ij) = phi(n_ij) - phi(k0_ij), k0_ij the
+    integer nearest a_i b_j / N: the same variance, with terms of the size of their
+    fluctuations (so rounding scales with them, not with E[S]); the difference is formed
+    without cancellation (:func:`_phi_shifted`)."""
     n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
@@ -345,15 +353,15 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
         ua, ca, ub, cb = ub, cb, ua, ca
     cut = _cut(n, float(ca.sum()) * float(cb.sum()))
     na, nb = ua.shape[0], ub.shape[0]
-    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
+    k0 = _anchor(ua[:, None], ub[None, :], n)
     weight = np.outer(ca, cb)
 
-    # m(a, b) = E[phi~(n_ij)] for each pair of distinct sizes, and E[S~]
-    flat_mu = mu.ravel()
+    # m(a, b) = E[phi^(n_ij)] for each pair of distinct sizes, and E[S^] = E[S] - const
+    flat_k0 = k0.ravel()
     means = _expect(n, np.repeat(ua, nb), np.tile(ub, na), cut,
-                    lambda rows, k: _phi_centred(k, flat_mu[rows, None])).reshape(na, nb)
+                    lambda rows, k: _phi_shifted(k, flat_k0[rows, None])).reshape(na, nb)
     e_t = math.fsum((means * weight).ravel().tolist())
-    e_s = e_t + math.fsum((mu * np.log(mu) * weight).ravel().tolist())  # mu > 0
+    e_s = e_t + math.fsum((_phi(k0) * weight).ravel().tolist())
 
     var = []
     for ia, av in enumerate(ua.tolist()):
@@ -382,17 +390,17 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
         offset = np.cumsum([0] + [v.shape[0] for _, v in runs])[:-1]
         flat = np.concatenate([v for _, v in runs])
         base = offset - start  # G_(a, ub[c])(m) = flat[base[c] + m]
-        mu_row = mu[ia, other]
+        k0_row = k0[ia, other]
 
-        def inner(rows, y, succ=succ, other=other, mu_row=mu_row, flat=flat, base=base):
-            return _phi_centred(y, mu_row[rows, None]) + \
+        def inner(rows, y, succ=succ, other=other, k0_row=k0_row, flat=flat, base=base):
+            return _phi_shifted(y, k0_row[rows, None]) + \
                 flat[base[other[rows], None] + succ[rows, None] - y]
 
         vals = _expect(pop, succ, draws, cut, inner, windows=(ylo, yhi))
         weights = (cb[other] - (other == col)) * vals
         for jb, bc in enumerate(cb.tolist()):
             x = np.arange(xlo[jb], xhi[jb] + 1)
-            dev = _phi_centred(x, mu[ia, jb])
+            dev = _phi_shifted(x, k0[ia, jb])
             cond = dev + flat[base[jb] + ub[jb] - x]  # cell (i, j) and the cells (i', j)
             here = col == jb
             cond = cond + np.bincount(xr[here] - xlo[jb], weights=weights[here],
