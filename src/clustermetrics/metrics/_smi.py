@@ -31,8 +31,8 @@ the order of the square roots of the sizes, or the whole support where that is s
 instead of growing with N; :func:`exact_work` estimates it so that ``method="auto"``
 can fall back to Monte Carlo. The pmf is a product of ratios p(k + 1) / p(k) (no log k!
 table), and each phi(n_ij) is shifted by phi(k0_ij), k0_ij the integer nearest
-a_i b_j / N (:func:`exact_variance`), so the rounding scales with the fluctuations of the
-cells rather than with E[S].
+a_i b_j / N, and on dense tables by its tangent (:func:`exact_variance`), so the rounding
+scales with the fluctuations of the cells rather than with E[S].
 
 Monte Carlo
 -----------
@@ -275,16 +275,25 @@ def _anchor(a, b, n: int) -> np.ndarray:
     return (np.asarray(a, dtype=np.int64) * np.asarray(b, dtype=np.int64) + n // 2) // n
 
 
-def _phi_shifted(k: np.ndarray, k0) -> np.ndarray:
-    """phi(k) - phi(k0), as (k - k0) log k + k0 log1p((k - k0) / k0): an absolute rounding
-    error of ~eps |k - k0| log k instead of eps k log k."""
+def _slope(a, b, n: int, sloped: bool):
+    """phi'(a b / N) = log a + log b - log N + 1 (additive in the row and the column), or 0."""
+    if not sloped:
+        return np.zeros(np.broadcast(np.asarray(a), np.asarray(b)).shape)
+    return (np.log(np.asarray(a, dtype=np.float64)) + np.log(np.asarray(b, dtype=np.float64))
+            - math.log(n)) + 1.0
+
+
+def _phi_shifted(k: np.ndarray, k0, slope) -> np.ndarray:
+    """phi(k) - phi(k0) - slope (k - k0), as (k - k0) (log k - slope) + k0 log1p((k - k0) /
+    k0): an absolute rounding error of ~eps |k - k0| log k instead of eps k log k."""
     k = np.asarray(k, dtype=np.float64)
     k0 = np.asarray(k0, dtype=np.float64)
     d = k - k0
     safe_k0 = np.maximum(k0, 1.0)
-    body = d * np.log(np.maximum(k, 1.0)) + k0 * np.log1p(np.where(k > 0, d / safe_k0, 0.0))
-    plain = _phi(k)
-    return np.where(k0 == 0, plain, np.where(k == 0, -_phi(k0), body))
+    body = d * (np.log(np.maximum(k, 1.0)) - slope) \
+        + k0 * np.log1p(np.where(k > 0, d / safe_k0, 0.0))
+    plain = _phi(k) - slope * k
+    return np.where(k0 == 0, plain, np.where(k == 0, slope * k0 - _phi(k0), body))
 
 
 class _OtherRows:
@@ -294,8 +303,9 @@ class _OtherRows:
     evaluated on demand over the needed ranges of m and kept (one per distinct row size
     a)."""
 
-    def __init__(self, n: int, ua: np.ndarray, ca: np.ndarray, ia: int, cut: float):
-        self.n, self.cut = n, cut
+    def __init__(self, n: int, ua: np.ndarray, ca: np.ndarray, ia: int, cut: float,
+                 sloped: bool):
+        self.n, self.cut, self.sloped = n, cut, sloped
         self.av = int(ua[ia])
         mult = ca - (np.arange(ua.shape[0]) == ia)
         self.sizes, self.mult = ua[mult > 0], mult[mult > 0]
@@ -305,8 +315,9 @@ class _OtherRows:
         r, s = m.shape[0], self.sizes.shape[0]
         succ = np.tile(self.sizes, r)
         k0 = _anchor(succ, np.repeat(bv, s), self.n)
+        slope = _slope(succ, np.repeat(bv, s), self.n, self.sloped)
         vals = _expect(self.n - self.av, succ, np.repeat(m, s), self.cut,
-                       lambda rows, k: _phi_shifted(k, k0[rows, None]))
+                       lambda rows, k: _phi_shifted(k, k0[rows, None], slope[rows, None]))
         return (vals.reshape(r, s) * self.mult[None, :]).sum(axis=1)
 
     def ensure(self, wanted: list[tuple[int, int, int]]) -> list[tuple[int, np.ndarray]]:
@@ -342,10 +353,13 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
     cluster sizes ``b`` over ``n`` items.
 
-    Each phi(n_ij) is replaced by phi^_ij(n_ij) = phi(n_ij) - phi(k0_ij), k0_ij the
-    integer nearest a_i b_j / N: the same variance, with terms of the size of their
-    fluctuations (so rounding scales with them, not with E[S]); the difference is formed
-    without cancellation (:func:`_phi_shifted`)."""
+    Each phi(n_ij) is replaced by phi^_ij(n_ij) = phi(n_ij) - phi(k0_ij) - s_ij (n_ij -
+    k0_ij), k0_ij the integer nearest mu_ij = a_i b_j / N: per-cell constants, and where
+    every mu_ij >= 1 the slopes s_ij = phi'(mu_ij) = log a_i + log b_j - log N + 1, additive
+    in i and j so that sum_ij s_ij n_ij is the same for every table (elsewhere s = 0: on
+    sparse tables that sum is ~N log N and would cancel only up to rounding). Var[S^] =
+    Var[S], with terms of the size of their fluctuations, formed without cancellation
+    (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S]."""
     n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
@@ -354,18 +368,22 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     cut = _cut(n, float(ca.sum()) * float(cb.sum()))
     na, nb = ua.shape[0], ub.shape[0]
     k0 = _anchor(ua[:, None], ub[None, :], n)
+    sloped = int(ua[0]) * int(ub[0]) >= n  # every mu_ij >= 1
+    slope = _slope(ua[:, None], ub[None, :], n, sloped)
     weight = np.outer(ca, cb)
 
     # m(a, b) = E[phi^(n_ij)] for each pair of distinct sizes, and E[S^] = E[S] - const
-    flat_k0 = k0.ravel()
+    flat_k0, flat_slope = k0.ravel(), slope.ravel()
     means = _expect(n, np.repeat(ua, nb), np.tile(ub, na), cut,
-                    lambda rows, k: _phi_shifted(k, flat_k0[rows, None])).reshape(na, nb)
+                    lambda rows, k: _phi_shifted(k, flat_k0[rows, None],
+                                                 flat_slope[rows, None])).reshape(na, nb)
     e_t = math.fsum((means * weight).ravel().tolist())
-    e_s = e_t + math.fsum((_phi(k0) * weight).ravel().tolist())
+    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
+    e_s = e_t + math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
 
     var = []
     for ia, av in enumerate(ua.tolist()):
-        g = _OtherRows(n, ua, ca, ia, cut)
+        g = _OtherRows(n, ua, ca, ia, cut, sloped)
         # x = n_ij ~ Hyp(N, a, b) for every column size b at once
         law = np.full(nb, n), np.full(nb, av), ub
         k, px = _laws(*law, *_windows(*law, cut))
@@ -390,17 +408,18 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
         offset = np.cumsum([0] + [v.shape[0] for _, v in runs])[:-1]
         flat = np.concatenate([v for _, v in runs])
         base = offset - start  # G_(a, ub[c])(m) = flat[base[c] + m]
-        k0_row = k0[ia, other]
+        k0_row, slope_row = k0[ia, other], slope[ia, other]
 
-        def inner(rows, y, succ=succ, other=other, k0_row=k0_row, flat=flat, base=base):
-            return _phi_shifted(y, k0_row[rows, None]) + \
+        def inner(rows, y, succ=succ, other=other, k0_row=k0_row, slope_row=slope_row,
+                  flat=flat, base=base):
+            return _phi_shifted(y, k0_row[rows, None], slope_row[rows, None]) + \
                 flat[base[other[rows], None] + succ[rows, None] - y]
 
         vals = _expect(pop, succ, draws, cut, inner, windows=(ylo, yhi))
         weights = (cb[other] - (other == col)) * vals
         for jb, bc in enumerate(cb.tolist()):
             x = np.arange(xlo[jb], xhi[jb] + 1)
-            dev = _phi_shifted(x, k0[ia, jb])
+            dev = _phi_shifted(x, k0[ia, jb], slope[ia, jb])
             cond = dev + flat[base[jb] + ub[jb] - x]  # cell (i, j) and the cells (i', j)
             here = col == jb
             cond = cond + np.bincount(xr[here] - xlo[jb], weights=weights[here],
