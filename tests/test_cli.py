@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +213,39 @@ def test_example_files_are_consistent():
     t, p = _labels(EXAMPLES / "truth.txt"), _labels(EXAMPLES / "pred.txt")
     assert len(t) == len(p) == 300
     assert np.unique(t).size == 4
+
+
+def _numeric_options():
+    """(command, required positionals, flag, every option's parameter name) for each
+    option of every command that takes a number."""
+    import argparse
+
+    from clustermetrics.cli.main import build_parser
+
+    sub = next(a for a in build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    for command, parser in sub.choices.items():
+        positionals = [a for a in parser._actions if not a.option_strings and a.nargs is None]
+        dests = {a.dest for a in parser._actions if a.option_strings}
+        for action in parser._actions:
+            if action.option_strings and action.type not in (None, str) and \
+                    action.nargs is None:
+                yield command, len(positionals), max(action.option_strings, key=len), dests
+
+
+@pytest.mark.parametrize("command, n_files, flag, dests",
+                         list(_numeric_options()), ids=lambda v: str(v)[:30])
+@pytest.mark.parametrize("bad", ["-1", "nan", "x"])
+def test_bad_numbers_are_named_by_their_flags(tmp_path, capsys, monkeypatch, command,
+                                              n_files, flag, dests, bad):
+    """A bad number is refused in the command line's words: the flag, never the library's
+    parameter name or its Python-only alternatives (None, numpy generators)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text("0\n0\n1\n1\n2\n2\n")
+    uses = {"score": ["--permutations", "9", "--ci", "0.9"]}.get(command, [])  # all checked
+    assert main([command, *["t.txt"] * n_files, *uses, flag, bad]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and flag in err, err
+    assert "numpy" not in err and "None" not in err, err
+    for dest in dests:
+        assert not re.search(rf"(?<![-\w]){dest} must", err), err

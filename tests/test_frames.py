@@ -189,7 +189,7 @@ def test_real_weights_equal_evaluate_with_sample_weight(seed, n, library, groupe
 def test_real_weights_follow_evaluates_rules_for_scores_needing_whole_items():
     frame = pd.DataFrame({"y": [0, 0, 1, 1, 2], "a": [0, 1, 1, 1, 2],
                           "w": [1.5, 2.25, 3.0, 1.0, 2.5]})
-    with pytest.raises(ValueError, match="sample_weight has non-integral"):
+    with pytest.raises(ValueError, match="the table holds real-valued masses"):
         evaluate_frame(frame, "y", ["a"], ["nmi", "ami"], weight="w")
     with pytest.warns(UserWarning) as caught:
         out = evaluate_frame(frame, "y", ["a"], weight="w")

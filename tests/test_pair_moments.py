@@ -9,6 +9,7 @@ margins, and huge counts at N = 1e10), and Monte Carlo permutations for larger N
 from __future__ import annotations
 
 import math
+import warnings
 from collections import Counter
 from fractions import Fraction
 from math import comb
@@ -167,3 +168,37 @@ def test_sri_zero_variance_convention():
         cm.standardized_rand_score([0, 1, 2], [0, 0, 1], force_finite=False)
     assert cm.standardized_rand_score([0, 1, 2], [0, 0, 1]) == 0.0
     assert cm.standardized_rand_score([5], [5]) == 0.0
+
+
+def _values_by_s(key, truth, pred):
+    """{S: the set of the score's values} over every distinct table with these margins."""
+    by_s = {}
+    for table in {tuple(sorted(Counter(zip(truth, p, strict=True)).items())): p
+                  for p in arrangements(pred)}.values():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = METRICS[key].compute(cm.Contingency.from_labels(truth, table))[0]
+        except ValueError:  # undefined on this table: no evidence either way
+            continue
+        by_s.setdefault(s_of(truth, table), []).append(value)
+    return by_s
+
+
+def _affine_in_s(by_s) -> bool:
+    """The values are one function of S and lie on one non-flat line through 3+ distinct S."""
+    if len(by_s) < 3 or any(max(v) - min(v) > 1e-9 * (1 + abs(max(v))) for v in by_s.values()):
+        return False
+    (s0, v0), (s1, v1), *rest = sorted((s, v[0]) for s, v in by_s.items())
+    slope = (v1 - v0) / (s1 - s0)  # 0: a function of the margins alone, no evidence
+    return abs(slope) > 1e-9 and all(abs(v0 + slope * (s - s0) - v) <= 1e-9 * (1 + abs(v))
+                                     for s, v in rest)
+
+
+@pytest.mark.parametrize("key", sorted(METRICS))
+def test_every_score_affine_in_the_pair_count_has_an_analytic_null(key):
+    """Derived numerically over all tables with fixed margins: a score that is an affine
+    function of S there must declare its analytic significance, and only such a score."""
+    affine = all(_affine_in_s(_values_by_s(key, truth, pred)) for truth, pred in
+                 (CASES[1], CASES[2], CASES[3]))
+    assert affine == (key in SIGNIFICANT), (key, affine)

@@ -427,7 +427,7 @@ def test_scores_needing_whole_items_are_refused_up_front():
     rng = np.random.default_rng(4)
     t, a, b = _equally_good(rng, 60)
     w = np.full(60, 1.5)
-    with pytest.raises(cm.ScoreUnavailable, match="sample_weight has non-integral"):
+    with pytest.raises(cm.ScoreUnavailable, match="the table holds real-valued masses"):
         compare_clusterings(t, a, b, ["nmi", "ami"], n_boot=10, sample_weight=w)
     with pytest.warns(UserWarning) as caught:  # the default set: one warning, ami named
         got = compare_clusterings(t, a, b, n_boot=10, seed=0, sample_weight=w)
@@ -455,3 +455,22 @@ def test_text_header_names_the_total_weight_of_real_weights():
     assert f"total weight {w.sum():.6g}" in head and "N =" not in head
     head = str(cm.compare_clusterings(t, a, t, metrics=["ari"], n_boot=10, seed=0)).splitlines()[0]
     assert "N = 40 items" in head
+
+
+def test_cli_one_column_as_a_and_b(tmp_path, capsys):
+    """--a-col and --b-col naming one column is allowed, as in the library: difference 0."""
+    from clustermetrics.cli.main import main
+    (tmp_path / "t.csv").write_text("y,p\n" + "".join(
+        f"{i % 3},{(i * 7) % 4}\n" for i in range(30)))
+    assert main(["paired", str(tmp_path / "t.csv"), "--true-col", "y", "--a-col", "p",
+                 "--b-col", "p", "--n-boot", "20", "--seed", "1", "--metrics", "ari,nmi",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert "--names" not in captured.err and data["names"] == ["p (A)", "p (B)"]
+    direct = cm.compare_clusterings(*[[r.split(",")[k] for r in (tmp_path / "t.csv")
+                                      .read_text().split()[1:]] for k in (0, 1, 1)],
+                                    ["ari", "nmi"], n_boot=20, seed=1)
+    for key in ("ari", "nmi"):
+        assert data["scores"][key]["difference"] == 0.0 == direct[key].difference
+        assert data["scores"][key]["pvalue"] == 1.0 == direct[key].pvalue

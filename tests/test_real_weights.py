@@ -255,7 +255,7 @@ def test_every_score_computes_or_refuses_real_masses_naming_sample_weight():
         if e.real_weights is not None:
             assert math.isfinite(e.compute(table)[0]) or key == "southwood", key
             continue
-        with pytest.raises(ScoreUnavailable, match="sample_weight has non-integral"):
+        with pytest.raises(ScoreUnavailable, match="the table holds real-valued masses"):
             e.compute(table)
         with pytest.raises(ValueError, match="sample_weight"):
             e.func(t, p, sample_weight=w, **e.options)
@@ -268,7 +268,7 @@ def test_every_score_computes_or_refuses_real_masses_naming_sample_weight():
     assert len(caught) == 1, [str(x.message) for x in caught]
     message = str(caught[0].message)
     assert sorted(message.split(" left out: ")[0].split(", ")) == sorted(refused)
-    assert "sample_weight has non-integral" in message and "\n" not in message
+    assert "the table holds real-valued masses" in message and "\n" not in message
     for key in refused:
         assert METRICS[key].func.needs in message, key
     assert set(report.keys()) == set(METRICS) - refused
@@ -305,7 +305,7 @@ def test_cells_lighter_than_one_item_refuse_pair_counting_in_one_warning():
 @pytest.mark.parametrize("option", [dict(ci=0.9), dict(significance=True), dict(n_perm=9),
                                     dict(noise_label=2)])
 def test_evaluate_refuses_resampling_and_tests_on_real_masses(option):
-    with pytest.raises(ValueError, match="sample_weight has non-integral"):
+    with pytest.raises(ValueError, match="the table holds real-valued masses"):
         cm.evaluate([0, 0, 1, 1], [0, 1, 2, 2], "ari", sample_weight=[0.5, 1, 1, 2],
                     **option)
 
@@ -354,5 +354,49 @@ def test_real_counts_build_the_same_table_from_counts_and_matrix():
 ])
 def test_chance_models_and_resampling_refuse_real_masses(call):
     table = cm.Contingency.from_labels([0, 0, 1, 1], [0, 1, 1, 1], sample_weight=[0.5, 1, 2, 1])
-    with pytest.raises(ValueError, match="sample_weight has non-integral values"):
+    with pytest.raises(ValueError, match=r"holds real-valued masses \(from sample_weight"):
         call(table)
+
+
+@pytest.mark.parametrize("key", sorted(METRICS))
+def test_refusals_of_real_counts_do_not_blame_absent_weights(key):
+    """A table of real counts, no sample_weight anywhere: a score (or its analytic null)
+    that needs whole items says the table holds real-valued masses."""
+    table = cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], [1.5, 2.5, 0.25])
+    calls = [METRICS[key].compute]
+    if METRICS[key].significance is not None:
+        calls.append(METRICS[key].significance)
+    for call in calls:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                call(table)
+        except ScoreUnavailable as exc:
+            assert "sample_weight has" not in str(exc), str(exc)
+            assert "the table holds real-valued masses" in str(exc), str(exc)
+
+
+def test_evaluate_note_on_real_counts_names_the_table():
+    table = cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], [1.5, 2.5, 0.25])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cm.evaluate(table)
+    text = " ".join(str(w.message) for w in caught)
+    assert "left out" in text and "the table holds real-valued masses" in text
+    assert "sample_weight has" not in text
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("weights", [[1, 2, 3, 4, 1], [0.5, 2, 3.25, 4, 1]])
+def test_narrow_float_weights_are_read_without_warnings(dtype, weights):
+    """float16/float32 weights and counts score as their float64 values, with no numpy
+    warning (2**63 overflows float16 in a comparison)."""
+    truth, pred = [0, 0, 1, 1, 2], [0, 1, 1, 1, 2]
+    wide = np.array(weights, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        narrow = cm.Contingency.from_labels(truth, pred, sample_weight=np.array(weights, dtype))
+        counts = cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], np.array(weights[:3], dtype))
+        assert cm.rand_score(narrow) == cm.rand_score(truth, pred, sample_weight=wide)
+    assert cm.rand_score(counts) == cm.rand_score(
+        cm.Contingency.from_counts([0, 1, 1], [0, 1, 0], wide[:3]))

@@ -17,6 +17,7 @@ from scipy import stats
 import clustermetrics as cm
 from clustermetrics.cli import main
 from clustermetrics.registry import METRICS
+from clustermetrics.report import permutation_cell
 from clustermetrics.significance import choose_sampler, null_tables, permutation_tests
 from test_pair_moments import arrangements, s_of
 
@@ -165,3 +166,19 @@ def test_patefield_refuses_huge_dense_tables():
     with pytest.raises(ValueError, match="sampler='shuffle'"):
         next(iter(null_tables(wide, 1, sampler="patefield")))
     assert cm.permutation_test(wide, metric="ari", n_perm=2, seed=0).sampler == "shuffle"
+
+
+@pytest.mark.parametrize("n_perm", [9, 99, 999])
+def test_pvalue_error_is_honest_at_the_floor_and_the_ceiling(n_perm):
+    """No draw as good (p at its floor) or every draw as good (p = 1): the Monte Carlo error
+    is that of Laplace's estimate q = (1 + k) / (2 + n), not the plug-in 0."""
+    far = permutation_tests(cm.Contingency.from_counts([0, 1, 2], [0, 1, 2], [30, 30, 30]),
+                            ["ari"], n_perm=n_perm, seed=0)["ari"]
+    only = permutation_tests(cm.Contingency.from_labels([0, 0, 0, 0], [0, 0, 1, 1]), ["ri"],
+                             n_perm=n_perm, seed=0)["ri"]  # one possible table: every draw ties
+    assert far.pvalue == pytest.approx(1 / (1 + n_perm)) and only.pvalue == 1.0
+    for test, k in ((far, 0), (only, n_perm)):
+        q = (1 + k) / (2 + n_perm)
+        assert test.pvalue_se == pytest.approx(math.sqrt(q * (1 - q) / n_perm), rel=1e-12)
+        assert 0.5 / n_perm < test.pvalue_se < 1.5 / n_perm
+        assert float(permutation_cell(test).split("± ")[1]) > 0

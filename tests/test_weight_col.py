@@ -420,11 +420,11 @@ def test_command_line_scores_real_weights_and_notes_the_refused(tmp_path, capsys
         assert "ami" not in scores and "sri" not in scores
         notes = err.splitlines()
         assert len(notes) == 1 and notes[0].startswith("clustermetrics: note: "), err
-        assert "ami" in notes[0] and "sample_weight has non-integral" in notes[0]
+        assert "ami" in notes[0] and "the table holds real-valued masses" in notes[0]
         code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p",
                               "--weight-col", "w", "--engine", engine, "--metrics", "ami")
         assert code == 2 and out == "" and len(err.splitlines()) == 1
-        assert "sample_weight has non-integral" in err
+        assert "the table holds real-valued masses" in err
 
 
 def test_paired_command_with_real_weights(tmp_path, capsys):
@@ -446,4 +446,4 @@ def test_paired_command_with_real_weights(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "ami left out" in err
     code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
                           "--b-col", "b", "--weight-col", "w", "--metrics", "ami")
-    assert code == 2 and "sample_weight has non-integral" in err
+    assert code == 2 and "the table holds real-valued masses" in err

@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from types import ModuleType
 
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
-           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays", "repeated"]
+           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays", "repeated",
+           "repeats", "warm_matching_kernels"]
 
 _MODES = ("auto", "numba", "numpy")
 # Window cells of the expected-MI sum above which loading numba pays in a fresh process:
@@ -87,6 +88,11 @@ def repeated(times: int) -> Iterator[None]:
         _repeats = old
 
 
+def repeats() -> int:
+    """How many times the work at hand is about to be done (1 outside :func:`repeated`)."""
+    return _repeats
+
+
 def _load(name: str) -> ModuleType | None:
     # imported by name here, not at the top of a module, so that numba loads only when a
     # kernel pays (the modules themselves import numba at their top)
@@ -143,3 +149,10 @@ def sampling_stats_kernel(items: float):
     (:func:`clustermetrics._sampling_kernels.pairing_stats`), or None to use numpy."""
     mod = _wanted("._sampling_kernels", items, _SAMPLING_LOAD_ITEMS)
     return None if mod is None else mod.pairing_stats
+
+
+def warm_matching_kernels(cells: float):
+    """The compiled warm-started matching of bootstrap replicates
+    (:mod:`clustermetrics._warm_kernels`: ``reference_prices``, ``warm_matching``), or None
+    (``cells``: the number of cells of one assignment problem)."""
+    return _wanted("._warm_kernels", cells, _MATCH_LOAD_CELLS)

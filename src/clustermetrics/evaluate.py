@@ -29,7 +29,7 @@ from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report
 from .significance import check_permutation_options, permutation_tests
-from .table import Contingency, as_contingency
+from .table import REAL_MASSES, Contingency, as_contingency
 
 __all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several",
            "replicate_scores", "score_values"]
@@ -333,8 +333,8 @@ def left_out(refused: Mapping[str, ScoreUnavailable]) -> list[str]:
         else:
             reasons = "; ".join(f"{', '.join(group)}: {why}" for why, group in by_why.items())
             lines.append(f"{', '.join(whole)} left out: they need integer item counts, but "
-                         "sample_weight has non-integral values (a table of real-valued "
-                         f"masses) ({reasons}); use integer weights (repetitions)")
+                         f"{REAL_MASSES} ({reasons}); use integer weights or counts "
+                         "(repetitions)")
     return lines
 
 

@@ -425,7 +425,7 @@ def permutation_cell(test: PermutationTest) -> str:
     """``p ± se`` of a permutation test (``undefined`` when no draw could be scored)."""
     if math.isnan(test.pvalue):
         return "undefined"
-    return f"{test.pvalue:.4f} ± {test.pvalue_se:.4f}"
+    return f"{test.pvalue:.4g} ± {test.pvalue_se:.2g}"
 
 
 def permutation_notes(tests: Mapping[str, PermutationTest] | None) -> list[str]:

@@ -21,7 +21,10 @@ sampler; a shuffle would need O(N) memory there).
 The p-value counts the draws at least as good as the observed value (in the score's
 direction; values within a relative 1e-12 count as ties) and is (1 + count) / (1 + draws)
 (Phipson & Smyth 2010: never 0); its Monte Carlo standard error is
-sqrt(p (1 - p) / draws) with p = count / draws. Draws on which a score is undefined are
+sqrt(q (1 - q) / draws) with q = (1 + count) / (2 + draws), Laplace's rule-of-succession
+estimate of the exceedance probability: never 0, so a p-value at its floor 1 / (1 + draws)
+(no draw as good) or at 1 (every draw as good) still carries an honest error of about
+1 / draws, where the plug-in count / draws would give 0. Draws on which a score is undefined are
 skipped for that score and counted.
 """
 
@@ -54,7 +57,8 @@ class PermutationTest(NamedTuple):
     """A score against ``n_perm`` random tables with the observed margins.
 
     ``pvalue`` = (1 + #{draws at least as good}) / (1 + draws scored); ``pvalue_se`` its
-    Monte Carlo standard error; ``null_mean`` and ``null_sd`` the mean and standard
+    Monte Carlo standard error sqrt(q (1 - q) / draws), q = (1 + #) / (2 + draws), never 0
+    (see :mod:`clustermetrics.significance`); ``null_mean`` and ``null_sd`` the mean and standard
     deviation of the score over the draws; ``n_skipped`` the draws on which the score was
     undefined; ``sampler`` the table sampler used.
     """
@@ -178,7 +182,8 @@ def _result(key: str, observed: float, values: np.ndarray, sampler: str) -> Perm
         return PermutationTest(key, observed, math.nan, math.nan, math.nan, math.nan,
                                int(values.shape[0]), skipped, sampler)
     good = int(np.count_nonzero(_at_least_as_good(METRICS[key].better, kept, observed)))
-    share = good / kept.shape[0]
+    # Laplace's estimate keeps the error honest when no draw, or every draw, is as good
+    share = (1 + good) / (2 + kept.shape[0])
     return PermutationTest(key, observed, (1 + good) / (1 + kept.shape[0]),
                            math.sqrt(share * (1 - share) / kept.shape[0]),
                            float(kept.mean()), float(kept.std()), int(values.shape[0]),

@@ -14,6 +14,7 @@ from ..experiments.html import Section, write_report
 from .output import CliError, log
 
 __all__ = ["MAX_POINTS", "integer", "numpy_seed", "positive_float", "sklearn_seed",
+           "confidence_level",
            "add_run_options", "progress_of", "refuse_unused", "show_needs_report",
            "with_extras", "write_page"]
 
@@ -51,6 +52,18 @@ def positive_float(text: str) -> float:
         value = 0.0
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def confidence_level(text: str) -> float:
+    """An argparse type: a confidence level strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a confidence level in (0, 1), e.g. 0.95, "
+                                         f"got {text!r}")
     return value
 
 

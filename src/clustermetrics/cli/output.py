@@ -91,6 +91,8 @@ def as_flags(message: str, flags: dict[str, str], others: Collection[str] = ()) 
     'line 2 is empty'
     >>> as_flags("line 2 (missing; --drop-null skips them)", {}, {"--drop-null"})
     'line 2 (missing)'
+    >>> as_flags("ci must be a level in (0, 1), got 0", {"ci": "--ci"})
+    '--ci must be a level in (0, 1), got 0'
     """
     def flag(match: re.Match) -> str:
         return flags.get(match.group(1), match.group(1))
@@ -113,4 +115,6 @@ def as_flags(message: str, flags: dict[str, str], others: Collection[str] = ()) 
     message = re.sub(r"(?<=\()(\w+)(?=\)| ')", flag, message)
     message = re.sub(r"\b(\w+)=True\b",
                      lambda m: flags.get(m.group(1), m.group(0)), message)
+    message = re.sub(r"^(\w+)(?= must )", lambda m: flags.get(m.group(1), m.group(1)),
+                     message)  # "ci must be ...": the library's check of a parameter
     return re.sub(r"^(\w+_\w+)(?= )", flag, message)

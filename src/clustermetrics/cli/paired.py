@@ -11,7 +11,7 @@ from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
 from ..sources.weights import cell_counts, classify, problem_counts
 from .engines import FLAGS
-from .options import add_run_options, integer, progress_of, write_page
+from .options import add_run_options, confidence_level, integer, progress_of, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]
@@ -43,7 +43,7 @@ def add_paired_command(sub) -> None:
                         "with real weights, those that need whole items are left out)")
     p.add_argument("--n-boot", type=integer(2, MAX_N_BOOT), default=1000,
                    help="paired replicates (default 1000)")
-    p.add_argument("--ci", type=float, default=0.95,
+    p.add_argument("--ci", type=confidence_level, default=0.95,
                    help="level of the intervals of the differences (default 0.95)")
     p.add_argument("--seed", type=integer(0), help="seed of the replicates")
     p.add_argument("--noise-label", metavar="LABEL",
@@ -109,6 +109,8 @@ def _paired(args: argparse.Namespace) -> str:
     t, a, b, columns, weights = _labels(args)
     names = tuple(args.names.split(",")) if args.names != "A,B" or columns is None \
         else columns
+    if names == columns and columns[0] == columns[1]:  # one column as A and B: difference 0
+        names = (f"{columns[0]} (A)", f"{columns[1]} (B)")
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")

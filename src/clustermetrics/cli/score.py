@@ -30,6 +30,7 @@ from ..report import (
 )
 from ..sources.files import is_parquet
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
+from .options import numpy_seed
 from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_score_command"]
@@ -82,7 +83,7 @@ def add_score_command(sub) -> None:
                         f"{DEFAULT_METHOD}; see `clustermetrics coverage`)")
     p.add_argument("--n-boot", type=int,
                    help="with --ci: bootstrap replicates (default 1000)")
-    p.add_argument("--seed", type=int,
+    p.add_argument("--seed", type=numpy_seed,
                    help="with --ci or --permutations: seed of the bootstrap and of the "
                         "permutation test (reproducible results)")
     p.add_argument("--significance", action="store_true",

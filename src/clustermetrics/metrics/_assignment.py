@@ -58,7 +58,8 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
                         dense_max_cells: int | None = None,
                         first_round: Leaders | None = None,
                         keys: np.ndarray | None = None,
-                        fraction: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                        fraction: tuple[np.ndarray, np.ndarray] | None = None,
+                        prices: np.ndarray | None = None) -> np.ndarray:
     """Cells of a maximum-weight matching of a bipartite graph given by its positive cells.
 
     The graph has ``shape[0]`` row nodes and ``shape[1]`` column nodes; cell ``e`` joins
@@ -89,6 +90,12 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     the module docstring), else to
     :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`.
 
+    ``prices`` (one per column, in units of the weights, >= 0): optimal column duals of a
+    nearby problem (a bootstrap replicate's table), from which the sparse problem left is
+    solved warm (:mod:`clustermetrics._warm_kernels`) when its weights are exact integers
+    (``fraction``) and the compiled kernels are loaded; the result is optimal all the same,
+    though among several optimal matchings it may be another one.
+
     Returns
     -------
     cells : ndarray of int64
@@ -105,16 +112,20 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     if n_rows * n_cols <= dense_max_cells and rows.shape[0] < _FORCE_MIN_CELLS:
         return _solve(rows, cols, _exact(weights, fraction, None), n_rows, n_cols)
     # Fix the cells that are provably in an optimal matching (O(nnz)), solve the rest.
-    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys)
+    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys,
+                                 rounds=1 if prices is not None else None)
     if rest.shape[0] == 0:
         return np.sort(forced)
     if forced.shape[0] == 0:  # nothing fixed: solve the table as it is
-        return _solve(rows, cols, _exact(weights, fraction, None), n_rows, n_cols,
-                      dense=n_rows * n_cols <= dense_max_cells)
+        exact = _exact(weights, fraction, None)
+        return _solve(rows, cols, exact, n_rows, n_cols,
+                      dense=n_rows * n_cols <= dense_max_cells,
+                      prices=_scaled_prices(prices, None, exact, weights, fraction))
     n_r, r = _renumber(rows[rest], n_rows)
     n_c, c = _renumber(cols[rest], n_cols)
-    solved = _solve(r, c, _exact(weights, fraction, rest), n_r, n_c,
-                    dense=n_r * n_c <= dense_max_cells)
+    exact = _exact(weights, fraction, rest)
+    solved = _solve(r, c, exact, n_r, n_c, dense=n_r * n_c <= dense_max_cells,
+                    prices=_scaled_prices(prices, cols[rest], exact, weights[rest], fraction))
     return np.sort(np.concatenate([forced, rest[solved]]))
 
 
@@ -155,16 +166,31 @@ def _exact(weights, fraction, subset):
     return scaled
 
 
-def _solve(rows, cols, weights, n_rows, n_cols, dense=True):
+def _scaled_prices(prices, cols, exact, weights, fraction):
+    """``prices`` of the columns present in ``cols`` (all when None), in increasing column
+    order (the renumbering of ``_renumber``), in the units of the exact integer weights
+    ``exact`` of ``weights``; None without prices or exact integers."""
+    if prices is None or fraction is None or exact is weights or exact.shape[0] == 0:
+        return None
+    if cols is not None:
+        present = np.zeros(prices.shape[0], dtype=bool)
+        present[cols] = True
+        prices = prices[present]
+    # exact = weights * L (L the common denominator); a start needs no more precision
+    return prices * (float(exact[0]) / float(weights[0]))
+
+
+def _solve(rows, cols, weights, n_rows, n_cols, dense=True, prices=None):
     """Indices of the cells of a maximum-weight matching (cells sorted by row, col)."""
     if dense:
         r, c = _dense_matching(rows, cols, weights, n_rows, n_cols)
     else:
-        r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols)
+        r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols, prices)
     return cell_index(rows, cols, n_cols, r, c)
 
 
-def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None):
+def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=None,
+                  rounds=None):
     """Cells that some maximum-weight matching contains, and the cells left to solve.
 
     If cell (i, j) is the largest of its row and of its column and
@@ -174,7 +200,8 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
     removing their rows and columns, repeatedly, leaves an equivalent smaller problem; for a
     clustering close to its truth that is nearly everything. A relative margin of 1e-12
     keeps float rounding from fixing a cell the exact weights would not. Each round is
-    O(nnz) (no sort); rounds stop when one fixes less than a tenth of what is left.
+    O(nnz) (no sort); rounds stop when one fixes less than a tenth of what is left, or
+    after ``rounds`` (a warm-started solver finishes the rest faster than further rounds).
     """
     active = np.arange(weights.shape[0])
     forced = []
@@ -204,7 +231,7 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
         forced.append(chosen)
         before = active.shape[0]
         active = off_lines(rows, cols, chosen, active, n_rows, n_cols)
-        if 10 * (before - active.shape[0]) < before:
+        if 10 * (before - active.shape[0]) < before or len(forced) == rounds:
             break
     done = np.concatenate(forced) if forced else np.zeros(0, dtype=np.int64)
     return done, active
@@ -303,9 +330,10 @@ def _dense_matching(rows, cols, weights, n_rows, n_cols):
     return linear_sum_assignment(dense, maximize=True)
 
 
-def _sparse_matching(rows, cols, weights, n_rows, n_cols):
+def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None):
     """(rows, cols) of a max-weight matching: the compiled phases and auction when they pay
-    (``_kernels.matching_kernel``), else scipy's LAPJVsp.
+    (``_kernels.matching_kernel``), else scipy's LAPJVsp; from ``prices`` (column prices in
+    units of the integer weights) the warm-started auction when its kernels are loaded.
 
     The phase solver keeps the table's orientation: its first phase matches the cells
     largest in their row, and rows (true classes) are where recall weights n_ij / a_i
@@ -318,7 +346,12 @@ def _sparse_matching(rows, cols, weights, n_rows, n_cols):
             (rows[order], cols[order], weights[order])
         indptr = np.zeros(n_rows + 1, dtype=np.int64)
         np.cumsum(np.bincount(r_s, minlength=n_rows), out=indptr[1:])
-        match = kernel(indptr, c_s, w_s, n_cols)
+        match = None
+        warm = None if prices is None else _kernels.warm_matching_kernels(rows.shape[0])
+        if warm is not None:
+            match = warm.warm_matching(indptr, c_s, w_s, n_cols, prices)
+        if match is None:
+            match = kernel(indptr, c_s, w_s, n_cols)
         if match is not None:
             matched = np.flatnonzero(match >= 0)
             return matched, match[matched]

@@ -773,9 +773,9 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     U1 = sum_j (b_j)_3, T0 = P^2 - P - T1, U0 = Q^2 - Q - U1 ((N)_k falling factorials;
     the derivation counts pairs of item pairs by how they overlap). O(R + C) after the
     table; ``mean`` and ``variance`` are exact :class:`~fractions.Fraction` at any N.
-    Every affine function of S with the margins fixed (RI, ARI, pair precision and
-    recall, FMI) takes its null mean and variance from these; ``z`` is the standardized
-    Rand index.
+    Every affine function of S with the margins fixed (RI, ARI, pair precision, recall
+    and F1, FMI, adjusted FMI, Czekanowski-Dice, Kulczynski, phi, McNemar) takes its
+    null mean and variance from these; ``z`` is the standardized Rand index.
 
     Examples
     --------
@@ -861,6 +861,19 @@ def _ari_line(m: PairMoments) -> tuple[Fraction, Fraction]:
     return -m.mean / gap, 1 / gap
 
 
+def _phi_line(m: PairMoments) -> tuple[float, float]:
+    """phi = (M S - P Q) / sqrt(P Q (M - P) (M - Q))."""
+    root = math.sqrt(m.p * m.q) * math.sqrt((m.pairs - m.p) * (m.pairs - m.q))
+    return -(m.p * m.q) / root, m.pairs / root
+
+
+def _afmi_line(m: PairMoments) -> tuple[float, float]:
+    """AFM = (M S - P Q) / (sqrt(P Q) (M - sqrt(P Q)))."""
+    root = math.sqrt(m.p * m.q)
+    gap = (m.pairs * m.pairs - m.p * m.q) / (m.pairs + root)  # M - sqrt(PQ), no cancelling
+    return -root / gap, m.pairs / (root * gap)
+
+
 _LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
     "ari": _ari_line,
     "ri": lambda m: (Fraction(m.pairs - m.p - m.q, m.pairs), Fraction(2, m.pairs)),
@@ -871,6 +884,15 @@ _LINES: dict[str, Callable[[PairMoments], tuple[Any, Any]]] = {
     "pair_recall": lambda m: (Fraction(0), Fraction(1, m.p)),
     "russel_rao": lambda m: (Fraction(0), Fraction(1, m.pairs)),
     "fmi": lambda m: (0.0, 1.0 / math.sqrt(m.p * m.q)),
+    # F1 = 2 S / (P + Q) (pair precision S / Q, recall S / P), as is Czekanowski-Dice
+    "pair_f1": lambda m: (Fraction(0), Fraction(2, m.p + m.q)),
+    "czekanowski_dice": lambda m: (Fraction(0), Fraction(2, m.p + m.q)),
+    "kulczynski": lambda m: (Fraction(0), Fraction(m.p + m.q, 2 * m.p * m.q)),
+    "phi": _phi_line,
+    # McNemar (tn - fp) / sqrt(tn + fp) with tn + fp = M - P fixed, tn - fp = M - P - 2Q + 2S
+    "mcnemar": lambda m: ((m.pairs - m.p - 2 * m.q) / math.sqrt(m.pairs - m.p),
+                          2 / math.sqrt(m.pairs - m.p)),
+    "afmi": _afmi_line,
 }
 
 
@@ -913,17 +935,22 @@ ENTRIES = [
            "Desgraupes, Clustering indices (2013); permetrics PrS/ReS", symmetric=False,
            significance=_affine_null(pair_recall_score, "pair_recall")),
     _entry("pair_f1", "Pair F1", pair_f_score, 0.0, 1.0,
-           "Manning et al., Introduction to IR (2008) 16.3", options={"beta": 1.0}),
+           "Manning et al., Introduction to IR (2008) 16.3", options={"beta": 1.0},
+           significance=_affine_null(pair_f_score, "pair_f1")),
     _entry("pair_jaccard", "Pair Jaccard index", pair_jaccard_score, 0.0, 1.0,
            "Ben-Hur, Elisseeff & Guyon, PSB (2002)"),
     _entry("czekanowski_dice", "Czekanowski-Dice index", czekanowski_dice_score, 0.0, 1.0,
-           _DESGRAUPES),
-    _entry("kulczynski", "Kulczynski index", kulczynski_score, 0.0, 1.0, _DESGRAUPES),
+           _DESGRAUPES,
+           significance=_affine_null(czekanowski_dice_score, "czekanowski_dice")),
+    _entry("kulczynski", "Kulczynski index", kulczynski_score, 0.0, 1.0, _DESGRAUPES,
+           significance=_affine_null(kulczynski_score, "kulczynski")),
     _entry("mcnemar", "McNemar statistic (pair counts)", mcnemar_score, -math.inf, math.inf,
            "McNemar, Psychometrika 12 (1947); " + _DESGRAUPES, symmetric=False,
-           perfect=None),
+           perfect=None,
+           significance=_affine_null(mcnemar_score, "mcnemar")),
     _entry("phi", "Phi coefficient (Hubert Γ)", phi_score, -1.0, 1.0,
-           _HUBERT + "; " + _DESGRAUPES),
+           _HUBERT + "; " + _DESGRAUPES,
+           significance=_affine_null(phi_score, "phi")),
     _entry("rogers_tanimoto", "Rogers-Tanimoto index", rogers_tanimoto_score, 0.0, 1.0,
            "Rogers & Tanimoto, Science 132 (1960)"),
     _entry("russel_rao", "Russel-Rao index", russel_rao_score, 0.0, 1.0, _DESGRAUPES,
@@ -944,7 +971,8 @@ ENTRIES = [
            better="lower", perfect=0.0,
            significance=_affine_null(g_plus_distance, "g_plus")),
     _entry("afmi", "Adjusted Fowlkes-Mallows index", adjusted_fowlkes_mallows_score,
-           -math.inf, 1.0, _HUBERT, adjusted=True),
+           -math.inf, 1.0, _HUBERT, adjusted=True,
+           significance=_affine_null(adjusted_fowlkes_mallows_score, "afmi")),
     _entry("mari", "Modified adjusted Rand index", modified_adjusted_rand_score, -math.inf,
            1.0, "Sundqvist, Chiquet & Rigaill, Comput. Stat. 38 (2023)", adjusted=True),
     _entry("sri", "Standardized Rand index", standardized_rand_score, -math.inf, math.inf,

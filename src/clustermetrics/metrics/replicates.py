@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .. import _kernels
 from ..table import Contingency
 from ..table.counting import group_sum, new_codes
 from ._assignment import max_weight_matching
@@ -169,8 +170,39 @@ def recovery_rate(r: CellCounts) -> float:
     weights = c / sizes
     row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
-                                (r.n_classes, r.n_clusters), fraction=(c, sizes))
+                                (r.n_classes, r.n_clusters), fraction=(c, sizes),
+                                prices=_warm_prices(table, r.b > 0, keep.shape[0]))
     return math.fsum(weights[cells].tolist()) / r.n_clusters
+
+
+def _warm_prices(table: Contingency, columns: np.ndarray, cells: int) -> np.ndarray | None:
+    """Optimal column prices of the table's own matching problem for the replicate's
+    ``columns`` (a mask), from which the solver starts the replicate's matching
+    (:mod:`clustermetrics._warm_kernels`); None (solved cold) outside a loop of replicates
+    (:func:`clustermetrics._kernels.repeated`), without the compiled kernels, or on small
+    problems. The matching is optimal either way; among several optimal matchings a warm
+    start may pick another (the same total weight)."""
+    if _kernels.repeats() < 2 or cells < _WARM_MIN_CELLS:
+        return None
+    kernels = _kernels.warm_matching_kernels(table.nnz)
+    if kernels is None:
+        return None
+    return table.cached("recovery_rate:prices", lambda t: _reference_prices(t, kernels)
+                        )[columns]
+
+
+# Cells of a replicate's problem from which its matching is solved warm (smaller ones are
+# solved cold in milliseconds)
+_WARM_MIN_CELLS = 4096
+
+
+def _reference_prices(table: Contingency, kernels) -> np.ndarray:
+    """Optimal column prices of the table's recall-weight matching problem (to within
+    rounding: a start only)."""
+    sizes = np.add.reduceat(table.counts, row_starts(table))
+    indptr = np.append(row_starts(table), table.nnz).astype(np.int64)
+    weights = table.counts / sizes[table.rows]
+    return kernels.reference_prices(indptr, table.cols, weights, table.n_clusters)
 
 
 def v_measure(r: CellCounts) -> float:

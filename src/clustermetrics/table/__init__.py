@@ -5,7 +5,7 @@ Every other layer of clustermetrics (scores, sources, reports) reads a :class:`C
 and nothing below it.
 """
 
-from .contingency import Contingency, as_contingency, contingency_matrix
+from .contingency import REAL_MASSES, Contingency, as_contingency, contingency_matrix
 from .factorize import label_values
 
-__all__ = ["Contingency", "as_contingency", "contingency_matrix", "label_values"]
+__all__ = ["Contingency", "as_contingency", "contingency_matrix", "label_values", "REAL_MASSES"]

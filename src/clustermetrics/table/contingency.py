@@ -29,7 +29,11 @@ from .validation import (
     integral_masses,
 )
 
-__all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix"]
+__all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix",
+           "REAL_MASSES"]
+
+# why a table has no whole items: weights or counts given as real numbers
+REAL_MASSES = "the table holds real-valued masses (from sample_weight or real counts)"
 
 
 class Factorized(NamedTuple):
@@ -379,13 +383,12 @@ class Contingency:
 
     def require_counts(self, what: str, why: str,
                        error: type[ValueError] = ValueError) -> None:
-        """Raise ``error`` naming ``sample_weight`` when the table holds real-valued masses
+        """Raise ``error`` saying so when the table holds real-valued masses
         and ``what`` (a score, an interval, a test) needs whole items, for the reason
         ``why``."""
         if self.real_valued:
-            raise error(f"{what} needs integer item counts, but sample_weight has "
-                        f"non-integral values (a table of real-valued masses): {why}; "
-                        "use integer weights (repetitions)")
+            raise error(f"{what} needs integer item counts, but {REAL_MASSES}: {why}; "
+                        "use integer weights or counts (repetitions)")
 
     def cached(self, key: str, compute: Callable[[Contingency], Any]) -> Any:
         """Value of ``compute(self)``, computed once per table (tables are immutable).

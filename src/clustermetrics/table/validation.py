@@ -121,6 +121,8 @@ def as_counts(values: np.ndarray, name: str) -> np.ndarray:
         kind = values.dtype.kind
     if kind not in "iuf":
         raise ValueError(f"{name} must hold non-negative integer counts, got dtype {values.dtype}")
+    if kind == "f" and values.dtype.itemsize < 8:  # float16/32: exact in float64, and 2**63
+        values = values.astype(np.float64)         # overflows their own range
     if kind == "f":
         if np.isnan(values).any():
             raise ValueError(f"{name} contains {int(np.isnan(values).sum())} NaN values; "

@@ -1,0 +1,148 @@
+"""Warm-started matchings of bootstrap replicates equal cold solves and scipy's, exactly.
+
+A replicate's recall-weight matching (n'_ij / a'_i over the table's cells it keeps) solved
+by the auction from the table's optimal prices (``_warm_kernels``), compared as exact
+fractions with the cold solver (``max_weight_matching``) and scipy's dense
+``linear_sum_assignment`` on the exact integer weights, over tie-heavy noise tables, with
+the table's prices, arbitrary prices and none, by both of the warm solver's paths (integer
+benefits exact at epsilon 1; larger integers finished by the exact phases).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
+
+import clustermetrics as cm
+from clustermetrics import _kernels
+from clustermetrics import _numba_kernels as cold_kernels
+from clustermetrics import _warm_kernels as warm_kernels
+from clustermetrics.bootstrap import multinomial_sampler
+from clustermetrics.evaluate import replicate_scores
+from clustermetrics.metrics import replicates
+from clustermetrics.metrics._assignment import integer_weights, max_weight_matching
+
+
+def _noise_table(rng: np.random.Generator, n: int, k_true: int, k_pred: int) -> cm.Contingency:
+    """Uniform noise: counts mostly 1, recall weights tied along each row."""
+    return cm.Contingency.from_labels(rng.integers(0, k_true, n), rng.integers(0, k_pred, n))
+
+
+def _total(cells, c, sizes) -> Fraction:
+    return sum((Fraction(int(c[e]), int(sizes[e])) for e in np.asarray(cells).tolist()),
+               Fraction(0))
+
+
+def _reference(table: cm.Contingency, scans: int | None = None) -> np.ndarray:
+    """The table's prices: by the phases, or (``scans=0``) by their fallback, the auction."""
+    old = warm_kernels._REFERENCE_SCANS
+    if scans is not None:
+        warm_kernels._REFERENCE_SCANS = scans
+    try:
+        return _prices(table)
+    finally:
+        warm_kernels._REFERENCE_SCANS = old
+
+
+def _prices(table: cm.Contingency) -> np.ndarray:
+    starts = np.searchsorted(table.rows, np.arange(table.n_classes))
+    sizes = np.add.reduceat(table.counts, starts)
+    prices = warm_kernels.reference_prices(np.append(starts, table.nnz), table.cols,
+                                           table.counts / sizes[table.rows], table.n_clusters)
+    return prices
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(20, 400), st.integers(2, 40),
+       st.integers(2, 40), st.sampled_from(["table", "table_auction", "random", "zero"]),
+       st.booleans())
+def test_warm_matching_of_a_replicate_is_optimal(seed, n, k_true, k_pred, start, rounded):
+    rng = np.random.default_rng(seed)
+    table = _noise_table(rng, n, k_true, k_pred)
+    counts = multinomial_sampler(table.counts)(rng, table.n_samples)
+    keep = np.flatnonzero(counts)
+    rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
+    a = np.bincount(rows, weights=c, minlength=table.n_classes).astype(np.int64)
+    sizes = a[rows]
+    scaled = integer_weights(c, sizes)
+    assert scaled is not None  # row sizes of at most 400 items here: L stays small
+    common = int(scaled[0]) * int(sizes[0]) // int(c[0])
+    prices = {"table": lambda: _reference(table),
+              "table_auction": lambda: _reference(table, 0),
+              "random": lambda: rng.uniform(0, 1.5, table.n_clusters),
+              "zero": lambda: np.zeros(table.n_clusters)}[start]()
+    indptr = np.zeros(table.n_classes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=table.n_classes), out=indptr[1:])
+    limit = cold_kernels._AUCTION_MAX
+    try:
+        if rounded:  # benefits rounded, the exact phases finish
+            cold_kernels._AUCTION_MAX = float(scaled.max()) * 3
+        match = warm_kernels.warm_matching(indptr, cols, scaled, table.n_clusters,
+                                           prices * common)
+    finally:
+        cold_kernels._AUCTION_MAX = limit
+    assert match is not None
+    matched = np.flatnonzero(match >= 0)
+    pairs = set(zip(rows.tolist(), cols.tolist(), strict=True))
+    assert all((i, j) in pairs for i, j in zip(matched.tolist(), match[matched].tolist(),
+                                                strict=True))
+    assert len(set(match[matched].tolist())) == matched.shape[0]
+    lookup = {p: e for e, p in enumerate(zip(rows.tolist(), cols.tolist(), strict=True))}
+    warm_cells = [lookup[(i, j)] for i, j in zip(matched.tolist(), match[matched].tolist(),
+                                                 strict=True)]
+    cold_cells = max_weight_matching(rows, cols, c / sizes,
+                                     (table.n_classes, table.n_clusters), fraction=(c, sizes))
+    dense = np.zeros((table.n_classes, table.n_clusters))
+    dense[rows, cols] = scaled  # exact integers: scipy's optimum is exact
+    r, k = linear_sum_assignment(dense, maximize=True)
+    scipy_cells = [lookup[p] for p in zip(r.tolist(), k.tolist(), strict=True) if p in lookup]
+    best = _total(scipy_cells, c, sizes)
+    assert _total(warm_cells, c, sizes) == best
+    assert _total(cold_cells, c, sizes) == best
+
+
+@pytest.mark.parametrize("shape", [(3000, 3000), (6000, 2000), (2500, 8000), (300, 20000)])
+def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
+    """Tables above the warm path's size: inside a replicate loop the recovery rate's
+    matching starts from the table's prices; it weighs exactly what the cold solver's
+    does, and the recovery rate is the cold one's (to the rounding of its float sum)."""
+    rng = np.random.default_rng(sum(shape))
+    table = _noise_table(rng, 30_000, *shape)
+    draw = multinomial_sampler(table.counts)
+    calls = []
+    warm_solve = warm_kernels.warm_matching
+    monkeypatch.setattr(warm_kernels, "warm_matching",
+                        lambda *args: calls.append(1) or warm_solve(*args))
+    old = _kernels.set_kernels("numba")
+    try:
+        for _ in range(3):
+            counts = draw(rng, table.n_samples)
+            keep = np.flatnonzero(counts)
+            rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
+            a = np.bincount(rows, weights=c, minlength=table.n_classes).astype(np.int64)
+            b = np.bincount(cols, weights=c, minlength=table.n_clusters).astype(np.int64)
+            sizes = a[rows]
+            assert replicates._warm_prices(table, b > 0, keep.shape[0]) is None  # no loop
+            with _kernels.repeated(10):
+                prices = replicates._warm_prices(table, b > 0, keep.shape[0])
+                repeated = replicate_scores(table, counts, ["recovery_rate"])
+            assert prices is not None
+            problem = (np.cumsum(a > 0)[rows] - 1, np.cumsum(b > 0)[cols] - 1, c / sizes,
+                       (int(np.count_nonzero(a)), int(np.count_nonzero(b))))
+            before = len(calls)
+            warm = max_weight_matching(*problem, fraction=(c, sizes), prices=prices)
+            used = len(calls) > before
+            cold = max_weight_matching(*problem, fraction=(c, sizes))
+            assert len(calls) == before + used
+            assert _total(warm, c, sizes) == _total(cold, c, sizes)
+            once = replicate_scores(table, counts, ["recovery_rate"])
+            assert repeated["recovery_rate"] == pytest.approx(once["recovery_rate"],
+                                                              rel=1e-15)
+    finally:
+        _kernels.set_kernels(old)
+    assert calls or shape[0] == 300  # the warm solver ran (~100 items a row: L > 2**50)
