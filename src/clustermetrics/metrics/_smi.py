@@ -19,11 +19,20 @@ their published code) obtain from nested hypergeometric laws:
 * cell (i', j): n_i'j ~ Hyp(N - a_i, a_i', b_j - x).
 
 The sums over i' depend on the row only through a_i, so G_a(m) = sum_{i' != i}
-E_Hyp(N - a, a_i', m)[phi] is tabulated once per distinct row size; every sum is over the
-distinct row and column sizes weighted by their multiplicities. The work is about
-sum_{a,b,b'} min(a, b) min(a, b') (a, b, b' distinct sizes), cubic in N in the worst case
-(Romano et al. state a cost cubic in N as well); :func:`exact_work` estimates it so that
-``method="auto"`` can fall back to Monte Carlo.
+E_Hyp(N - a, a_i', m)[phi] is kept once per distinct row size; every sum is over the
+distinct row and column sizes weighted by their multiplicities.
+
+Each law is summed only over its window, the k with log p(k) >= log p(mode) - T: the
+hypergeometric pmf is log-concave, so the neglected mass has a geometric bound, and T
+(:func:`_cut`, about 60 log 2 plus logarithms of N and of the number of cells) keeps the
+change in Var[S] below 2^-60. A window spans about 2 sqrt(2 T) standard deviations of
+its law, so the work is about sum_{a,b} w(a, b) sum_{b'} w'(a, b, b') (w the windows, of
+the order of the square roots of the sizes, or the whole support where that is shorter)
+instead of growing with N; :func:`exact_work` estimates it so that ``method="auto"``
+can fall back to Monte Carlo. The pmf is a product of ratios p(k + 1) / p(k) (no log k!
+table), and each phi(n_ij) is shifted by phi(k0_ij), k0_ij the integer nearest
+a_i b_j / N, and on dense tables by its tangent (:func:`exact_variance`), so the rounding
+scales with the fluctuations of the cells rather than with E[S].
 
 Monte Carlo
 -----------
@@ -63,8 +72,8 @@ from scipy.special import gammaln
 
 from .. import _kernels
 
-__all__ = ["exact_variance", "exact_work", "sample_cost", "sample_s", "sample_stats",
-           "s_of_counts", "control_moments", "monte_carlo_variance"]
+__all__ = ["EXACT_TERM_COST", "exact_variance", "exact_work", "sample_cost", "sample_s",
+           "sample_stats", "s_of_counts", "control_moments", "monte_carlo_variance"]
 
 
 def s_of_counts(counts: np.ndarray) -> float:
@@ -80,87 +89,344 @@ def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def exact_work(a: np.ndarray, b: np.ndarray) -> float:
-    """Rough number of hypergeometric terms :func:`exact_variance` evaluates (the cheaper
-    orientation), to decide whether the exact computation is affordable."""
-    return min(_work(*_distinct(a), *_distinct(b)), _work(*_distinct(b), *_distinct(a)))
+    """Estimated work of :func:`exact_variance` in hypergeometric terms (the cheaper
+    orientation; each term ~10 ns, plus a fixed cost per pair of distinct sizes), to
+    decide whether the exact computation is affordable."""
+    n = int(np.sum(a))
+    ua, ca = _distinct(a)
+    ub, cb = _distinct(b)
+    return min(_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
 
 
-def _work(ua, ca, ub, cb) -> float:
+# one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
+# 80-180 ns measured on tables of N = 1e4 to 1e6 at load 5-7)
+EXACT_TERM_COST = 20.0
+_PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
+_CHUNK = 1 << 20  # terms held at once (rows x window width)
+_SHORT = 48  # supports shorter than this are kept whole (no bisection)
+
+
+def _cut(n: int, cells: float) -> float:
+    """T of the windows: every law keeps the k where log p(k) >= log p(mode) - T.
+
+    Bound. The hypergeometric pmf is log-concave in k, so p(k + 1) / p(k) decreases in k;
+    from the first excluded K > mode (p(K) < e^-T p(mode)) the ratios are below
+    r = e^(-T / (K - mode)), and the excluded mass on that side is at most
+    p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T); with the left side, at most
+    tau = 2 e^-T (1 + N) of the kept mass. Every summand is a shifted
+    phi(k) - phi(k0) in [-B, B], B = N log N <= 2 N log N + N, so a
+    truncated and renormalised expectation is off by at most 2 tau B; following the
+    nesting (G over <= R rows, <= C other columns, R C cells) Var[S] is off by at most
+    28 tau (R C)^2 B^2. With T = 60 log 2 + log 56 + log(1 + N) + 2 log(R C) + 2 log B
+    that is below 2^-60 (absolute; far below the rounding of the sums)."""
+    bound = 2.0 * n * math.log(max(n, 1)) + n
+    return (60.0 * math.log(2.0) + math.log(56.0) + math.log1p(n)
+            + 2.0 * math.log(max(cells, 1.0)) + 2.0 * math.log(max(bound, 1.0)))
+
+
+def _est_width(pop, succ, draws, cut: float) -> np.ndarray:
+    """About how many k a window of Hyp(pop, succ, draws) holds (normal tails of
+    sqrt(2 T) standard deviations, a few more where the mean is small; at most the
+    support)."""
+    pop = np.maximum(np.asarray(pop, dtype=np.float64), 1.0)
+    succ = np.asarray(succ, dtype=np.float64)
+    draws = np.asarray(draws, dtype=np.float64)
+    q = succ / pop
+    var = np.maximum(draws * q * (1.0 - q) * (pop - draws) / np.maximum(pop - 1.0, 1.0), 0.0)
+    support = np.maximum(np.minimum(succ, draws) - np.maximum(draws + succ - pop, 0.0) + 1.0,
+                         1.0)
+    return np.minimum(support, 2.0 * math.sqrt(2.0 * cut) * np.sqrt(var) + 0.1 * cut)
+
+
+def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
+    """Estimated terms of :func:`exact_variance` with rows of sizes ``ua`` (distinct, with
+    multiplicities ``ca``) and columns ``ub``: for each pair (a, b), the window of x = n_ij
+    times the windows of y = n_ij' ~ Hyp(N - b, b', a - x) over the other columns b', and
+    G_a(m) over the m that needs (windows of Hyp(N - a, a', m) over the other rows a')."""
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
+    na, nb = ua.shape[0], ub.shape[0]
     af, bf = ua.astype(np.float64), ub.astype(np.float64)
-    m_ab = np.minimum.outer(af, bf) + 1.0  # x per (a, b)
-    inner = m_ab.sum(axis=1)  # sum_b' (min(a, b') + 1)
-    walk = float((m_ab * inner[:, None]).sum())
-    table = float(ua.shape[0] * (bf[-1] + 1.0) * (af + 1.0).sum())
-    return walk + table
+    wx = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
+    draws = af[:, None] * (1.0 - bf[None, :] / n)  # a - E[x]
+    others_b = (cb[None, :] - np.eye(nb)) > 0  # (b, b'): b' is another column
+    others_a = (ca[None, :] - np.eye(na)) > 0  # (a, a')
+    if na * nb * max(na, nb) <= 1 << 21:
+        wy = _est_width(n - bf[None, :, None], bf[None, None, :], draws[:, :, None], cut)
+        wy = wy * others_b[None, :, :]  # (a, b, b')
+        span = (wy + wx[:, :, None] * (bf[None, None, :] / np.maximum(n - bf, 1.0)[None, :, None])
+                ).max(axis=1)  # m = b' - y over all x and b: (a, b')
+        wg = (_est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
+              * others_a[:, :, None]).sum(axis=1)  # (a, m ~ b')
+        walk = float((wx * wy.sum(axis=2)).sum())
+    else:  # many distinct sizes: the same with N for N - b and N - a (an over-estimate)
+        wy = _est_width(n, bf[None, :], af[:, None], cut)  # (a, b')
+        span = wy + wx
+        wg = np.broadcast_to(_est_width(n, af[:, None], bf[None, :], cut).sum(axis=0), (na, nb))
+        walk = float((wx * wy.sum(axis=1, keepdims=True)).sum())
+    table = float(((span + wx) * wg).sum())
+    return walk + table + _PAIR_COST * na * nb
 
 
-def _hyp(lf: np.ndarray, pop: int, succ: int, draws: np.ndarray, kmax: int) -> np.ndarray:
-    """P[r, k] = P(Hyp(pop, succ, draws[r]) = k) for k = 0..kmax from the table ``lf`` of
-    log k! (rows renormalised to sum 1; rows whose draws exceed the population are 0)."""
-    draws = np.asarray(draws, dtype=np.int64)
-    k = np.arange(kmax + 1, dtype=np.int64)[None, :]
-    d = draws[:, None]
-    valid = (k <= succ) & (k <= d) & (d - k <= pop - succ) & (d <= pop) & (d >= 0)
-    kk = np.where(valid, k, 0)
-    dd = np.where(valid, d, 0)
-    logp = lf[succ] + lf[pop - succ] - lf[pop] - lf[kk] - lf[succ - kk] - lf[dd - kk] \
-        - lf[pop - succ - dd + kk] + lf[dd] + lf[pop - dd]
-    p = np.exp(logp, where=valid, out=np.zeros(logp.shape))
-    total = p.sum(axis=1, keepdims=True)
-    np.divide(p, total, out=p, where=total > 0)
-    return p
+def _phi(k: np.ndarray) -> np.ndarray:
+    k = np.asarray(k, dtype=np.float64)
+    return k * np.log(np.maximum(k, 1.0))
+
+
+def _log_pmf(pop, succ, draws, k) -> np.ndarray:
+    """log P(Hyp(pop, succ, draws) = k) up to a term free of k (log-gamma; for the windows
+    only: its error, ~1e-16 N log N, is far below the one nat of slack they get)."""
+    k = np.asarray(k, dtype=np.float64)
+    return -(gammaln(k + 1.0) + gammaln(succ - k + 1.0) + gammaln(draws - k + 1.0)
+             + gammaln(pop - succ - draws + k + 1.0))
+
+
+def _windows(pop, succ, draws, cut: float) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi): for each row the k of Hyp(pop, succ, draws) with log p(k) >= log p(mode)
+    - cut (found by bisection on each side of the mode: the pmf is log-concave), widened by
+    one nat against the rounding of log-gamma."""
+    pop, succ, draws = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                             for v in (pop, succ, draws)))
+    klo = np.maximum(0, draws + succ - pop)
+    khi = np.minimum(succ, draws)
+    left, right = klo.copy(), khi.copy()
+    wide = np.flatnonzero(khi - klo >= _SHORT)  # shorter supports are kept whole
+    if wide.shape[0]:
+        left[wide], right[wide] = _bisect(pop[wide], succ[wide], draws[wide], klo[wide],
+                                          khi[wide], cut)
+    return left, right
+
+
+def _bisect(pop, succ, draws, klo, khi, cut):
+    mode = np.clip((draws + 1) * (succ + 1) // (pop + 2), klo, khi)
+    p, s, d = (v.astype(np.float64) for v in (pop, succ, draws))
+    level = _log_pmf(p, s, d, mode) - cut - 1.0
+    # left: smallest k in [klo, mode] above the level; right: largest in [mode, khi]
+    lo, hi = klo.copy(), mode.copy()
+    while np.any(lo < hi):
+        mid = (lo + hi) // 2
+        ok = _log_pmf(p, s, d, mid) >= level
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid + 1)
+    left = hi
+    lo, hi = mode.copy(), khi.copy()
+    while np.any(lo < hi):
+        mid = (lo + hi + 1) // 2
+        ok = _log_pmf(p, s, d, mid) >= level
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid - 1)
+    return left, lo
+
+
+def _laws(pop, succ, draws, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """(k, P): P[r, t] = P(Hyp(pop_r, succ_r, draws_r) = k[r, t]) for k = lo_r .. hi_r
+    (renormalised on the window; 0 past hi_r, where k is clipped to hi_r). The pmf comes
+    from the products of the ratios p(k + 1) / p(k) = (s - k)(d - k) / ((k + 1)(p - s - d +
+    k + 1)) from lo: each ratio is rounded once, so p is exact to ~eps times the width,
+    whatever N (log-gamma differences would lose eps N log N)."""
+    width = int(np.max(hi - lo)) + 1
+    t = np.arange(width, dtype=np.int64)[None, :]
+    k = lo[:, None] + t
+    inside = k <= hi[:, None]
+    k = np.minimum(k, hi[:, None])
+    pf, sf, df = (np.asarray(v, dtype=np.float64)[:, None] for v in (pop, succ, draws))
+    kf = k[:, :-1].astype(np.float64)
+    ratio = ((sf - kf) * (df - kf)) / ((kf + 1.0) * (pf - sf - df + kf + 1.0))
+    # within a window the pmf spans at most e^(T + 1) < 1e80 of the mode: no overflow
+    prob = np.concatenate([np.ones((k.shape[0], 1)), np.where(inside[:, 1:], ratio, 0.0)],
+                          axis=1).cumprod(axis=1)
+    prob /= prob.sum(axis=1, keepdims=True)
+    return k, prob
+
+
+def _group_min(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, np.iinfo(np.int64).max)
+    np.minimum.at(out, group, values)
+    return out
+
+
+def _group_max(group: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, np.iinfo(np.int64).min)
+    np.maximum.at(out, group, values)
+    return out
+
+
+def _expect(pop, succ, draws, cut: float, f, windows=None) -> np.ndarray:
+    """E[f(k)] under Hyp(pop, succ, draws) for each row (windowed, in chunks of rows of
+    similar widths); ``f`` maps (the chunk's row indices, its matrix of k) to values."""
+    pop, succ, draws = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64)
+                                             for v in (pop, succ, draws)))
+    lo, hi = _windows(pop, succ, draws, cut) if windows is None else windows
+    out = np.empty(pop.shape[0])
+    order = np.argsort(hi - lo, kind="stable")  # chunks of similar widths
+    start = 0
+    while start < order.shape[0]:
+        width = int(hi[order[start]] - lo[order[start]]) + 1
+        stop = min(order.shape[0], start + max(1, _CHUNK // max(width, 1)))
+        while stop > start + 1 and int(hi[order[stop - 1]] - lo[order[stop - 1]]) + 1 \
+                > 2 * width:
+            stop = start + 1 + (stop - start - 1) // 2
+        rows = order[start:stop]
+        k, prob = _laws(pop[rows], succ[rows], draws[rows], lo[rows], hi[rows])
+        out[rows] = np.sum(prob * f(rows, k), axis=1)
+        start = stop
+    return out
+
+
+def _anchor(a, b, n: int) -> np.ndarray:
+    """k0 = round(a b / N) in integers (the same for a cell wherever it is computed)."""
+    return (np.asarray(a, dtype=np.int64) * np.asarray(b, dtype=np.int64) + n // 2) // n
+
+
+def _slope(a, b, n: int, sloped: bool):
+    """phi'(a b / N) = log a + log b - log N + 1 (additive in the row and the column), or 0."""
+    if not sloped:
+        return np.zeros(np.broadcast(np.asarray(a), np.asarray(b)).shape)
+    return (np.log(np.asarray(a, dtype=np.float64)) + np.log(np.asarray(b, dtype=np.float64))
+            - math.log(n)) + 1.0
+
+
+def _phi_shifted(k: np.ndarray, k0, slope) -> np.ndarray:
+    """phi(k) - phi(k0) - slope (k - k0), as (k - k0) (log k - slope) + k0 log1p((k - k0) /
+    k0): an absolute rounding error of ~eps |k - k0| log k instead of eps k log k."""
+    k = np.asarray(k, dtype=np.float64)
+    k0 = np.asarray(k0, dtype=np.float64)
+    d = k - k0
+    safe_k0 = np.maximum(k0, 1.0)
+    body = d * (np.log(np.maximum(k, 1.0)) - slope) \
+        + k0 * np.log1p(np.where(k > 0, d / safe_k0, 0.0))
+    plain = _phi(k) - slope * k
+    return np.where(k0 == 0, plain, np.where(k == 0, slope * k0 - _phi(k0), body))
+
+
+class _OtherRows:
+    """G_(a, b')(m) = sum over the rows i' != i of E_Hyp(N - a, a_i', m)[phi^_(i' j')] for
+    a column j' of size b' holding m items outside row i (phi^ shifted by phi(k0),
+    k0 = round(a_i' b' / N)),
+    evaluated on demand over the needed ranges of m and kept (one per distinct row size
+    a)."""
+
+    def __init__(self, n: int, ua: np.ndarray, ca: np.ndarray, ia: int, cut: float,
+                 sloped: bool):
+        self.n, self.cut, self.sloped = n, cut, sloped
+        self.av = int(ua[ia])
+        mult = ca - (np.arange(ua.shape[0]) == ia)
+        self.sizes, self.mult = ua[mult > 0], mult[mult > 0]
+        self.segments: dict[int, list[tuple[int, np.ndarray]]] = {}  # b' -> (first m, values)
+
+    def _values(self, bv: np.ndarray, m: np.ndarray) -> np.ndarray:
+        r, s = m.shape[0], self.sizes.shape[0]
+        succ = np.tile(self.sizes, r)
+        k0 = _anchor(succ, np.repeat(bv, s), self.n)
+        slope = _slope(succ, np.repeat(bv, s), self.n, self.sloped)
+        vals = _expect(self.n - self.av, succ, np.repeat(m, s), self.cut,
+                       lambda rows, k: _phi_shifted(k, k0[rows, None], slope[rows, None]))
+        return (vals.reshape(r, s) * self.mult[None, :]).sum(axis=1)
+
+    def ensure(self, wanted: list[tuple[int, int, int]]) -> list[tuple[int, np.ndarray]]:
+        """For each (bv, lo, hi), (first m, values) of a kept run of G_(a, bv) that covers
+        m = lo .. hi (the missing values computed together)."""
+        plans, todo_b, todo_m = [], [], []
+        for bv, lo, hi in wanted:
+            segments = self.segments.setdefault(bv, [])
+            touching = [(st, v) for st, v in segments
+                        if st <= hi + 1 and lo <= st + v.shape[0]]
+            first = min([lo] + [st for st, _ in touching])
+            last = max([hi] + [st + v.shape[0] - 1 for st, v in touching])
+            vals = np.full(last - first + 1, np.nan)
+            for st, v in touching:
+                vals[st - first:st - first + v.shape[0]] = v
+            todo = np.flatnonzero(np.isnan(vals))
+            plans.append((bv, first, vals, todo, {st for st, _ in touching}))
+            todo_b.append(np.full(todo.shape[0], bv))
+            todo_m.append(todo + first)
+        computed = self._values(np.concatenate(todo_b), np.concatenate(todo_m))
+        out, at = [], 0
+        for bv, first, vals, todo, merged in plans:
+            vals[todo] = computed[at:at + todo.shape[0]]
+            at += todo.shape[0]
+            segments = self.segments[bv]  # disjoint runs: their starts differ
+            segments[:] = [seg for seg in segments if seg[0] not in merged] + [(first, vals)]
+            out.append((first, vals))
+        return out
 
 
 def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
-    rounding), for class sizes ``a`` and cluster sizes ``b`` over ``n`` items."""
+    rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
+    cluster sizes ``b`` over ``n`` items.
+
+    Each phi(n_ij) is replaced by phi^_ij(n_ij) = phi(n_ij) - phi(k0_ij) - s_ij (n_ij -
+    k0_ij), k0_ij the integer nearest mu_ij = a_i b_j / N: per-cell constants, and where
+    every mu_ij >= 1 the slopes s_ij = phi'(mu_ij) = log a_i + log b_j - log N + 1, additive
+    in i and j so that sum_ij s_ij n_ij is the same for every table (elsewhere s = 0: on
+    sparse tables that sum is ~N log N and would cancel only up to rounding). Var[S^] =
+    Var[S], with terms of the size of their fluctuations, formed without cancellation
+    (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S]."""
+    n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
-    if _work(ub, cb, ua, ca) < _work(ua, ca, ub, cb):  # Var is symmetric: cheaper side
+    if _work(ub, cb, ua, ca, n) < _work(ua, ca, ub, cb, n):  # Var is symmetric: cheaper side
         ua, ca, ub, cb = ub, cb, ua, ca
-    n = int(n)
-    top = int(max(ua[-1], ub[-1]))
-    k = np.arange(top + 1, dtype=np.float64)
-    phi = k * np.log(np.maximum(k, 1.0))
-    bmax = int(ub[-1])
-    lf = gammaln(np.arange(n + 1, dtype=np.float64) + 1.0)  # log k!
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
+    na, nb = ua.shape[0], ub.shape[0]
+    k0 = _anchor(ua[:, None], ub[None, :], n)
+    sloped = int(ua[0]) * int(ub[0]) >= n  # every mu_ij >= 1
+    slope = _slope(ua[:, None], ub[None, :], n, sloped)
+    weight = np.outer(ca, cb)
 
-    # m(a, b) = E[phi(n_ij)] for each pair of distinct sizes, and E[S]
-    means = np.empty((ua.shape[0], ub.shape[0]))
-    for ia, av in enumerate(ua.tolist()):
-        means[ia] = _hyp(lf, n, av, ub, av) @ phi[:av + 1]
-    e_s = math.fsum((means * np.outer(ca, cb)).ravel().tolist())
-
-    # G_a(m) = sum over the other rows i' of E_Hyp(N - a, a_i', m)[phi], m = 0..bmax
-    draws = np.arange(bmax + 1)
-    g = np.zeros((ua.shape[0], bmax + 1))
-    for ia, av in enumerate(ua.tolist()):
-        pop = n - av
-        for ja, (ov, oc) in enumerate(zip(ua.tolist(), ca.tolist(), strict=True)):
-            mult = oc - (1.0 if ja == ia else 0.0)
-            if mult:
-                g[ia] += mult * (_hyp(lf, pop, ov, draws, min(ov, bmax)) @ phi[:min(ov, bmax) + 1])
+    # m(a, b) = E[phi^(n_ij)] for each pair of distinct sizes, and E[S^] = E[S] - const
+    flat_k0, flat_slope = k0.ravel(), slope.ravel()
+    means = _expect(n, np.repeat(ua, nb), np.tile(ub, na), cut,
+                    lambda rows, k: _phi_shifted(k, flat_k0[rows, None],
+                                                 flat_slope[rows, None])).reshape(na, nb)
+    e_t = math.fsum((means * weight).ravel().tolist())
+    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
+    e_s = e_t + math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
 
     var = []
     for ia, av in enumerate(ua.tolist()):
-        for jb, (bv, bc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
-            lo, hi = max(0, av + bv - n), min(av, bv)
-            x = np.arange(lo, hi + 1)
-            px = _hyp(lf, n, av, np.array([bv]), hi)[0, lo:]
-            cond = phi[x] + g[ia, bv - x]  # cell (i, j) and the cells (i', j)
-            for kb, (ov, oc) in enumerate(zip(ub.tolist(), cb.tolist(), strict=True)):
-                mult = oc - (1.0 if kb == jb else 0.0)
-                if not mult:
-                    continue
-                ymax = min(ov, av)
-                y = np.arange(ymax + 1)
-                f = phi[y] + g[ia, ov - y]  # cell (i, j') and the cells (i', j')
-                cond += mult * (_hyp(lf, n - bv, ov, av - x, ymax) @ f)
-            dev = phi[x] - means[ia, jb]
-            var.append(ca[ia] * bc * float(px @ (dev * (cond - e_s))))
+        g = _OtherRows(n, ua, ca, ia, cut, sloped)
+        # x = n_ij ~ Hyp(N, a, b) for every column size b at once
+        law = np.full(nb, n), np.full(nb, av), ub
+        k, px = _laws(*law, *_windows(*law, cut))
+        xlo, xhi = k[:, 0], k.max(axis=1)
+        # rows (b, x, b'): y = n_ij' ~ Hyp(N - b, b', a - x), for the other columns b'
+        cols, xs, others = [], [], []
+        for jb in range(nb):
+            x = np.arange(xlo[jb], xhi[jb] + 1)
+            mult = cb - (np.arange(nb) == jb)
+            kbs = np.flatnonzero(mult > 0)
+            cols.append(np.full(x.shape[0] * kbs.shape[0], jb))
+            xs.append(np.repeat(x, kbs.shape[0]))
+            others.append(np.tile(kbs, x.shape[0]))
+        col, xr, other = (np.concatenate(v) for v in (cols, xs, others))
+        pop, succ, draws = n - ub[col], ub[other], av - xr
+        ylo, yhi = _windows(pop, succ, draws, cut)
+        # G_(a, b')(m) over every m needed: m = b - x (cells (i', j)), b' - y (cells (i', j'))
+        need_lo = np.minimum(ub - xhi, _group_min(other, succ - yhi, nb))
+        need_hi = np.maximum(ub - xlo, _group_max(other, succ - ylo, nb))
+        runs = g.ensure([(int(ub[c]), int(need_lo[c]), int(need_hi[c])) for c in range(nb)])
+        start = np.array([st for st, _ in runs], dtype=np.int64)
+        offset = np.cumsum([0] + [v.shape[0] for _, v in runs])[:-1]
+        flat = np.concatenate([v for _, v in runs])
+        base = offset - start  # G_(a, ub[c])(m) = flat[base[c] + m]
+        k0_row, slope_row = k0[ia, other], slope[ia, other]
+
+        def inner(rows, y, succ=succ, other=other, k0_row=k0_row, slope_row=slope_row,
+                  flat=flat, base=base):
+            return _phi_shifted(y, k0_row[rows, None], slope_row[rows, None]) + \
+                flat[base[other[rows], None] + succ[rows, None] - y]
+
+        vals = _expect(pop, succ, draws, cut, inner, windows=(ylo, yhi))
+        weights = (cb[other] - (other == col)) * vals
+        for jb, bc in enumerate(cb.tolist()):
+            x = np.arange(xlo[jb], xhi[jb] + 1)
+            dev = _phi_shifted(x, k0[ia, jb], slope[ia, jb])
+            cond = dev + flat[base[jb] + ub[jb] - x]  # cell (i, j) and the cells (i', j)
+            here = col == jb
+            cond = cond + np.bincount(xr[here] - xlo[jb], weights=weights[here],
+                                      minlength=x.shape[0])
+            var.append(ca[ia] * bc * float(px[jb, :x.shape[0]] @ ((dev - means[ia, jb])
+                                                                 * (cond - e_t))))
     return e_s, max(math.fsum(var), 0.0)
-
-
 
 
 # costs in units of ~5 ns (measured at N = 1e6, load ~5): a row-by-row draw ~90 ns a cell

@@ -47,6 +47,7 @@ from ._emi import expected_mutual_information, expected_mutual_information_weigh
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
 from ._smi import (
+    EXACT_TERM_COST,
     exact_variance,
     exact_work,
     monte_carlo_variance,
@@ -404,14 +405,21 @@ def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "ari
 
 # --------------------------------------------------------------------------- SMI
 _SMI_METHOD = Choice(("auto", "exact", "monte_carlo"),
-                     "How sd[MI] is found: 'exact' (Romano et al.'s variance, cost cubic in "
-                     "N in the worst case), 'monte_carlo' (random tables with the same "
-                     "margins; the result states its standard error) or 'auto' (exact when "
-                     "its estimated cost is small, else Monte Carlo).")
+                     "How sd[MI] is found: 'exact' (Romano et al.'s variance, summed where "
+                     "the hypergeometric laws have mass; refused when estimated above about "
+                     "a minute), 'monte_carlo' (random tables with the same margins; the "
+                     "result states its standard error) or 'auto' (exact when its estimated "
+                     "cost is small, else Monte Carlo).")
 _SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
 _SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
-# exact work (hypergeometric terms) that ``auto`` accepts: about a second
-_SMI_EXACT_BUDGET = 3e7
+# exact cost (units of ~5 ns, as the sampling costs: hypergeometric terms times
+# _smi.EXACT_TERM_COST) that ``auto`` accepts whatever the alternative: about 0.5 s
+_SMI_EXACT_BUDGET = 1e8
+# ``auto`` also takes the exact value when it costs at most this many times the fewest
+# random tables it would draw (an exact value is worth more than 20 tables)
+_SMI_EXACT_PREFERENCE = 2.0
+# ``method="exact"`` refuses (ValueError) above this estimated cost (~1 minute)
+_SMI_EXACT_REFUSE = 1.2e10
 # ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.4 s
 # at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES (the control
 # variates make 20 tables worth a few hundred plain ones on most tables, and the result
@@ -420,7 +428,7 @@ _SMI_AUTO_MC_BUDGET = 8e7
 _SMI_AUTO_MIN_SAMPLES = 20
 # ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
 _SMI_AUTO_REFUSE = 1.2e11
-_SMI_EXACT_MAX_N = 10**9  # the exact variance tabulates log k! for k <= N
+_SMI_EXACT_MAX_N = 10**9  # int64 products (d + 1)(s + 1) of the windows' modes
 
 
 class StandardizedMI(NamedTuple):
@@ -460,8 +468,9 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
     if method == "auto":
         work, cost = exact_work(a, b), sample_cost(a, b)
-        if n <= _SMI_EXACT_MAX_N and (work <= _SMI_EXACT_BUDGET or
-                                      work <= cost * _SMI_AUTO_MIN_SAMPLES):
+        exact_cost = work * EXACT_TERM_COST
+        if n <= _SMI_EXACT_MAX_N and (exact_cost <= _SMI_EXACT_BUDGET or exact_cost <=
+                                      _SMI_EXACT_PREFERENCE * cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
             sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables "
@@ -477,8 +486,14 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
             n_samples = min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, affordable))
     if method == "exact":
         if n > _SMI_EXACT_MAX_N:
-            raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e} (a table of "
-                             f"log k! up to N), got N = {n}")
+            raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e}, got N = {n}")
+        work = exact_work(a, b)
+        if work * EXACT_TERM_COST > _SMI_EXACT_REFUSE:
+            raise ValueError(
+                f"method='exact' is too costly on this table: ~{work:.1e} hypergeometric "
+                f"terms (~{work * EXACT_TERM_COST * 5e-9:.0f} s estimated, above "
+                f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
+                "method='auto'")
         _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n))
         sd = math.sqrt(var_s) / n
         value = (mi - emi) / sd if sd > 0 else 0.0
