@@ -514,19 +514,24 @@ def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
 _ALPHA = 7
 _START = 100
 _NO_BID = -(1 << 62)
+_NO_LIMIT = np.iinfo(np.int64).max  # the cold auction bids until it ends
 # benefits (weights times rows + 1) stay below this: prices never pass the largest benefit
 # plus the first epsilon, so int64 has room to spare
 _AUCTION_MAX = float(1 << 60)
 
 
 @numba.njit(cache=True, nogil=True)
-def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, head, count, eps):
-    """Forward auction until the queue (``count`` rows from ``head``, circular) is empty;
+def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
+    """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
-    fixed until the row is outbid), ``nc`` for the dummy (profit 0)."""
+    fixed until the row is outbid), ``nc`` for the dummy (profit 0). Returns the bids, or -1
+    where they would pass ``limit`` (a warm start's price war: the caller solves cold)."""
     nr = queue.shape[0]
+    head = 0
     bids = 0
     while count > 0:
+        if bids >= limit:
+            return -1
         i = queue[head]
         head += 1
         if head == nr:
@@ -585,7 +590,7 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
         for i in range(nr):
             assigned[i] = -1
             queue[i] = i
-        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, 0, nr, eps)
+        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps, _NO_LIMIT)
         _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps)
         if eps == 1:
             break

@@ -34,55 +34,6 @@ _REFERENCE_PRECISION = float(1 << 40)
 
 
 @numba.njit(cache=True, nogil=True)
-def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
-    """``_numba_kernels._bid_loop`` from the head of the queue, giving up (returning -1)
-    after ``limit`` bids."""
-    nr = queue.shape[0]
-    head = 0
-    bids = 0
-    while count > 0:
-        if bids >= limit:
-            return -1
-        i = queue[head]
-        head += 1
-        if head == nr:
-            head = 0
-        count -= 1
-        best = 0  # the dummy
-        second = cold._NO_BID
-        bj = -1
-        bb = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            j = idx[e]
-            val = ben[e] - price[j]
-            if val > best:
-                second = best
-                best = val
-                bj = j
-                bb = ben[e]
-            elif val > second:
-                second = val
-        bids += 1
-        if bj < 0:
-            assigned[i] = nc
-            gain[i] = 0
-            continue
-        price[bj] += best - second + eps
-        old = owner[bj]
-        owner[bj] = i
-        assigned[i] = bj
-        gain[i] = bb - price[bj]
-        if old >= 0:
-            assigned[old] = -1
-            tail = head + count
-            if tail >= nr:
-                tail -= nr
-            queue[tail] = old
-            count += 1
-    return bids
-
-
-@numba.njit(cache=True, nogil=True)
 def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices;
     ``ok`` False where the forward bids pass ``limit`` (a price war: many rows tied for
@@ -93,7 +44,8 @@ def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     stack = np.empty(nc, np.int64)
     gain = np.zeros(nr, np.int64)
     cben = ben[ccell]
-    if _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1, limit) < 0:
+    if cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1,
+                      limit) < 0:
         return assigned, price, False
     cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1)
     return assigned, price, True
