@@ -16,6 +16,20 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
+def _count_row(cols, pos, size, counts, touched):
+    """Counts one row's ``size`` items, ``cols[pos:pos + size]``, into ``counts``; the
+    columns met, in first-seen order, go to ``touched``; returns how many."""
+    nt = 0
+    for t in range(pos, pos + size):
+        c = cols[t]
+        if counts[c] == 0:
+            touched[nt] = c
+            nt += 1
+        counts[c] += 1
+    return nt
+
+
+@numba.njit(cache=True, nogil=True)
 def _pairing_cells(row_sizes, cols, n_cols, capacity):
     counts = np.zeros(n_cols, dtype=np.int64)
     touched = np.empty(n_cols, dtype=np.int64)
@@ -25,14 +39,8 @@ def _pairing_cells(row_sizes, cols, n_cols, capacity):
     pos = 0
     k = 0
     for i in range(row_sizes.shape[0]):
-        nt = 0
-        for _ in range(row_sizes[i]):
-            c = cols[pos]
-            pos += 1
-            if counts[c] == 0:
-                touched[nt] = c
-                nt += 1
-            counts[c] += 1
+        nt = _count_row(cols, pos, row_sizes[i], counts, touched)
+        pos += row_sizes[i]
         for s in range(nt):
             c = touched[s]
             out_r[k] = i
@@ -65,14 +73,8 @@ def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     n_lin = lin.shape[0]
     pos = 0
     for i in range(row_sizes.shape[0]):
-        nt = 0
-        for _ in range(row_sizes[i]):
-            c = cols[pos]
-            pos += 1
-            if counts[c] == 0:
-                touched[nt] = c
-                nt += 1
-            counts[c] += 1
+        nt = _count_row(cols, pos, row_sizes[i], counts, touched)
+        pos += row_sizes[i]
         ia = row_idx[i]
         w_row = 0.0
         for t in range(nt):
