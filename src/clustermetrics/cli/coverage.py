@@ -14,7 +14,15 @@ from ..experiments.coverage import (
 )
 from ..experiments.pages import coverage_sections
 from ..registry import resolve_metrics
-from .options import add_run_options, integer, numpy_seed, progress_of, with_extras, write_page
+from .options import (
+    add_run_options,
+    confidence_level,
+    integer,
+    numpy_seed,
+    progress_of,
+    with_extras,
+    write_page,
+)
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_coverage_command"]
@@ -44,7 +52,7 @@ def add_coverage_command(sub) -> None:
                    help="samples per shape and size (default 100)")
     p.add_argument("--n-boot", type=integer(2, 1_000_000), default=200,
                    help="bootstrap replicates per sample (default 200)")
-    p.add_argument("--level", type=_level, default=0.95,
+    p.add_argument("--level", type=confidence_level, default=0.95,
                    help="confidence level (default 0.95)")
     p.add_argument("--population", type=integer(2, MAX_SIZE), default=10**6,
                    help="items in each population (default 1000000)")
@@ -83,14 +91,3 @@ def _names(text: str, known, option: str) -> list[str]:
     if not names:
         raise CliError(f"{option} is empty")
     return list(dict.fromkeys(names))
-
-
-def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"must be a confidence level in (0, 1), e.g. 0.95, "
-                                         f"got {text!r}")
-    return value
