@@ -524,36 +524,23 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
                            cut_at, children, notes)
 
 
-class _Levels:
+class _Levels(_Level):
     """Many cuts of the tree at once, as the score functions see a table: its sizes, pair
     counts and (MI, H(truth), H(prediction)) as arrays, one entry per cut (the functions
     are written with :mod:`clustermetrics.metrics._elementwise`, so they compute all
     entries in one vectorised pass); nothing else (anything else raises _NotSufficient).
     The 0/0 entries a function meets are recorded in ``undefined``."""
 
-    __slots__ = ("n_samples", "n_classes", "n_clusters", "nnz", "_pairs", "_info",
-                 "undefined")
+    __slots__ = ("undefined",)
 
     def __init__(self, n_samples, n_classes, n_clusters, nnz, pairs, info):
-        self.n_samples, self.n_classes, self.n_clusters, self.nnz = \
-            n_samples, n_classes, n_clusters, nnz
-        self._pairs, self._info = pairs, info
+        super().__init__(n_samples, n_classes, n_clusters, nnz, pairs, info)
         self.undefined: list[tuple[np.ndarray, np.ndarray]] = []
-
-    def cached(self, key: str, compute: Any) -> Any:
-        if key == "pair_counts" and self._pairs is not None:
-            return self._pairs
-        if key == "information" and self._info is not None:
-            return self._info
-        raise _NotSufficient(key)
 
     def record_undefined(self, mask: Any, value: Any) -> None:
         shape = self.n_clusters.shape
         self.undefined.append((np.broadcast_to(mask, shape),
                                np.broadcast_to(np.asarray(value, dtype=np.float64), shape)))
-
-    def __getattr__(self, name: str) -> Any:
-        raise _NotSufficient(name)
 
 
 def _all_at_once(entry: MetricInfo, levels: _Levels) -> np.ndarray | None:
