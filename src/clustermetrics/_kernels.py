@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from types import ModuleType
 
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
-           "sampling_kernel", "sampling_stats_kernel", "sampling_kernel_pays", "repeated",
+           "sampling_stats_kernel", "sampling_kernel_pays", "repeated",
            "repeats", "warm_matching_kernels"]
 
 _MODES = ("auto", "numba", "numpy")
@@ -64,7 +64,7 @@ def kernels_mode() -> str:
 
 
 def sampling_kernel_pays(items: float) -> bool:
-    """Whether :func:`sampling_kernel` would return the compiled kernel for this work
+    """Whether :func:`sampling_stats_kernel` would return the compiled kernel for this work
     (numba installed and the mode and the work allow it); imports nothing."""
     if _mode == "numpy" or (_mode == "auto" and not any(_loaded.values())
                             and items * _repeats < _SAMPLING_LOAD_ITEMS):
@@ -134,14 +134,6 @@ def hierarchy_kernel(points: float):
     in Python (``points``: the number of leaves)."""
     mod = _wanted("._hierarchy_kernels", points, _HIERARCHY_LOAD_POINTS)
     return None if mod is None else mod.merge_levels
-
-
-def sampling_kernel(items: float):
-    """The compiled counting of a random pairing into cells
-    (:func:`clustermetrics._sampling_kernels.pairing_cells`), or None to use numpy
-    (``items``: the items to count, over all tables)."""
-    mod = _wanted("._sampling_kernels", items, _SAMPLING_LOAD_ITEMS)
-    return None if mod is None else mod.pairing_cells
 
 
 def sampling_stats_kernel(items: float):

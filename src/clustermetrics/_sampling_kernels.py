@@ -30,38 +30,6 @@ def _count_row(cols, pos, size, counts, touched):
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairing_cells(row_sizes, cols, n_cols, capacity):
-    counts = np.zeros(n_cols, dtype=np.int64)
-    touched = np.empty(n_cols, dtype=np.int64)
-    out_r = np.empty(capacity, dtype=np.int64)
-    out_c = np.empty(capacity, dtype=np.int64)
-    out_n = np.empty(capacity, dtype=np.int64)
-    pos = 0
-    k = 0
-    for i in range(row_sizes.shape[0]):
-        nt = _count_row(cols, pos, row_sizes[i], counts, touched)
-        pos += row_sizes[i]
-        for s in range(nt):
-            c = touched[s]
-            out_r[k] = i
-            out_c[k] = c
-            out_n[k] = counts[c]
-            counts[c] = 0
-            k += 1
-    return out_r[:k], out_c[:k], out_n[:k]
-
-
-def pairing_cells(row_sizes: np.ndarray, cols: np.ndarray, n_cols: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Non-zero cells (row, column, count) of the table pairing item t of the rows laid out
-    by size (row 0's ``row_sizes[0]`` items first) with column ``cols[t]``; within a row,
-    cells come in the order their column first appears."""
-    row_sizes = np.asarray(row_sizes, dtype=np.int64)
-    cap = int(min(cols.shape[0], row_sizes.shape[0] * int(n_cols)))
-    return _pairing_cells(row_sizes, np.asarray(cols, dtype=np.int64), int(n_cols), cap)
-
-
-@numba.njit(cache=True, nogil=True)
 def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     counts = np.zeros(n_cols, dtype=np.int64)
     touched = np.empty(n_cols, dtype=np.int64)
@@ -95,7 +63,7 @@ def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
 
 
 def pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
-    """Statistics of the random pairing of :func:`pairing_cells` without forming its cells:
+    """Statistics of a random pairing without forming its cells:
     (sum n log n, sum C(n, 2), sum wa[row_idx[i]] wb[col_idx[j]] C(n_ij, 2),
     sum lin[0, row_idx[i], col_idx[j]] n_ij, the same with lin[1]); ``lin`` of shape
     (0, 1, 1) leaves the last two 0."""
