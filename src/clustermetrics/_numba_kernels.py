@@ -694,18 +694,32 @@ def auction_matching(indptr, cols, weights, n_cols):
     indptr = np.require(indptr, np.int64, ["C", "W"])
     cols = np.require(cols, np.int64, ["C", "W"])
     weights = np.asarray(weights, dtype=np.float64)
-    top = float(weights.max())
-    integral = bool(np.all(weights == np.floor(weights)))
-    exact = integral and top * (n_rows + 1) <= _AUCTION_MAX
-    if exact:
-        scale = float(n_rows + 1)
-        ben = weights.astype(np.int64) * (n_rows + 1)
-    else:
-        scale = _AUCTION_MAX / top
-        ben = np.rint(weights * scale).astype(np.int64)
+    ben, scale, rounded = benefits(weights, n_rows)
     cptr, crow, ccell = _column_lists(indptr, cols, n_rows, nc)
     assigned, price = _auction(indptr, cols, ben, n_rows, nc, cptr, crow, ccell)
-    if integral and not exact:
+    return finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded)
+
+
+def benefits(weights, n_rows):
+    """(integer benefits of the auction, their scale to the weights, whether they are
+    rounded integers the phases must finish): integer weights with weight * (rows + 1) <=
+    2**60 are exact at epsilon = 1 times (rows + 1); other weights are rounded to 2**-60 of
+    the largest."""
+    top = float(weights.max())
+    integral = bool(np.all(weights == np.floor(weights)))
+    if integral and top * (n_rows + 1) <= _AUCTION_MAX:
+        return weights.astype(np.int64) * (n_rows + 1), float(n_rows + 1), False
+    scale = _AUCTION_MAX / top
+    return np.rint(weights * scale).astype(np.int64), scale, integral
+
+
+def finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded):
+    """Row -> column (-1: unmatched) from the auction's end state: as it is, or for
+    ``rounded`` integer weights after the exact phases from its prices, in the symmetric
+    form (None where they pass their budget). Float weights are left at the auction's
+    rounded optimum: phases on float costs would chase rounding, not weight."""
+    n_rows = indptr.shape[0] - 1
+    if rounded:
         pptr, pobj, where = _doubled(indptr, cols, n_rows, nc, cptr, crow)
         cost = np.zeros(pobj.shape[0])
         cost[where] = -weights

@@ -76,43 +76,22 @@ def reference_prices(indptr, cols, weights, n_cols):
 
 
 def warm_matching(indptr, cols, weights, n_cols, prices):
-    """Row -> column of a maximum-weight matching (-1: unmatched), exactly, for
-    integer-valued ``weights`` (below 2**50), by the auction from ``prices`` (column prices
-    in units of the weights) at epsilon = 1; None where the finishing phases pass their
-    budget or the auction its bids (``_BID_SCANS``; the caller then solves cold)."""
+    """Row -> column of a maximum-weight matching (-1: unmatched), by the auction from
+    ``prices`` (column prices in units of the weights) at epsilon = 1: exactly for
+    integer-valued ``weights`` (below 2**50), up to rounding for other weights, as the cold
+    solver; None where the finishing phases pass their budget or the auction its bids
+    (``_BID_SCANS``; the caller then solves cold)."""
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
     indptr = np.require(indptr, np.int64, ["C", "W"])
     cols = np.require(cols, np.int64, ["C", "W"])
     weights = np.asarray(weights, dtype=np.float64)
-    top = float(weights.max())
-    exact = top * (n_rows + 1) <= cold._AUCTION_MAX
-    if exact:
-        scale = float(n_rows + 1)
-        ben = weights.astype(np.int64) * (n_rows + 1)
-    else:
-        scale = cold._AUCTION_MAX / top
-        ben = np.rint(weights * scale).astype(np.int64)
-    price = np.rint(np.minimum(prices, top) * scale).astype(np.int64)
+    ben, scale, rounded = cold.benefits(weights, n_rows)
+    price = np.rint(np.minimum(prices, float(weights.max())) * scale).astype(np.int64)
     cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, nc)
     limit = _BID_SCANS * (int(indptr[-1]) + n_rows)
     assigned, price, ok = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell, price,
                                         limit)
     if not ok:
         return None
-    if not exact:
-        pptr, pobj, where = cold._doubled(indptr, cols, n_rows, nc, cptr, crow)
-        cost = np.zeros(pobj.shape[0])
-        cost[where] = -weights
-        npers = n_rows + nc
-        u, v, match, owner = cold._doubled_state(assigned, price, scale, n_rows, nc)
-        free = np.empty(npers, np.int64)
-        nfree = cold._refine(pptr, pobj, cost, npers, u, v, match, owner, free)
-        if nfree:
-            budget = cold._BUDGET_SCANS * (pobj.shape[0] + npers)
-            match, ok = cold._phases(pptr, pobj, cost, npers, npers, budget, u, v, match,
-                                     owner, free, nfree, 0)
-            if not ok:
-                return None
-        assigned = match[:n_rows]
-    return np.where(assigned < nc, assigned, -1)
+    return cold.finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded)

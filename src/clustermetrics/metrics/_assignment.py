@@ -92,9 +92,10 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
 
     ``prices`` (one per column, in units of the weights, >= 0): optimal column duals of a
     nearby problem (a bootstrap replicate's table), from which the sparse problem left is
-    solved warm (:mod:`clustermetrics._warm_kernels`) when its weights are exact integers
-    (``fraction``) and the compiled kernels are loaded; the result is optimal all the same,
-    though among several optimal matchings it may be another one.
+    solved warm (:mod:`clustermetrics._warm_kernels`) when the compiled kernels are loaded;
+    the result is optimal as the cold solver's is (exactly for integers, ``fraction``;
+    up to rounding for float weights), though among several optimal matchings it may be
+    another one.
 
     Returns
     -------
@@ -120,12 +121,12 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
         exact = _exact(weights, fraction, None)
         return _solve(rows, cols, exact, n_rows, n_cols,
                       dense=n_rows * n_cols <= dense_max_cells,
-                      prices=_scaled_prices(prices, None, exact, weights, fraction))
+                      prices=_scaled_prices(prices, None, exact, weights))
     n_r, r = _renumber(rows[rest], n_rows)
     n_c, c = _renumber(cols[rest], n_cols)
     exact = _exact(weights, fraction, rest)
     solved = _solve(r, c, exact, n_r, n_c, dense=n_r * n_c <= dense_max_cells,
-                    prices=_scaled_prices(prices, cols[rest], exact, weights[rest], fraction))
+                    prices=_scaled_prices(prices, cols[rest], exact, weights[rest]))
     return np.sort(np.concatenate([forced, rest[solved]]))
 
 
@@ -166,17 +167,17 @@ def _exact(weights, fraction, subset):
     return scaled
 
 
-def _scaled_prices(prices, cols, exact, weights, fraction):
+def _scaled_prices(prices, cols, exact, weights):
     """``prices`` of the columns present in ``cols`` (all when None), in increasing column
-    order (the renumbering of ``_renumber``), in the units of the exact integer weights
-    ``exact`` of ``weights``; None without prices or exact integers."""
-    if prices is None or fraction is None or exact is weights or exact.shape[0] == 0:
+    order (the renumbering of ``_renumber``), in the units of ``exact``: the weights
+    ``weights`` scaled to exact integers, or the weights themselves; None without prices."""
+    if prices is None or exact.shape[0] == 0:
         return None
     if cols is not None:
         present = np.zeros(prices.shape[0], dtype=bool)
         present[cols] = True
         prices = prices[present]
-    # exact = weights * L (L the common denominator); a start needs no more precision
+    # exact = weights * L (L the common denominator, or 1); a start needs no more precision
     return prices * (float(exact[0]) / float(weights[0]))
 
 
