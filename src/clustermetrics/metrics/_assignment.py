@@ -40,8 +40,8 @@ import numpy as np
 
 from .. import _kernels
 
-__all__ = ["DENSE_MAX_CELLS", "Leaders", "cell_index", "dense_ok", "integer_weights", "leaders",
-           "max_weight_matching", "off_lines"]
+__all__ = ["DENSE_MAX_CELLS", "Leaders", "cell_index", "dense_ok", "fixes_little",
+           "integer_weights", "leaders", "max_weight_matching", "off_lines"]
 
 # Up to this many cells a dense assignment solver is fastest; beyond it, sparse matching.
 DENSE_MAX_CELLS = 4_000_000
@@ -59,7 +59,8 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
                         first_round: Leaders | None = None,
                         keys: np.ndarray | None = None,
                         fraction: tuple[np.ndarray, np.ndarray] | None = None,
-                        prices: np.ndarray | None = None) -> np.ndarray:
+                        prices: np.ndarray | None = None,
+                        forced_rounds: int | None = None) -> np.ndarray:
     """Cells of a maximum-weight matching of a bipartite graph given by its positive cells.
 
     The graph has ``shape[0]`` row nodes and ``shape[1]`` column nodes; cell ``e`` joins
@@ -97,6 +98,11 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     up to rounding for float weights), though among several optimal matchings it may be
     another one.
 
+    ``forced_rounds``: rounds of fixing cells before solving (default: until a round
+    fixes less than a tenth of what is left; one with ``prices``, from which the solver
+    finishes faster than further rounds); 0 where the caller knows the rounds fix little
+    (a bootstrap replicate of a noise table).
+
     Returns
     -------
     cells : ndarray of int64
@@ -113,8 +119,13 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     if n_rows * n_cols <= dense_max_cells and rows.shape[0] < _FORCE_MIN_CELLS:
         return _solve(rows, cols, _exact(weights, fraction, None), n_rows, n_cols)
     # Fix the cells that are provably in an optimal matching (O(nnz)), solve the rest.
-    forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys,
-                                 rounds=1 if prices is not None else None)
+    if forced_rounds is None and prices is not None:
+        forced_rounds = 1
+    if forced_rounds == 0:
+        forced, rest = np.zeros(0, dtype=np.int64), np.arange(rows.shape[0])
+    else:
+        forced, rest = _forced_cells(rows, cols, weights, n_rows, n_cols, first_round, keys,
+                                     rounds=forced_rounds)
     if rest.shape[0] == 0:
         return np.sort(forced)
     if forced.shape[0] == 0:  # nothing fixed: solve the table as it is
@@ -146,13 +157,21 @@ def integer_weights(numerators: np.ndarray, denominators: np.ndarray) -> np.ndar
         return None  # real masses (real sample weights): solved as floats
     lcm, limit = 1, _EXACT_INT
     ratio = float(np.max(numerators / denominators))
-    for d in np.unique(denominators).tolist():
+    for d in _distinct_positive(np.asarray(denominators)).tolist():
         lcm = math.lcm(lcm, d)
         if lcm * ratio >= limit:
             return None
     scaled = np.asarray(numerators, dtype=np.int64) * (lcm // np.asarray(denominators,
                                                                           dtype=np.int64))
     return scaled.astype(np.float64)
+
+
+def _distinct_positive(values: np.ndarray) -> np.ndarray:
+    """The distinct values of positive integers, increasing: a histogram's when they are
+    small (row sizes; a sort of every cell's costs ~10x more), else np.unique's."""
+    if values.shape[0] and int(values.max()) <= 4 * values.shape[0]:
+        return np.flatnonzero(np.bincount(values))
+    return np.unique(values)
 
 
 def _exact(weights, fraction, subset):
@@ -236,6 +255,15 @@ def _forced_cells(rows, cols, weights, n_rows, n_cols, first_round=None, keys=No
             break
     done = np.concatenate(forced) if forced else np.zeros(0, dtype=np.int64)
     return done, active
+
+
+def fixes_little(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows: int,
+                 n_cols: int) -> bool:
+    """Whether a round of fixing provably optimal cells fixes less than a tenth of the
+    smaller side (a noise table, and its bootstrap replicates): a solver started warm
+    finishes such a problem faster without it."""
+    forced, _ = _forced_cells(rows, cols, weights, n_rows, n_cols, rounds=1)
+    return 10 * forced.shape[0] < min(n_rows, n_cols)
 
 
 def dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:

@@ -28,7 +28,7 @@ import numpy as np
 from .. import _kernels
 from ..table import Contingency
 from ..table.counting import group_sum, new_codes
-from ._assignment import max_weight_matching
+from ._assignment import fixes_little, max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
 from .information import mutual_info_shortcut
@@ -169,10 +169,20 @@ def recovery_rate(r: CellCounts) -> float:
     sizes = r.a[rows]
     weights = c / sizes
     row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
+    prices = _warm_prices(table, r.b > 0, keep.shape[0])
+    # started warm, a replicate of a table where fixing cells fixes little skips it
+    rounds = None if prices is None or not table.cached(
+        "recovery_rate:fixes_little", _fixes_little) else 0
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
                                 (r.n_classes, r.n_clusters), fraction=(c, sizes),
-                                prices=_warm_prices(table, r.b > 0, keep.shape[0]))
+                                prices=prices, forced_rounds=rounds)
     return math.fsum(weights[cells].tolist()) / r.n_clusters
+
+
+def _fixes_little(table: Contingency) -> bool:
+    sizes = np.add.reduceat(table.counts, row_starts(table))
+    return fixes_little(table.rows, table.cols, table.counts / sizes[table.rows],
+                        table.n_classes, table.n_clusters)
 
 
 def _warm_prices(table: Contingency, columns: np.ndarray, cells: int) -> np.ndarray | None:
