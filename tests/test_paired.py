@@ -474,3 +474,39 @@ def test_cli_one_column_as_a_and_b(tmp_path, capsys):
     for key in ("ari", "nmi"):
         assert data["scores"][key]["difference"] == 0.0 == direct[key].difference
         assert data["scores"][key]["pvalue"] == 1.0 == direct[key].pvalue
+
+
+@pytest.mark.parametrize("shape", ["noise", "near", "wide_rows"])
+def test_replicates_scored_from_counts_equal_the_replicate_tables(shape, monkeypatch):
+    """Unweighted, without a noise label, each side's replicate is scored from its cell
+    counts (bootstrap's fast path, matchings started warm from the table's prices, on the
+    compiled sparse solver here): the same intervals and p-values as scoring each
+    replicate's table, on tables above the solver's forced-cell and warm-start sizes."""
+    from clustermetrics import _kernels, paired
+    from clustermetrics.evaluate import score_values
+    from clustermetrics.metrics import _assignment
+
+    rng = np.random.default_rng(5)
+    n = 30_000
+    t = rng.integers(0, n // 30 if shape == "wide_rows" else n // 10, n)
+    if shape == "noise":
+        a, b = rng.integers(0, n // 10, n), rng.integers(0, n // 10, n)
+    elif shape == "near":
+        a = np.where(rng.random(n) < 0.1, rng.integers(0, n, n), t)
+        b = np.where(rng.random(n) < 0.3, rng.integers(0, n, n), t)
+    else:  # ~30 items a class (float recall weights), half the classes kept together
+        a, b = (np.where((t % 2 == 0) & (rng.random(n) < 0.5), t, rng.integers(0, n, n))
+                for _ in range(2))
+    keys = ["ari", "nmi", "ami", "recovery_rate"]
+    monkeypatch.setattr(_assignment, "DENSE_MAX_CELLS", 1000)
+    old = _kernels.set_kernels("numba")
+    try:
+        fast = compare_clusterings(t, a, b, keys, n_boot=6, seed=2)
+        monkeypatch.setattr(paired, "replicate_scores", lambda table, counts, k:
+                            score_values(table.with_counts(counts), k))
+        slow = compare_clusterings(t, a, b, keys, n_boot=6, seed=2)
+    finally:
+        _kernels.set_kernels(old)
+    for k in keys:
+        assert fast[k].interval == pytest.approx(slow[k].interval, rel=1e-12, abs=1e-13), k
+        assert fast[k].pvalue == slow[k].pvalue, k
