@@ -6,8 +6,9 @@
         --breakdown
 
 A replicate is a multinomial redraw of the table's cells plus the scores of that table, so
-its cost follows nnz and the scores, not N. Prints the table build, one evaluate of the
-scores, and the seconds per replicate. ``--breakdown`` also times the parts of a
+its cost follows nnz and the scores, not N. Replicates are scored on several threads
+(``CLUSTERMETRICS_THREADS=1``: one); the wall-clock ratio shows that, the CPU ratio not.
+Prints the table build, one evaluate of the scores, and the seconds per replicate. ``--breakdown`` also times the parts of a
 replicate (in CPU seconds, after the bootstrap loaded whatever kernels it needed): the
 multinomial draw, and each score of the replicate from its counts alone.
 """
@@ -20,6 +21,7 @@ from bench_shapes import SHAPES, shape_labels
 
 import clustermetrics as cm
 from clustermetrics import _kernels
+from clustermetrics._threads import replicate_threads
 from clustermetrics.bootstrap import multinomial_sampler
 from clustermetrics.evaluate import replicate_scores
 
@@ -69,7 +71,8 @@ def main() -> None:
     cpu_per = (time.process_time() - cpu) / args.n_boot
     what = f"shape {args.shape}" if args.shape else f"K = {args.k}"
     print(f"N = {n:.0e}, {what}, nnz = {table.nnz}, {len(report)} score(s), "
-          f"{args.method} intervals")
+          f"{args.method} intervals, replicates on {replicate_threads(table.nnz)} thread(s) "
+          f"(CLUSTERMETRICS_THREADS)")
     print(f"table build {build:.4f} s; scores once {scores:.4f} s; evaluate from labels "
           f"{once:.4f} s; per bootstrap replicate {per:.4f} s ({args.n_boot} replicates)")
     print(f"{args.n_boot} replicates = {args.n_boot * per / once:.1f}x one evaluation; "

@@ -22,6 +22,7 @@ LAYERS = [
     ("_kernels", 0), ("_numba_kernels", 0), ("_version", 0), ("_html", 0),
     ("_merge_loop", 0), ("_hierarchy_kernels", 0), ("_sampling_kernels", 0),
     ("_warm_kernels", 1),  # imports the cold solver's pieces from _numba_kernels
+    ("_threads", 0),
 ]
 
 

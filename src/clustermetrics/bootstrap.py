@@ -43,6 +43,7 @@ import numpy as np
 from scipy import special
 
 from . import _kernels
+from ._threads import replicate_threads, scored_in_order
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
@@ -280,11 +281,17 @@ def replicate_values(table: Contingency,
     n = table.n_samples
     draw = multinomial_sampler(table.counts)
     values = np.full((len(keys), n_boot), np.nan)
+
+    def scored(counts: np.ndarray) -> np.ndarray:
+        return _values(score(table.with_counts(counts)) if score_counts is None
+                       else score_counts(counts), keys)
+
+    # drawn here in order, scored on the replicate threads: the same values on any number
+    draws = (draw(rng, n) for _ in range(n_boot))
     with _kernels.repeated(n_boot):
-        for b in range(n_boot):
-            counts = draw(rng, n)
-            values[:, b] = _values(score(table.with_counts(counts)) if score_counts is None
-                                   else score_counts(counts), keys)
+        for b, row in enumerate(scored_in_order(scored, draws,
+                                                replicate_threads(table.nnz))):
+            values[:, b] = row
             if progress is not None:
                 progress(b + 1, n_boot)
     return values

@@ -32,6 +32,7 @@ from . import _kernels
 from ._json import dumps
 from ._progress import progress_bar
 from ._text import visible
+from ._threads import replicate_threads, scored_in_order
 from .bootstrap import check_bootstrap_options, multinomial_sampler
 from .evaluate import left_out, replicate_scores
 from .metrics.definition import ScoreUnavailable
@@ -235,20 +236,29 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     # whole item counts and no noise rewrite: each side's replicate is its table with new
     # cell counts, scored from them as the bootstrap's are (matchings started warm)
     from_counts = noise_label is None and three.table_a.counts.dtype.kind != "f"
+
+    def difference(counts: np.ndarray) -> list[float]:
+        """a - b per score on one replicate; NaN where a side is skipped."""
+        sa: dict[str, float] | None
+        sb: dict[str, float] | None
+        if from_counts:
+            sa = replicate_scores(three.table_a, three.margin_a(counts), keys)
+            sb = replicate_scores(three.table_b, three.margin_b(counts), keys)
+        else:
+            sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
+            sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
+        if sa is None or sb is None:
+            return [math.nan] * len(keys)
+        return [sa[k] - sb[k] for k in keys]
     diffs = np.full((len(keys), n_boot), np.nan)
     bar = progress_bar(n_boot, "paired bootstrap", progress)
     try:
+        threads = replicate_threads(max(three.table_a.nnz, three.table_b.nnz))
         with _kernels.repeated(n_boot):  # compiled kernels load when the replicates repay it
-            for i in range(n_boot):
-                counts = draw(rng)
-                if from_counts:
-                    sa = replicate_scores(three.table_a, three.margin_a(counts), keys)
-                    sb = replicate_scores(three.table_b, three.margin_b(counts), keys)
-                else:
-                    sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
-                    sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
-                if sa is not None and sb is not None:
-                    diffs[:, i] = [sa[k] - sb[k] for k in keys]
+            # drawn here in order, scored on the replicate threads: the same on any number
+            draws = (draw(rng) for _ in range(n_boot))
+            for i, row in enumerate(scored_in_order(difference, draws, threads)):
+                diffs[:, i] = row
                 bar.update()
     finally:
         bar.close()

@@ -1,0 +1,117 @@
+"""Replicates scored on several threads give exactly what one thread gives: the draws stay in
+the calling thread, in order, and the results come back in that order."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import clustermetrics as cm
+from clustermetrics import _threads
+from clustermetrics.paired import compare_clusterings
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=40), st.integers(1, 4))
+def test_results_come_back_in_input_order(delays, threads):
+    drawn_in = []
+
+    def inputs():
+        for i, d in enumerate(delays):
+            drawn_in.append(threading.get_ident())
+            yield i, d
+
+    def work(item):
+        i, d = item
+        time.sleep(d / 2000)  # later items often finish first
+        return i * 10
+
+    out = list(_threads.scored_in_order(work, inputs(), threads))
+    assert out == [i * 10 for i in range(len(delays))]
+    assert set(drawn_in) <= {threading.get_ident()}  # inputs drawn in the calling thread
+
+
+def test_an_error_in_a_replicate_propagates_and_stops_the_drawing():
+    drawn = []
+
+    def inputs():
+        for i in range(100):
+            drawn.append(i)
+            yield i
+
+    def work(i):
+        if i == 3:
+            raise ValueError("replicate 3")
+        return i
+
+    with pytest.raises(ValueError, match="replicate 3"):
+        list(_threads.scored_in_order(work, inputs(), 2))
+    assert len(drawn) < 100  # at most two replicates per thread in flight
+
+
+def _noisy(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, n // 10, n)
+    return t, np.where(rng.random(n) < 0.4, rng.integers(0, n // 10, n), t)
+
+
+@pytest.mark.parametrize("metrics", [["ari", "ami", "recovery_rate"], ["fmi", "psi"]])
+def test_bootstrap_intervals_do_not_depend_on_the_threads(metrics):
+    """Scores from counts (ARI, AMI, recovery rate) and from each replicate's table."""
+    t, p = _noisy(60_000, 1)
+    table = cm.Contingency.from_labels(t, p)
+    assert table.nnz >= _threads.MIN_CELLS
+    runs = []
+    for threads in (1, 3):
+        old = _threads.set_threads(threads)
+        try:
+            runs.append(cm.evaluate(table, metrics=metrics, ci=0.9, n_boot=12, seed=4))
+        finally:
+            _threads.set_threads(old)
+    assert runs[0].intervals == runs[1].intervals
+    assert set(runs[0].intervals) == set(metrics)
+
+
+def test_paired_comparison_does_not_depend_on_the_threads():
+    t, a = _noisy(60_000, 2)
+    b = np.where(np.random.default_rng(3).random(t.shape[0]) < 0.2, 0, a)
+    runs = []
+    for threads in (1, 2):
+        old = _threads.set_threads(threads)
+        try:
+            runs.append(compare_clusterings(t, a, b, ["ari", "recovery_rate", "fmi"],
+                                            n_boot=10, seed=5))
+        finally:
+            _threads.set_threads(old)
+    for k in ("ari", "recovery_rate", "fmi"):
+        assert runs[0][k].interval == runs[1][k].interval, k
+        assert runs[0][k].pvalue == runs[1][k].pvalue, k
+
+
+def test_small_tables_score_in_the_calling_thread():
+    assert _threads.replicate_threads(_threads.MIN_CELLS - 1) == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+def test_a_bad_thread_count_in_the_environment_is_refused_by_name(value, monkeypatch):
+    monkeypatch.setenv("CLUSTERMETRICS_THREADS", value)
+    with pytest.raises(ValueError, match="CLUSTERMETRICS_THREADS"):
+        _threads.replicate_threads(10**6)
+
+
+def test_the_environment_sets_the_threads(monkeypatch):
+    monkeypatch.setenv("CLUSTERMETRICS_THREADS", " 3 ")
+    assert _threads.replicate_threads(10**6) == 3
+    monkeypatch.delenv("CLUSTERMETRICS_THREADS")
+    assert 1 <= _threads.replicate_threads(10**6) <= 4
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5, True, "2"])
+def test_set_threads_refuses_what_is_not_a_count(value):
+    with pytest.raises(ValueError, match="threads"):
+        _threads.set_threads(value)
