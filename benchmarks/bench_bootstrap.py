@@ -8,9 +8,10 @@
 A replicate is a multinomial redraw of the table's cells plus the scores of that table, so
 its cost follows nnz and the scores, not N. Replicates are scored on several threads
 (``CLUSTERMETRICS_THREADS=1``: one); the wall-clock ratio shows that, the CPU ratio not.
-Prints the table build, one evaluate of the scores, and the seconds per replicate. ``--breakdown`` also times the parts of a
-replicate (in CPU seconds, after the bootstrap loaded whatever kernels it needed): the
-multinomial draw, and each score of the replicate from its counts alone.
+Prints the table build, one evaluate of the scores, and the seconds per replicate.
+``--breakdown`` also times the parts of a replicate (in CPU seconds, after the bootstrap
+loaded whatever kernels it needed): the multinomial draw, and each score of the replicate
+from its counts alone.
 """
 
 import argparse
