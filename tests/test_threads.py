@@ -3,6 +3,9 @@ the calling thread, in order, and the results come back in that order."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -100,8 +103,9 @@ def test_small_tables_score_in_the_calling_thread():
 @pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
 def test_a_bad_thread_count_in_the_environment_is_refused_by_name(value, monkeypatch):
     monkeypatch.setenv("CLUSTERMETRICS_THREADS", value)
-    with pytest.raises(ValueError, match="CLUSTERMETRICS_THREADS"):
-        _threads.replicate_threads(10**6)
+    for cells in (10, 10**6):  # refused whatever the table
+        with pytest.raises(ValueError, match="CLUSTERMETRICS_THREADS"):
+            _threads.replicate_threads(cells)
 
 
 def test_the_environment_sets_the_threads(monkeypatch):
@@ -115,3 +119,16 @@ def test_the_environment_sets_the_threads(monkeypatch):
 def test_set_threads_refuses_what_is_not_a_count(value):
     with pytest.raises(ValueError, match="threads"):
         _threads.set_threads(value)
+
+
+def test_a_bad_thread_count_is_a_one_line_error_in_the_cli(tmp_path):
+    truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
+    truth.write_text("a\na\nb\nb\n")
+    pred.write_text("1\n1\n1\n2\n")
+    run = subprocess.run([sys.executable, "-m", "clustermetrics", "score", str(truth),
+                          str(pred), "--metrics", "ari", "--ci", "0.9"],
+                         capture_output=True, text=True,
+                         env={**os.environ, "CLUSTERMETRICS_THREADS": "x"})
+    assert run.returncode == 2
+    assert "CLUSTERMETRICS_THREADS" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

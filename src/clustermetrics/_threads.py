@@ -67,12 +67,10 @@ def set_threads(threads: int | None) -> int | None:
 
 
 def replicate_threads(cells: int) -> int:
-    """Threads to score the replicates of a table of ``cells`` non-zero cells."""
-    if cells < MIN_CELLS:
-        return 1
-    if _threads is not None:
-        return _threads
-    return _from_environment() or _default()
+    """Threads to score the replicates of a table of ``cells`` non-zero cells (a bad
+    ``CLUSTERMETRICS_THREADS`` is refused whatever the table)."""
+    threads = _threads if _threads is not None else _from_environment() or _default()
+    return 1 if cells < MIN_CELLS else threads
 
 
 def scored_in_order(score: Callable[[T], R], inputs: Iterable[T], threads: int,
