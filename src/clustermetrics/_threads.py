@@ -76,10 +76,15 @@ def replicate_threads(cells: int) -> int:
 def scored_in_order(score: Callable[[T], R], inputs: Iterable[T], threads: int,
                     ) -> Iterator[R]:
     """``score(x)`` for each of ``inputs``, in their order; ``inputs`` is consumed in the
-    calling thread (draw there), the scoring runs on ``threads`` threads."""
+    calling thread (draw there), the scoring runs on ``threads`` threads but for the
+    first input's (what a table caches for its replicates, e.g. the optimal prices of its
+    matching, is then computed once, not by every thread at the start)."""
+    inputs = iter(inputs)
+    for x in inputs:  # the first in the calling thread: it fills the table's caches once
+        yield score(x)
+        if threads > 1:
+            break
     if threads < 2:
-        for x in inputs:
-            yield score(x)
         return
     with ThreadPoolExecutor(threads, thread_name_prefix="clustermetrics") as pool:
         pending: deque[Future[R]] = deque()
