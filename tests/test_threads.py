@@ -57,6 +57,23 @@ def test_an_error_in_a_replicate_propagates_and_stops_the_drawing():
     assert len(drawn) < 100  # at most two replicates per thread in flight
 
 
+def test_an_error_returns_without_waiting_for_the_replicates_being_scored():
+    release = threading.Event()
+
+    def work(i):
+        if i == 1:
+            raise KeyboardInterrupt
+        if i > 1:
+            release.wait(5)  # a long replicate still running when the error comes back
+        return i
+
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        list(_threads.scored_in_order(work, iter(range(10)), 2))
+    assert time.perf_counter() - start < 2
+    release.set()
+
+
 def _noisy(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     t = rng.integers(0, n // 10, n)

@@ -86,15 +86,16 @@ def scored_in_order(score: Callable[[T], R], inputs: Iterable[T], threads: int,
             break
     if threads < 2:
         return
-    with ThreadPoolExecutor(threads, thread_name_prefix="clustermetrics") as pool:
-        pending: deque[Future[R]] = deque()
-        try:
-            for x in inputs:
-                pending.append(pool.submit(score, x))
-                if len(pending) >= 2 * threads:
-                    yield pending.popleft().result()
-            while pending:
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="clustermetrics")
+    pending: deque[Future[R]] = deque()
+    try:
+        for x in inputs:
+            pending.append(pool.submit(score, x))
+            if len(pending) >= 2 * threads:
                 yield pending.popleft().result()
-        finally:
-            for future in pending:  # stopped early (an error): drop what has not started
-                future.cancel()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        # stopped early (an error, Ctrl-C): drop what has not started and return at once;
+        # the replicates being scored finish in the background
+        pool.shutdown(wait=False, cancel_futures=True)
