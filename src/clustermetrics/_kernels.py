@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel", "hierarchy_kernel",
+__all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel",
+           "cardinality_kernel", "hierarchy_kernel",
            "sampling_stats_kernel", "sampling_kernel_pays", "repeated",
            "repeats", "warm_matching_kernels"]
 
@@ -36,6 +37,12 @@ _EMI_LOAD_CELLS = 3e7
 # 20x scikit-learn's ARI), the compiled solver ~0.07 s once loaded: from 4e4 cells the
 # ~0.5 s load is the smaller risk.
 _MATCH_LOAD_CELLS = 4e4
+# Cells of a maximum-cardinality matching above which loading numba pays: scipy's
+# Hopcroft-Karp needs ~10 ms for 10^5 cells of noise but, from its greedy start, is
+# quadratic where augmenting paths are long (a class-cluster chain or cycle with its ids
+# shuffled: 0.12 s at 1.25e5 cells, 0.45 s at 2.5e5, ~7 s at 10^6); the compiled
+# Karp-Sipser start and Hopcroft-Karp take ~0.02 s at 10^6 once loaded (~0.5 s).
+_CARDINALITY_LOAD_CELLS = 1e5
 # Points of a dendrogram above which loading numba pays: the Python merge loop needs
 # ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
 _HIERARCHY_LOAD_POINTS = 20_000
@@ -127,6 +134,14 @@ def matching_kernel(cells: float):
     number of cells of the assignment problem)."""
     mod = _wanted("._numba_kernels", cells, _MATCH_LOAD_CELLS)
     return None if mod is None else mod.max_weight_matching
+
+
+def cardinality_kernel(cells: float):
+    """The compiled maximum-cardinality bipartite matching
+    (:func:`clustermetrics._numba_kernels.max_cardinality`), or None to use scipy's
+    ``maximum_bipartite_matching`` (``cells``: the number of edges)."""
+    mod = _wanted("._numba_kernels", cells, _CARDINALITY_LOAD_CELLS)
+    return None if mod is None else mod.max_cardinality
 
 
 def hierarchy_kernel(points: float):

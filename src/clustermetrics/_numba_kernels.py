@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from scipy import sparse
-from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from ._matching_start import karp_sipser
 
 # --------------------------------------------------------------------------- matching
 # Maximum-weight bipartite matching by successive shortest paths in phases (see
@@ -386,8 +386,8 @@ def max_weight_matching(indptr, cols, weights, n_cols):
 
 def _row_max_start(indptr, cols, weights, n_cols):
     """A feasible start for ``_phases`` (costs -weights, one dummy column per row): a
-    maximum matching of the cells largest in their row (Hopcroft-Karp, scipy's
-    ``maximum_bipartite_matching``), u_i = -(largest weight of row i), v = 0.
+    maximum matching of the cells largest in their row (:func:`maximum_matching`),
+    u_i = -(largest weight of row i), v = 0.
 
     It is what the first phase from scratch computes (every row at distance 0, the cells
     tight at level 0), without a heap of every cell."""
@@ -399,15 +399,50 @@ def _row_max_start(indptr, cols, weights, n_cols):
     tight = weights == np.repeat(row_max, sizes)
     ends = np.zeros(indptr[-1] + 1, np.int64)
     np.cumsum(tight, out=ends[1:])
-    graph = sparse.csr_matrix((np.ones(int(ends[-1]), np.int8), cols[tight], ends[indptr]),
-                              shape=(n_rows, n_cols))
-    found = maximum_bipartite_matching(graph, perm_type="column")
-    row_match = found.astype(np.int64)
+    row_match, found, free = maximum_matching(ends[indptr], cols[tight], n_rows, n_cols)
     col_match = np.full(n_cols + n_rows, -1, np.int64)
-    matched = np.flatnonzero(row_match >= 0)
-    col_match[row_match[matched]] = matched
-    free = np.flatnonzero(row_match < 0).astype(np.int64)
+    col_match[:n_cols] = found
     return -row_max, np.zeros(n_cols + n_rows), row_match, col_match, free, free.shape[0]
+
+
+@numba.njit(cache=True, nogil=True)
+def maximum_matching(indptr, idx, nr, nc):
+    """A maximum-cardinality matching of the bipartite graph whose row i holds the columns
+    ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row): the Karp-Sipser start
+    (:func:`clustermetrics._matching_start.karp_sipser`, linear time; it settles paths,
+    trees and cycles) finished by Hopcroft-Karp (``_tight_augment`` with every cell
+    tight). Returns (row_match, col_match, the free rows), -1 where unmatched."""
+    row_match, col_match = karp_sipser(indptr, idx, nr, nc)
+    free = np.empty(nr, np.int64)
+    nfree = 0
+    for i in range(nr):
+        if row_match[i] < 0 and indptr[i + 1] > indptr[i]:
+            free[nfree] = i
+            nfree += 1
+    if nfree > 0:
+        # zero costs and potentials: every cell is tight at level 0
+        nnz = indptr[nr]
+        nfree, _ = _tight_augment(indptr, idx, np.zeros(nnz), np.zeros(nr), np.zeros(nc), nc,
+                                  free, nfree, row_match, col_match, np.zeros(nc),
+                                  np.zeros(nr), 0.0, np.arange(nc), nc,
+                                  np.full(nr, -1, np.int64), np.full(nc, -1, np.int64),
+                                  np.empty(nr, np.int64), np.empty(nr + 1, np.int64),
+                                  np.empty(nr + 1, np.int64), 0)
+    out = np.empty(nr, np.int64)
+    n = 0
+    for i in range(nr):
+        if row_match[i] < 0:
+            out[n] = i
+            n += 1
+    return row_match, col_match, out[:n]
+
+
+def max_cardinality(indptr, cols, n_cols):
+    """Row -> column of a maximum-cardinality matching (-1: unmatched) of the bipartite
+    graph whose row i holds the columns ``cols[indptr[i]:indptr[i+1]]``."""
+    indptr = np.require(indptr, np.int64, ["C", "W"])
+    cols = np.require(cols, np.int64, ["C", "W"])
+    return maximum_matching(indptr, cols, indptr.shape[0] - 1, int(n_cols))[0]
 
 
 @numba.njit(cache=True, nogil=True)

@@ -8,7 +8,9 @@ classes x clusters matrix beyond a few million cells.
 
 The sparse solver (compiled with numba, the ``fast`` extra, loaded automatically for
 large problems) starts from a maximum matching of the cells largest in their row
-(Hopcroft-Karp, scipy's ``maximum_bipartite_matching``) and goes on by successive shortest
+(Karp & Sipser's degree-one rule, linear in the cells, finished by Hopcroft-Karp: relabelled
+chains and cycles of cells, where Hopcroft-Karp from a greedy start meets long augmenting
+paths, are settled by the first) and goes on by successive shortest
 paths in phases: one Dijkstra search from several free rows at once (twice as many as the
 last phase augmented: all of them where ties let one search augment many, one where
 distances differ), then either a Hopcroft-Karp maximum matching of the cells tight at the

@@ -20,6 +20,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from .. import _kernels
 from ..table import Contingency, label_values
 from ._assignment import cell_index
 from ._greedy import greedy_cells
@@ -233,7 +234,11 @@ def _max_cardinality(table: Contingency) -> int:
         (np.ones(table.nnz, dtype=np.int8), (table.rows, table.cols)),
         shape=(table.n_classes, table.n_clusters),
     )
-    match = maximum_bipartite_matching(pattern, perm_type="column")
+    kernel = _kernels.cardinality_kernel(table.nnz)
+    if kernel is not None:
+        match = kernel(pattern.indptr, pattern.indices, table.n_clusters)
+    else:
+        match = maximum_bipartite_matching(pattern, perm_type="column")
     return int((match >= 0).sum())
 
 

@@ -1,0 +1,122 @@
+"""numba Karp-Sipser start of a maximum-cardinality bipartite matching; loaded only through
+:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+
+Karp & Sipser, Maximum matchings in sparse random graphs, FOCS (1981): while a vertex has
+a single neighbour left, match the two and delete both (some maximum matching of what is
+left contains that edge, so the rule never loses cardinality); when none has, match an
+arbitrary edge and go on. Each vertex's neighbours are scanned a bounded number of times,
+so it runs in time linear in the cells. It settles paths, trees and cycles (one arbitrary
+edge leaves a path) exactly, whatever the order of their vertices: the shapes on which a
+Hopcroft-Karp search started from a greedy matching meets very long augmenting paths. The
+matching it returns is maximal, not always maximum; the callers finish it with
+Hopcroft-Karp (:func:`clustermetrics._numba_kernels.maximum_matching`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, nogil=True)
+def _column_adjacency(indptr, idx, nr, nc):
+    """The cells by column: (cptr, crow)."""
+    nnz = indptr[nr]
+    cptr = np.zeros(nc + 1, np.int64)
+    for e in range(nnz):
+        cptr[idx[e] + 1] += 1
+    for j in range(nc):
+        cptr[j + 1] += cptr[j]
+    fill = cptr[:nc].copy()
+    crow = np.empty(nnz, np.int64)
+    for i in range(nr):
+        for e in range(indptr[i], indptr[i + 1]):
+            j = idx[e]
+            crow[fill[j]] = i
+            fill[j] += 1
+    return cptr, crow
+
+
+@numba.njit(cache=True, nogil=True)
+def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
+    """Delete matched vertex x (its degree already 0): its live neighbours (degree > 0) lose
+    one; those left with one are pushed. Returns the new stack top."""
+    if x < nr:
+        start, end = indptr[x], indptr[x + 1]
+    else:
+        start, end = cptr[x - nr], cptr[x - nr + 1]
+    for p in range(start, end):
+        y = idx[p] + nr if x < nr else crow[p]
+        if deg[y] > 0:
+            deg[y] -= 1
+            if deg[y] == 1:
+                stack[top] = y
+                top += 1
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
+    """The live neighbour of x with the fewest live neighbours itself (-1: none)."""
+    if x < nr:
+        start, end = indptr[x], indptr[x + 1]
+    else:
+        start, end = cptr[x - nr], cptr[x - nr + 1]
+    best = -1
+    for p in range(start, end):
+        y = idx[p] + nr if x < nr else crow[p]
+        if deg[y] > 0 and (best < 0 or deg[y] < deg[best]):
+            best = y
+            if deg[y] == 1:
+                break
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def karp_sipser(indptr, idx, nr, nc):
+    """A maximal matching of the bipartite graph whose row i holds the columns
+    ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row), by the Karp-Sipser rules.
+    Returns (row_match, col_match): row -> column and column -> row, -1 where unmatched.
+
+    Vertices are rows 0..nr-1 and columns nr..nr+nc-1. When no vertex of degree one is
+    left, the next live vertex in index order is matched to its live neighbour of least
+    degree (a cheap stand-in for the minimum-degree rule). A vertex is live while its
+    degree (live neighbours) is positive; a matched one gets degree 0."""
+    cptr, crow = _column_adjacency(indptr, idx, nr, nc)
+    n = nr + nc
+    deg = np.empty(n, np.int64)
+    for i in range(nr):
+        deg[i] = indptr[i + 1] - indptr[i]
+    for j in range(nc):
+        deg[nr + j] = cptr[j + 1] - cptr[j]
+    # each vertex is pushed at most once: when its degree is or becomes exactly one
+    stack = np.empty(n, np.int64)
+    top = 0
+    for x in range(n):
+        if deg[x] == 1:
+            stack[top] = x
+            top += 1
+    row_match = np.full(nr, -1, np.int64)
+    col_match = np.full(nc, -1, np.int64)
+    scan = 0
+    while True:
+        if top > 0:
+            top -= 1
+            x = stack[top]
+            if deg[x] <= 0:
+                continue
+        else:
+            while scan < n and deg[scan] <= 0:
+                scan += 1
+            if scan == n:
+                break
+            x = scan
+        y = _neighbour(x, nr, indptr, idx, cptr, crow, deg)
+        r, c = (x, y - nr) if x < nr else (y, x - nr)
+        row_match[r] = c
+        col_match[c] = r
+        deg[x] = 0
+        deg[y] = 0
+        top = _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top)
+        top = _remove(y, nr, indptr, idx, cptr, crow, deg, stack, top)
+    return row_match, col_match
