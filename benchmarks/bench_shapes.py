@@ -29,6 +29,9 @@ Shapes (N items):
   chain         N/10 classes, class i split evenly between clusters i and i + 1
   blocks        N/10 classes in blocks of 10, each item's cluster uniform among the 10
                 clusters of its class's block (block-diagonal noise)
+  chain_perm    N/2 classes of 2 items, class i's in clusters i and i + 1, class and
+                cluster ids shuffled (one long path of cells in random memory order)
+  cycle_perm    the same closed into one cycle (class K - 1 also in cluster 0)
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # imported by th
 from bench_peers import timeit  # noqa: E402  (the same median-of-repeats timer)
 
 SHAPES = ["uniform", "uniform100", "entity", "noise30", "cells", "cells_t", "nearperfect",
-          "one_vs_singletons", "singletons_vs_one", "chain", "blocks"]
+          "one_vs_singletons", "singletons_vs_one", "chain", "blocks", "chain_perm",
+          "cycle_perm"]
 
 
 def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -99,6 +103,12 @@ def shape_labels(name: str, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarr
         if name == "chain":
             return t, t + (rng.random(n) < 0.5)
         return t, (t // 10) * 10 + rng.integers(0, 10, n)
+    if name in ("chain_perm", "cycle_perm"):
+        k = max(1, n // 2)
+        c = np.arange(n) // 2
+        clusters = k if name == "cycle_perm" else k + 1
+        p = (c + np.arange(n) % 2) % clusters
+        return rng.permutation(k)[c], rng.permutation(clusters)[p]
     raise ValueError(f"unknown shape {name!r}; choose from {', '.join(SHAPES)}")
 
 

@@ -38,10 +38,11 @@ _EMI_LOAD_CELLS = 3e7
 # ~0.5 s load is the smaller risk.
 _MATCH_LOAD_CELLS = 4e4
 # Cells of a maximum-cardinality matching above which loading numba pays: scipy's
-# Hopcroft-Karp needs ~10 ms for 10^5 cells of noise but, from its greedy start, is
-# quadratic where augmenting paths are long (a class-cluster chain or cycle with its ids
-# shuffled: 0.12 s at 1.25e5 cells, 0.45 s at 2.5e5, ~7 s at 10^6); the compiled
-# Karp-Sipser start and Hopcroft-Karp take ~0.02 s at 10^6 once loaded (~0.5 s).
+# Hopcroft-Karp needs 6 ms for 1.25e5 cells of noise (0.08 s for 10^6) but, from its greedy
+# start, is quadratic where augmenting paths are long (a class-cluster chain or cycle with
+# its ids shuffled: 0.2 s at 1.25e5 cells, 0.55 s at 2.5e5, 10 s at 10^6); the compiled
+# Karp-Sipser start and Hopcroft-Karp take 0.015, 0.05 and 0.4 s there (load 2-3) once
+# loaded (~0.5 s).
 _CARDINALITY_LOAD_CELLS = 1e5
 # Points of a dendrogram above which loading numba pays: the Python merge loop needs
 # ~2 us per moved cell (N log2 N / 2 of them at most), loading the kernel ~0.6 s.
