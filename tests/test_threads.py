@@ -149,3 +149,24 @@ def test_a_bad_thread_count_is_a_one_line_error_in_the_cli(tmp_path):
     assert run.returncode == 2
     assert "CLUSTERMETRICS_THREADS" in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_in_the_cli_is_one_line_and_status_130(tmp_path):
+    import signal
+
+    rng = np.random.default_rng(0)
+    truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
+    t = rng.integers(0, 300, 20_000)
+    truth.write_text("\n".join(map(str, t)) + "\n")
+    pred.write_text("\n".join(map(str, np.where(rng.random(t.shape[0]) < 0.5, t,
+                                                rng.integers(0, 300, t.shape[0])))) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "clustermetrics", "score", str(truth),
+                             str(pred), "--metrics", "ari,recovery_rate,fmi", "--ci", "0.9",
+                             "--n-boot", "1000000"], stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # imports done, replicates under way
+    proc.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["clustermetrics: error: interrupted"]
+    assert time.perf_counter() - start < 10
