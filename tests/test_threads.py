@@ -117,7 +117,7 @@ def test_small_tables_score_in_the_calling_thread():
     assert _threads.replicate_threads(_threads.MIN_CELLS - 1) == 1
 
 
-@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5", "+2", "1_0", "\uff12", "1e1"])
 def test_a_bad_thread_count_in_the_environment_is_refused_by_name(value, monkeypatch):
     monkeypatch.setenv("CLUSTERMETRICS_THREADS", value)
     for cells in (10, 10**6):  # refused whatever the table
