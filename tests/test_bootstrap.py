@@ -4,6 +4,8 @@ import csv
 import io
 import json
 import re
+from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -22,18 +24,65 @@ def _labels(n=400, seed=5):
     return t, p
 
 
+def _distinct_item_ari(t: np.ndarray, p: np.ndarray, idx: np.ndarray) -> float:
+    """ARI of the items ``idx`` drawn with replacement, over pairs of distinct items: each
+    pair count less the pairs of a drawn item with its own copies, sum_x C(k_x, 2)."""
+    def pairs(codes):
+        c = np.unique(codes, return_counts=True)[1].astype(np.float64)
+        return float((c * (c - 1) / 2).sum())
+    copies = pairs(idx)
+    tp = pairs(t[idx] * (p.max() + 1) + p[idx]) - copies
+    same_t, same_p = pairs(t[idx]) - copies, pairs(p[idx]) - copies
+    total = idx.shape[0] * (idx.shape[0] - 1) / 2 - copies
+    fn, fp = same_t - tp, same_p - tp
+    tn = total - tp - fn - fp
+    return 2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
+
+
 def test_multinomial_replicates_match_item_resampling_in_distribution():
+    """Replicate ARI (from counts, copies' pairs left out in expectation) against item
+    resampling with the copies' pairs actually left out."""
     t, p = _labels()
     table = Contingency.from_labels(t, p)
     seen = []
     bootstrap_intervals(table, lambda rep: seen.append(cm.adjusted_rand_score(rep)) or {},
                         [], n_boot=1500, seed=1, method="percentile")
     rng = np.random.default_rng(2)
-    items = [cm.adjusted_rand_score(t[idx], p[idx])
+    items = [_distinct_item_ari(t, p, idx)
              for idx in (rng.integers(0, t.shape[0], t.shape[0]) for _ in range(1500))]
     table_side, item_side = np.array(seen), np.array(items)
     assert abs(table_side.mean() - item_side.mean()) < 0.1 * item_side.std()
     assert table_side.std() == pytest.approx(item_side.std(), rel=0.1)
+
+
+@pytest.mark.parametrize("method", ["normal", "percentile"])
+def test_pair_score_intervals_cover_the_population_value_at_large_n(method):
+    """A population of 100 classes, each split evenly over clusters c and c + 1 (mod 100),
+    sampled 30 times with 50 items a cell: the 95 % intervals of ARI (scored from counts)
+    and FMI (from each replicate's table) hold the population values in most samples.
+    Counting the pairs of an item with its own copies, they held it in none."""
+    k, per_cell = 100, 50
+    rows = np.repeat(np.arange(k), 2)
+    cols = (rows + np.tile([0, 1], k)) % k
+    population = Contingency.from_matrix(
+        np.bincount(rows * k + cols, minlength=k * k).reshape(k, k) * 10**6)
+    truth = {"ari": cm.adjusted_rand_score(population),
+             "fmi": cm.fowlkes_mallows_score(population)}
+    rng = np.random.default_rng(11)
+    held = {key: 0 for key in truth}
+    samples = 30
+    for s in range(samples):
+        counts = rng.multinomial(2 * k * per_cell, np.full(2 * k, 1 / (2 * k)))
+        sample = Contingency.from_matrix(
+            np.bincount(rows * k + cols, weights=counts, minlength=k * k)
+            .astype(np.int64).reshape(k, k))
+        report = evaluate(sample, metrics=list(truth), ci=0.95, n_boot=100, seed=s,
+                          ci_method=method)
+        for key, value in truth.items():
+            iv = report.intervals[key]
+            held[key] += iv.low <= value <= iv.high
+    for key in truth:
+        assert held[key] >= 0.8 * samples, (key, held[key])
 
 
 def test_replicates_are_resamples_of_the_table():
@@ -133,11 +182,30 @@ def _reference_interval(table, keys, noise_label, noise, level, n_boot, seed):
                      for i, (x, z) in enumerate(zip(p, is_noise, strict=True))]
         if not t:
             continue
+        # pair counts of distinct items: less each cell's expected pairs of an item with
+        # its own copies, C(n*, 2) / n (noise items: dropped, or singletons)
+        copies = sum(Fraction(c * (c - 1), 2 * n) for c, n, x in
+                     zip(counts, table.counts.tolist(), clusters, strict=True)
+                     if noise_label is None or x != noise_label)
         for k in keys:
-            values[k].append(getattr(cm, FUNCTIONS[k])(t, p))
+            values[k].append(_ari_less(t, p, copies) if k == "ari"
+                             else getattr(cm, FUNCTIONS[k])(t, p))
     tail = (1 - level) / 2 * 100
     return {k: (tuple(np.percentile(v, [tail, 100 - tail]).tolist()) if v else None,
                 n_boot - len(v)) for k, v in values.items()}
+
+
+def _ari_less(t: list, p: list, copies: Fraction) -> float:
+    """ARI of the items with ``copies`` pairs taken out of those together in both."""
+    def pairs(xs):
+        return sum(Fraction(c * (c - 1), 2) for c in Counter(xs).values())
+    tp = pairs(list(zip(t, p, strict=True))) - copies
+    same_t, same_p = pairs(t) - copies, pairs(p) - copies
+    total = Fraction(len(t) * (len(t) - 1), 2) - copies
+    fn, fp = same_t - tp, same_p - tp
+    tn = total - tp - fn - fp
+    den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
+    return 1.0 if den == 0 else float(2 * (tp * tn - fn * fp) / den)
 
 
 FUNCTIONS = {"ari": "adjusted_rand_score", "nmi": "normalized_mutual_info_score",

@@ -117,7 +117,7 @@ def test_small_tables_score_in_the_calling_thread():
     assert _threads.replicate_threads(_threads.MIN_CELLS - 1) == 1
 
 
-@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5", "+2", "1_0", "\uff12", "1e1"])
 def test_a_bad_thread_count_in_the_environment_is_refused_by_name(value, monkeypatch):
     monkeypatch.setenv("CLUSTERMETRICS_THREADS", value)
     for cells in (10, 10**6):  # refused whatever the table
@@ -149,3 +149,24 @@ def test_a_bad_thread_count_is_a_one_line_error_in_the_cli(tmp_path):
     assert run.returncode == 2
     assert "CLUSTERMETRICS_THREADS" in run.stderr and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_in_the_cli_is_one_line_and_status_130(tmp_path):
+    import signal
+
+    rng = np.random.default_rng(0)
+    truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
+    t = rng.integers(0, 300, 20_000)
+    truth.write_text("\n".join(map(str, t)) + "\n")
+    pred.write_text("\n".join(map(str, np.where(rng.random(t.shape[0]) < 0.5, t,
+                                                rng.integers(0, 300, t.shape[0])))) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "clustermetrics", "score", str(truth),
+                             str(pred), "--metrics", "ari,recovery_rate,fmi", "--ci", "0.9",
+                             "--n-boot", "1000000"], stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # imports done, replicates under way
+    proc.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["clustermetrics: error: interrupted"]
+    assert time.perf_counter() - start < 10

@@ -42,10 +42,7 @@ def _from_environment() -> int | None:
     value = os.environ.get("CLUSTERMETRICS_THREADS", "").strip()
     if not value:
         return None
-    try:
-        threads = int(value)
-    except ValueError:
-        threads = 0
+    threads = int(value) if value.isascii() and value.isdigit() else 0
     if threads < 1:
         raise ValueError(f"CLUSTERMETRICS_THREADS must be a whole number of threads >= 1; "
                          f"got {value!r}")

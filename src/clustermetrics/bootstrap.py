@@ -44,10 +44,12 @@ from scipy import special
 
 from . import _kernels
 from ._threads import replicate_threads, scored_in_order
+from .metrics.pair_counting import copy_pairs, leave_out_copies
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
            "check_method", "check_seed", "interval_flags", "interval_from_replicates",
+           "replicate_table",
            "jackknife_cells", "jackknife_values", "replicate_values",
            "DEFAULT_METHOD", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS", "MAX_N_BOOT",
            "MAX_SKIPPED_SHARE", "METHODS", "MIN_ITEMS_PER_CELL", "BOUND_SHARE"]
@@ -283,7 +285,7 @@ def replicate_values(table: Contingency,
     values = np.full((len(keys), n_boot), np.nan)
 
     def scored(counts: np.ndarray) -> np.ndarray:
-        return _values(score(table.with_counts(counts)) if score_counts is None
+        return _values(score(replicate_table(table, counts)) if score_counts is None
                        else score_counts(counts), keys)
 
     # drawn here in order, scored on the replicate threads: the same values on any number
@@ -295,6 +297,21 @@ def replicate_values(table: Contingency,
             if progress is not None:
                 progress(b + 1, n_boot)
     return values
+
+
+def replicate_table(table: Contingency, counts: np.ndarray) -> Contingency:
+    """The bootstrap replicate of ``table`` with cell counts ``counts`` (items drawn with
+    replacement), whose pair-counting scores count pairs of distinct items: the pairs of
+    an item with its own copies are left out
+    (:func:`~clustermetrics.metrics.pair_counting.leave_out_copies`), else every pair score
+    of a replicate is biased by ~1/(cell size), which at large N exceeds the sampling error
+    and puts the intervals off their target."""
+    replicate = table.with_counts(counts)
+    if not table.real_valued:
+        terms = copy_pairs(table.counts, counts)[np.asarray(counts) > 0]  # its cells
+        replicate.cached("pair_counts:copy_terms", lambda t: terms)
+        leave_out_copies(replicate, float(terms.sum()))
+    return replicate
 
 
 def jackknife_values(table: Contingency,

@@ -22,6 +22,7 @@ from .bootstrap import (
     bootstrap_intervals,
     check_bootstrap_options,
     check_method,
+    replicate_table,
 )
 from .metrics.definition import ScoreUnavailable
 from .metrics.replicates import REPLICATE_SCORES, CellCounts, Fallback
@@ -272,7 +273,7 @@ def replicate_scores(table: Contingency, counts: np.ndarray, keys: list[str],
         except Fallback:
             rest.append(key)
     if rest:
-        out.update(score_values(table.with_counts(counts), rest))
+        out.update(score_values(replicate_table(table, counts), rest))
     return {k: out[k] for k in keys}
 
 

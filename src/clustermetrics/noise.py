@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .metrics.pair_counting import leave_out_copies
 from .table import Contingency
 from .table.factorize import sort_labels
 
@@ -130,7 +131,12 @@ def noise_in_replicate(table: Contingency, noise_label: Any,
                    if _same(v, noise_label)), None)
     if column is None:
         return table
-    return _rewrite(table, column, noise, noise_label)
+    rewritten = _rewrite(table, column, noise, noise_label)
+    terms = table.peek("pair_counts:copy_terms")
+    if rewritten is not None and terms is not None:
+        # copies of a noise item are dropped, or each its own singleton: neither pairs
+        leave_out_copies(rewritten, float(terms[table.cols != column].sum()))
+    return rewritten
 
 
 def _same(value: Any, noise_label: Any) -> bool:

@@ -33,7 +33,7 @@ from ._json import dumps
 from ._progress import progress_bar
 from ._text import visible
 from ._threads import replicate_threads, scored_in_order
-from .bootstrap import check_bootstrap_options, multinomial_sampler
+from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table
 from .evaluate import left_out, replicate_scores
 from .metrics.definition import ScoreUnavailable
 from .noise import check_noise_mode, noise_in_replicate, with_noise
@@ -245,8 +245,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
             sa = replicate_scores(three.table_a, three.margin_a(counts), keys)
             sb = replicate_scores(three.table_b, three.margin_b(counts), keys)
         else:
-            sa = score(three.table_a.with_counts(three.margin_a(counts)), True)
-            sb = score(three.table_b.with_counts(three.margin_b(counts)), True)
+            sa = score(replicate_table(three.table_a, three.margin_a(counts)), True)
+            sb = score(replicate_table(three.table_b, three.margin_b(counts)), True)
         if sa is None or sb is None:
             return [math.nan] * len(keys)
         return [sa[k] - sb[k] for k in keys]

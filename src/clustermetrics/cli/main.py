@@ -51,7 +51,7 @@ def _note_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
     warnings.showwarning = _note_warning
     parser = build_parser()
     flags: dict[str, str] = {}
@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
                     "--max-pairwise)")
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status for SIGINT
+        error_line("interrupted")
+        return 130
     return 0
 
 

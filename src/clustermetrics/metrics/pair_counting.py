@@ -46,7 +46,8 @@ from .definition import (
 )
 
 __all__ = [
-    "ENTRIES", "PairCounts", "pair_counts", "pair_confusion_matrix",
+    "ENTRIES", "PairCounts", "copy_pairs", "pair_counts", "pair_confusion_matrix",
+    "leave_out_copies",
     "rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "pair_precision_score",
     "pair_recall_score", "pair_f_score", "pair_jaccard_score", "czekanowski_dice_score",
     "kulczynski_score", "mcnemar_score", "phi_score", "rogers_tanimoto_score",
@@ -126,6 +127,35 @@ def _compute_pairs(table: Contingency) -> PairCounts:
 
 def _pairs(table: Contingency) -> PairCounts:
     return table.cached("pair_counts", _compute_pairs)
+
+
+def copy_pairs(sample_counts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Expected pairs of an item with its own copies in each cell of a bootstrap
+    replicate: C(n*_ij, 2) / n_ij, given the replicate's cell counts n*_ij (``counts``)
+    drawn with replacement from the sample's n_ij items of the cell (``sample_counts``).
+
+    A replicate's n*_ij draws of a cell are uniform over its n_ij items, so
+    E[pairs of copies | n*] = C(n*_ij, 2) / n_ij; copies are always in the same cell, so
+    they inflate the pairs together in both labellings (TP) and nothing else. Pair counts
+    are U-statistics (pairs of distinct items), unbiased in the sample; a replicate's
+    C(n*, 2) is not: it overstates TP by ~N/2 (a relative bias of ~1/cell size, far above
+    the sampling error at large N). Leaving these pairs out makes each replicate's pair
+    counts unbiased for the sample's, up to the factor (N - 1)/N common to all four
+    (Arcones & Gine, "On the bootstrap of U and V statistics", Ann. Statist. 20, 1992).
+    Doubles: a replicate's statistic, far from needing more."""
+    c = np.asarray(counts, dtype=np.float64)
+    return c * (c - 1.0) / 2.0 / np.asarray(sample_counts, dtype=np.float64)
+
+
+def leave_out_copies(replicate: Contingency, copies: float) -> None:
+    """Make the pair-counting scores of the bootstrap replicate ``replicate`` count pairs
+    of distinct items: its TP (and so the total) less ``copies``, the expected pairs of an
+    item with its own copies (the sum of :func:`copy_pairs`), as an exact Fraction of that
+    double. Scores that count pairs sharing an item (MARI) and the permutation model's
+    moments keep every pair of the counts."""
+    every = _compute_pairs(replicate)
+    replicate.cached("pair_counts:all", lambda t: every)
+    replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - Fraction(copies)))
 
 
 def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
@@ -737,7 +767,8 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
     Sundqvist, Chiquet & Rigaill, "Adjusting the adjusted Rand index: a multinomial story",
     Computational Statistics 38 (2023); aricode ``MARI``.
     """
-    a, b, c, _ = _pairs(table)
+    # every pair of the counts: its disjoint-pair terms count a replicate's copies as items
+    a, b, c, _ = table.peek("pair_counts:all") or _compute_pairs(table)
     n = table.n_samples
     p, q = a + b, a + c
     disjoint = p * q - a - _sum_n_ab(table)
@@ -756,8 +787,11 @@ def modified_adjusted_rand_score(table: Contingency) -> float:
 
 # --------------------------------------------------------------------- chance models
 def _moments(table: Contingency) -> PairMoments:
-    return table.cached("pair_moments", lambda t: pair_moments(  # item counts only
-        int(t.n_samples), int(_pairs(t).tp), t.class_sizes, t.cluster_sizes))
+    # item counts only; S from the counts themselves (a bootstrap replicate's pair counts
+    # leave out copies, the permutation model's moments count every pair)
+    return table.cached("pair_moments", lambda t: pair_moments(
+        int(t.n_samples), _sum_comb2(t.counts, int(t.n_samples)), t.class_sizes,
+        t.cluster_sizes))
 
 
 def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:

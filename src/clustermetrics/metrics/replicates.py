@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from ._assignment import fixes_little, max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
 from .information import mutual_info_shortcut
-from .pair_counting import _sum_comb2
+from .pair_counting import _sum_comb2, copy_pairs
 
 __all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
 
@@ -122,14 +123,17 @@ def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def adjusted_rand(r: CellCounts) -> float:
+    """ARI of the replicate's pairs of distinct items (its table's, see
+    :func:`~.pair_counting.leave_out_copies`)."""
     n = r.n
-    tp = r.sum_comb2_counts()
-    fn, fp = _sum_comb2(r.a, n) - tp, _sum_comb2(r.b, n) - tp
-    tn = n * (n - 1) // 2 - tp - fn - fp
+    every = r.sum_comb2_counts()
+    fn, fp = _sum_comb2(r.a, n) - every, _sum_comb2(r.b, n) - every
+    tn = n * (n - 1) // 2 - every - fn - fp
+    tp = every - Fraction(float(copy_pairs(r.table.counts, r.counts).sum()))
     den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)
     if den == 0:
         raise Fallback
-    return 2 * (tp * tn - fn * fp) / den
+    return float(2 * (tp * tn - fn * fp) / den)
 
 
 def mutual_info(r: CellCounts) -> float:
