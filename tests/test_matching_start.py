@@ -121,7 +121,8 @@ def test_compiled_maximum_matching_is_maximum(seed, kinds, size):
     expected = int((maximum_bipartite_matching(pattern, perm_type="column") >= 0).sum())
 
     # Karp-Sipser alone: a valid maximal matching (no cell with both ends free)
-    rm, cm_ = _matching_start.karp_sipser(indptr, idx, nr, nc)
+    cptr, crow, _ = _numba_kernels._column_lists(indptr, idx, nr, nc)
+    rm, cm_ = _matching_start.karp_sipser(indptr, idx, nr, nc, cptr, crow)
     _check_matching(dense, rm, cm_)
     assert not np.any(dense[rm < 0][:, cm_ < 0])
     assert int((rm >= 0).sum()) <= expected

@@ -19,25 +19,6 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def _column_adjacency(indptr, idx, nr, nc):
-    """The cells by column: (cptr, crow)."""
-    nnz = indptr[nr]
-    cptr = np.zeros(nc + 1, np.int64)
-    for e in range(nnz):
-        cptr[idx[e] + 1] += 1
-    for j in range(nc):
-        cptr[j + 1] += cptr[j]
-    fill = cptr[:nc].copy()
-    crow = np.empty(nnz, np.int64)
-    for i in range(nr):
-        for e in range(indptr[i], indptr[i + 1]):
-            j = idx[e]
-            crow[fill[j]] = i
-            fill[j] += 1
-    return cptr, crow
-
-
-@numba.njit(cache=True, nogil=True)
 def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
     """Delete matched vertex x (its degree already 0): its live neighbours (degree > 0) lose
     one; those left with one are pushed. Returns the new stack top."""
@@ -73,16 +54,16 @@ def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
 
 
 @numba.njit(cache=True, nogil=True)
-def karp_sipser(indptr, idx, nr, nc):
+def karp_sipser(indptr, idx, nr, nc, cptr, crow):
     """A maximal matching of the bipartite graph whose row i holds the columns
-    ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row), by the Karp-Sipser rules.
+    ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row; column j's rows are
+    ``crow[cptr[j]:cptr[j+1]]``), by the Karp-Sipser rules.
     Returns (row_match, col_match): row -> column and column -> row, -1 where unmatched.
 
     Vertices are rows 0..nr-1 and columns nr..nr+nc-1. When no vertex of degree one is
     left, the next live vertex in index order is matched to its live neighbour of least
     degree (a cheap stand-in for the minimum-degree rule). A vertex is live while its
     degree (live neighbours) is positive; a matched one gets degree 0."""
-    cptr, crow = _column_adjacency(indptr, idx, nr, nc)
     n = nr + nc
     deg = np.empty(n, np.int64)
     for i in range(nr):

@@ -412,7 +412,8 @@ def maximum_matching(indptr, idx, nr, nc):
     (:func:`clustermetrics._matching_start.karp_sipser`, linear time; it settles paths,
     trees and cycles) finished by Hopcroft-Karp (``_tight_augment`` with every cell
     tight). Returns (row_match, col_match, the free rows), -1 where unmatched."""
-    row_match, col_match = karp_sipser(indptr, idx, nr, nc)
+    cptr, crow, _ = _column_lists(indptr, idx, nr, nc)
+    row_match, col_match = karp_sipser(indptr, idx, nr, nc, cptr, crow)
     free = np.empty(nr, np.int64)
     nfree = 0
     for i in range(nr):
