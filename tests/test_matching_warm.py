@@ -4,8 +4,10 @@ A replicate's recall-weight matching (n'_ij / a'_i over the table's cells it kee
 by the auction from the table's optimal prices (``_warm_kernels``), compared as exact
 fractions with the cold solver (``max_weight_matching``) and scipy's dense
 ``linear_sum_assignment`` on the exact integer weights, over tie-heavy noise tables, with
-the table's prices, arbitrary prices and none, by both of the warm solver's paths (integer
-benefits exact at epsilon 1; larger integers finished by the exact phases).
+the table's prices, arbitrary prices and none, by each of the warm solver's paths (integer
+benefits exact at epsilon 1; benefits rounded to 2**-60 of the largest, by the scaled
+auction, finished by the exact phases for large integers). Every loop of the warm auction is
+bounded: a price war (forward or reverse bids at epsilon 1) hands the problem back.
 """
 
 from __future__ import annotations
@@ -149,3 +151,76 @@ def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
     finally:
         _kernels.set_kernels(old)
     assert calls or shape[0] == 300  # the warm solver ran (~100 items a row: L > 2**50)
+
+
+
+def _refused(*args):
+    raise AssertionError("a warm auction at epsilon 1 on rounded benefits")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(20, 400), st.integers(2, 40),
+       st.integers(2, 40), st.sampled_from(["table", "random", "huge"]))
+def test_float_weights_never_start_warm_and_stay_optimal(seed, n, k_true, k_pred, start):
+    """Weights no integer scaling makes exact (real masses, recall weights whose common
+    denominator passes 2**50) are rounded to 2**-60 of the largest: at epsilon 1 a warm
+    auction from any start wages a price war on the first tie (uniform noise, 10^4 x 10^4
+    labels: minutes a replicate). They go to the scaled auction, optimal up to rounding."""
+    rng = np.random.default_rng(seed)
+    table = _noise_table(rng, n, k_true, k_pred)
+    weights = table.counts * rng.uniform(0.5, 1.5, table.nnz)  # no common denominator
+    indptr = np.append(np.searchsorted(table.rows, np.arange(table.n_classes)), table.nnz)
+    prices = {"table": lambda: warm_kernels.reference_prices(indptr, table.cols, weights,
+                                                             table.n_clusters),
+              "random": lambda: rng.uniform(0, 3.0, table.n_clusters),
+              "huge": lambda: np.full(table.n_clusters, 1e6)}[start]()
+    warm_auction = warm_kernels._auction_from
+    warm_kernels._auction_from = _refused
+    try:
+        match = warm_kernels.warm_matching(indptr, table.cols, weights, table.n_clusters,
+                                           prices)
+    finally:
+        warm_kernels._auction_from = warm_auction
+    assert match is not None
+    matched = np.flatnonzero(match >= 0)
+    dense = np.zeros((table.n_classes, table.n_clusters))
+    dense[table.rows, table.cols] = weights
+    assert np.all(dense[matched, match[matched]] > 0)
+    assert len(set(match[matched].tolist())) == matched.shape[0]
+    r, k = linear_sum_assignment(dense, maximize=True)
+    assert dense[matched, match[matched]].sum() == pytest.approx(dense[r, k].sum(), rel=1e-13)
+
+
+_TIED = 1 << 41  # a benefit whose price war at epsilon 1 would take 2**41 bids
+
+
+def test_warm_forward_bids_stop_at_their_limit():
+    """Three rows tied on two columns from zero prices: each bid raises a price by 1."""
+    indptr = np.array([0, 2, 4, 6], dtype=np.int64)
+    cols = np.array([0, 1, 0, 1, 0, 1], dtype=np.int64)
+    ben = np.full(6, _TIED, dtype=np.int64)
+    cptr, crow, ccell = cold_kernels._column_lists(indptr, cols, 3, 2)
+    _, _, ok = warm_kernels._auction_from(indptr, cols, ben, 3, 2, cptr, crow, ccell,
+                                          np.zeros(2, dtype=np.int64), 1000)
+    assert not ok
+
+
+@pytest.mark.parametrize("benefit", [_TIED, 40])
+def test_warm_reverse_bids_stop_at_their_limit(benefit):
+    """Two rows on three tied columns, every price at the benefit (profits 0), the third
+    column free: each reverse bid lowers a price by 1 and frees another column. A small
+    benefit ends within the limit with every free column at price 0; a large one stops."""
+    cptr = np.array([0, 2, 4, 6], dtype=np.int64)
+    crow = np.array([0, 1, 0, 1, 0, 1], dtype=np.int64)
+    cben = np.full(6, benefit, dtype=np.int64)
+    price = np.full(3, benefit, dtype=np.int64)
+    assigned = np.array([0, 1], dtype=np.int64)
+    owner = np.array([0, 1, -1], dtype=np.int64)
+    gain = np.zeros(2, dtype=np.int64)
+    bids = cold_kernels._reverse_loop(cben, 3, price, assigned, gain, owner, cptr, crow,
+                                      np.empty(3, dtype=np.int64), 1, 1000)
+    if benefit == _TIED:
+        assert bids == -1
+    else:
+        assert 0 < bids <= 1000
+        assert all(price[j] == 0 for j in range(3) if owner[j] < 0)

@@ -627,7 +627,8 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
             assigned[i] = -1
             queue[i] = i
         _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps, _NO_LIMIT)
-        _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps)
+        _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
+                      _NO_LIMIT)
         if eps == 1:
             break
         eps = max(1, eps // _ALPHA)
@@ -635,14 +636,15 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
 
 
 @numba.njit(cache=True, nogil=True)
-def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps):
+def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps, limit):
     """Reverse auction for the unassigned columns with a price above 0 (Bertsekas,
     Castanon & Tsaknakis, "Reverse auction and the solution of inequality constrained
     assignment problems", SIAM J. Optim. 3, 1993): the column takes the row that gains most
     at a price ``eps`` below the second best offer (at least 0), the row's old column
     becomes unassigned in turn; a column no row wants by more than ``eps`` goes to price 0.
     Rows keep their epsilon-complementary slackness, each bid raises a row's profit by at
-    least ``eps``; at the end every unassigned column has price 0."""
+    least ``eps``; at the end every unassigned column has price 0. Returns the bids, or -1
+    where they would pass ``limit`` (as ``_bid_loop``)."""
     top = 0
     for j in range(nc):
         if owner[j] < 0 and price[j] > 0:
@@ -650,6 +652,8 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
             top += 1
     bids = 0
     while top > 0:
+        if bids >= limit:
+            return -1
         top -= 1
         bids += 1
         j = stack[top]
