@@ -560,8 +560,9 @@ _AUCTION_MAX = float(1 << 60)
 def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
     """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
-    fixed until the row is outbid), ``nc`` for the dummy (profit 0). Returns the bids, or -1
-    where they would pass ``limit`` (a warm start's price war: the caller solves cold)."""
+    fixed until the row is outbid), ``nc`` for the dummy (profit 0). Returns the cells its
+    bids scanned (one more per bid), or -1 where they would pass ``limit`` (a warm start's
+    price war: the caller solves cold)."""
     nr = queue.shape[0]
     head = 0
     bids = 0
@@ -587,7 +588,7 @@ def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, 
                 bb = ben[e]
             elif val > second:
                 second = val
-        bids += 1
+        bids += indptr[i + 1] - indptr[i] + 1
         if bj < 0:
             assigned[i] = nc
             gain[i] = 0
@@ -643,8 +644,9 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
     at a price ``eps`` below the second best offer (at least 0), the row's old column
     becomes unassigned in turn; a column no row wants by more than ``eps`` goes to price 0.
     Rows keep their epsilon-complementary slackness, each bid raises a row's profit by at
-    least ``eps``; at the end every unassigned column has price 0. Returns the bids, or -1
-    where they would pass ``limit`` (as ``_bid_loop``)."""
+    least ``eps``; at the end every unassigned column has price 0. Returns the cells its
+    bids scanned (one more per bid), or -1 where they would pass ``limit`` (as
+    ``_bid_loop``)."""
     top = 0
     for j in range(nc):
         if owner[j] < 0 and price[j] > 0:
@@ -655,8 +657,8 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
         if bids >= limit:
             return -1
         top -= 1
-        bids += 1
         j = stack[top]
+        bids += cptr[j + 1] - cptr[j] + 1
         b1 = _NO_BID
         b2 = _NO_BID
         best_i = -1

@@ -10,12 +10,12 @@ auction is correct from any starting prices (Bertsekas, "The auction algorithm: 
 distributed relaxation method for the assignment problem", Ann. Oper. Res. 14, 1988), so
 the result is exactly what the cold solver's is: integer benefits times (rows + 1) end
 optimal at epsilon = 1, larger integers are finished by the exact phases in the symmetric
-form, as :func:`._numba_kernels.auction_matching` does. Weights no integer scaling makes
-exact (recall weights of rows of ~100 items, whose common denominator passes 2**50) are
-rounded to 2**-60 of the largest, where epsilon = 1 is far below any start's error: those go
-to the scaled auction from zero prices, which on a replicate's graded weights also beats the
-cold solver's phases (10^4 x 10^4 noise labels, N = 10^6: 0.16 s against 0.76 s). Every
-loop here is bounded by ``_BID_SCANS``; past it the caller solves cold.
+form, as :func:`._numba_kernels.auction_matching` does. A start far from a replicate's
+prices wages a price war at epsilon = 1 (tied rows outbid each other, or reverse bids
+lower a price, by 1 a bid): the bids are bounded (``_BID_SCANS``), and past it float
+weights (rounded to 2**-60 of the largest, where the phases cannot finish) go to the scaled
+auction from zero prices, which on a replicate's graded weights also beats the cold
+solver's phases (10^4 x 10^4 noise labels, N = 10^6: 0.16 s against 0.76 s).
 
 Checked against the cold solver and scipy in tests/test_matching_warm.py.
 """
@@ -31,33 +31,35 @@ __all__ = ["reference_prices", "warm_matching"]
 
 # Scans of the problem the phases may spend on the table's own (float) problem for its prices.
 _REFERENCE_SCANS = 64
-# Forward bids of a warm auction, per cell and row of the problem, before it gives the problem
-# back to the cold solver (uniform noise needs ~0.3; tied blocks start price wars).
-_BID_SCANS = 2
+# Cells the bids of a warm auction may scan (forward and reverse, one more per bid), per cell
+# and row of the problem, before it gives the problem back (recall weights of a replicate:
+# uniform noise with ~10 cells a row needs 3.5, entity resolution 1.4, relabelled chains 1.2;
+# tied blocks and noise with ~60 cells a row start price wars that would need thousands)
+_BID_SCANS = 8
 # Where they do not finish, the auction finds prices to this relative precision instead.
 _REFERENCE_PRECISION = float(1 << 40)
 
 
 @numba.njit(cache=True, nogil=True)
 def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
-    """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices;
-    ``ok`` False where the forward and reverse bids together pass ``limit`` (a price war:
-    many rows tied for few columns, which epsilon-scaling settles in large steps; reverse
-    bids wage one too, lowering prices by 1 where the replicate's optimum lies far
-    below)."""
+    """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices,
+    and the cells its bids scanned, -1 where forward and reverse bids together would pass
+    ``limit`` (a price war: many rows tied for few columns, which epsilon-scaling settles in
+    large steps; reverse bids wage one too, lowering prices by 1 where the replicate's
+    optimum lies far below)."""
     owner = np.full(nc, -1, np.int64)
     assigned = np.full(nr, -1, np.int64)
     queue = np.arange(nr)
     stack = np.empty(nc, np.int64)
     gain = np.zeros(nr, np.int64)
     cben = ben[ccell]
-    bids = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1,
+    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1,
                           limit)
-    if bids < 0:
-        return assigned, price, False
-    ok = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1,
-                            limit - bids) >= 0
-    return assigned, price, ok
+    if work < 0:
+        return assigned, price, -1
+    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1,
+                              limit - work)
+    return assigned, price, -1 if more < 0 else work + more
 
 
 def reference_prices(indptr, cols, weights, n_cols):
@@ -86,11 +88,11 @@ def reference_prices(indptr, cols, weights, n_cols):
 
 def warm_matching(indptr, cols, weights, n_cols, prices):
     """Row -> column of a maximum-weight matching (-1: unmatched), by the auction from
-    ``prices`` (column prices in units of the weights) at epsilon = 1 where the benefits
-    are exact (integer ``weights`` times rows + 1 below 2**60), else by the cold scaled
-    auction: exactly for integer-valued ``weights`` (below 2**50), up to rounding for
-    other weights, as the cold solver; None where the finishing phases pass their budget
-    or the warm auction its bids (``_BID_SCANS``; the caller then solves cold)."""
+    ``prices`` (column prices in units of the weights) at epsilon = 1: exactly for
+    integer-valued ``weights`` (below 2**50), up to rounding for other weights, as the cold
+    solver. Where its bids pass ``_BID_SCANS`` scans of the problem, float weights go to
+    the scaled auction from zero prices; integers give None (the caller solves cold), as
+    where the finishing phases pass their budget."""
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
     indptr = np.require(indptr, np.int64, ["C", "W"])
@@ -98,17 +100,14 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
     weights = np.asarray(weights, dtype=np.float64)
     ben, scale, rounded = cold.benefits(weights, n_rows)
     cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, nc)
-    if scale != n_rows + 1:
-        # benefits rounded to 2**-60 of the largest: epsilon = 1 lies far below the error
-        # of any start, and a warm auction at it wages a price war on the first tie. The
-        # scaled auction from zero prices is what pays on a replicate's graded weights
-        # (the cold solver's phases first would lose their budget to it)
+    price = np.rint(np.minimum(prices, float(weights.max())) * scale).astype(np.int64)
+    limit = _BID_SCANS * (int(indptr[-1]) + n_rows)
+    assigned, price, work = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell,
+                                          price, limit)
+    if work < 0:
+        if scale == n_rows + 1 or rounded:
+            return None  # integers: the cold solver's phases
+        # float weights, rounded to 2**-60 of the largest: the phases cannot finish on
+        # them, and on a replicate's graded weights lose their budget to the scaled auction
         assigned, price = cold._auction(indptr, cols, ben, n_rows, nc, cptr, crow, ccell)
-    else:
-        price = np.rint(np.minimum(prices, float(weights.max())) * scale).astype(np.int64)
-        limit = _BID_SCANS * (int(indptr[-1]) + n_rows)
-        assigned, price, ok = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell,
-                                            price, limit)
-        if not ok:
-            return None
     return cold.finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded)
