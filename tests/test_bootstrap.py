@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency, evaluate
-from clustermetrics.bootstrap import bootstrap_intervals, multinomial_sampler
+from clustermetrics.bootstrap import FLAG_BIAS, bootstrap_intervals, multinomial_sampler
 
 
 def _labels(n=400, seed=5):
@@ -309,3 +309,31 @@ def test_replicates_draw_small_cells_beside_a_huge_one(small, n, seed):
     assert (draws.sum(axis=1) == n).all()
     for j, c in enumerate(small, start=1):  # Poisson(c) in the limit: mean c, sd sqrt(c)
         assert abs(draws[:, j].mean() - c) <= 5 * np.sqrt(c / 400)
+
+
+@pytest.fixture(scope="module")
+def far_biased():
+    """NMI of 60 x 60 labels with 30 % noise at N = 20,000: the replicates' plug-in bias
+    (~K^2 / N) is many times their spread (~1 / sqrt(N))."""
+    rng = np.random.default_rng(7)
+    t = rng.integers(0, 60, 20_000)
+    p = np.where(rng.random(20_000) < 0.3, rng.integers(0, 60, 20_000), t)
+    return t, p
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca", "normal", "basic"])
+def test_bias_beyond_the_spread_is_flagged_where_the_method_ignores_it(far_biased, method):
+    """Percentile and BCa take the replicates' quantiles as they fall: with the bias many
+    times the spread the interval misses its own estimate, and BCa's z0 saturates and
+    collapses it. Those intervals carry FLAG_BIAS; normal and basic, which subtract the
+    bias, do not; a score whose replicates are centred on it (ARI) is never flagged."""
+    r = evaluate(*far_biased, metrics=["nmi", "ari"], ci=0.95, n_boot=200, seed=3,
+                 ci_method=method)
+    nmi, ari = r.intervals["nmi"], r.intervals["ari"]
+    quantiles = method in ("percentile", "bca")
+    assert (FLAG_BIAS in nmi.flags) == quantiles
+    assert FLAG_BIAS not in ari.flags
+    if quantiles:  # what the flag is about: the interval lies beside the estimate
+        assert not nmi.low <= r["nmi"] <= nmi.high
+        assert "! bias beyond the replicates' spread" in str(r)
+        assert "nmi" in r.to_dict()["flags"]

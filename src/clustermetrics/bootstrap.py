@@ -51,7 +51,8 @@ __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_opti
            "check_method", "check_seed", "interval_flags", "interval_from_replicates",
            "replicate_table",
            "jackknife_cells", "jackknife_values", "replicate_values",
-           "DEFAULT_METHOD", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS", "MAX_N_BOOT",
+           "DEFAULT_METHOD", "FLAG_BIAS", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS",
+           "MAX_N_BOOT",
            "MAX_SKIPPED_SHARE", "METHODS", "MIN_ITEMS_PER_CELL", "BOUND_SHARE"]
 
 MAX_N_BOOT = 1_000_000
@@ -63,6 +64,10 @@ MIN_ITEMS_PER_CELL = 5.0  # below N / nnz = this the interval is flagged FLAG_SM
 BOUND_SHARE = 0.05  # flagged FLAG_BOUND when this share of replicates sits at a bound
 FLAG_SMALL = "sample small for the table"
 FLAG_BOUND = "at a bound of the range"
+FLAG_BIAS = "bias beyond the replicates' spread"
+# methods that take the replicates' quantiles as they fall: a bias larger than their spread
+# puts the interval beside the estimate (percentile) or collapses it (BCa's z0 saturates)
+_QUANTILE_METHODS = ("percentile", "bca")
 
 
 class Interval(NamedTuple):
@@ -245,12 +250,12 @@ def bootstrap_intervals(table: Contingency,
     table.require_counts("a bootstrap interval", _WHOLE_ITEMS)
     values = replicate_values(table, score, keys, n_boot, np.random.default_rng(seed),
                               progress, score_counts)
-    if method == "percentile":
-        centre = np.full(len(keys), np.nan)
-    elif point is None:
-        centre = _values(score(table), keys)
-    else:
+    if point is not None:
         centre = np.array([point.get(k, math.nan) for k in keys], dtype=np.float64)
+    elif method == "percentile":
+        centre = np.full(len(keys), np.nan)
+    else:
+        centre = _values(score(table), keys)
     jack = weights = None
     if method == "bca":
         jack, weights = jackknife_values(table, score, keys, score_counts)
@@ -262,7 +267,8 @@ def bootstrap_intervals(table: Contingency,
             kept, level, method, float(centre[i]), bound,
             None if jack is None else jack[i], weights)
         out[k] = Interval(low, high, float(level), int(n_boot), int(n_boot - kept.size),
-                          method, interval_flags(table, kept, float(centre[i]), bound))
+                          method, interval_flags(table, kept, float(centre[i]), bound,
+                                                 method))
     return out
 
 
@@ -335,17 +341,26 @@ def jackknife_values(table: Contingency,
 
 
 def interval_flags(table: Contingency, replicates: np.ndarray, point: float,
-                   bounds: tuple[float, float]) -> tuple[str, ...]:
+                   bounds: tuple[float, float], method: str | None = None,
+                   ) -> tuple[str, ...]:
     """The flags of an interval (see :class:`Interval`): :data:`FLAG_SMALL` when the
     table has fewer than :data:`MIN_ITEMS_PER_CELL` items per non-zero cell,
     :data:`FLAG_BOUND` when the point estimate or at least :data:`BOUND_SHARE` of the
-    (NaN-free) replicates sit at a bound of the score's range."""
+    (NaN-free) replicates sit at a bound of the score's range, and for a ``method`` that
+    takes the replicates' quantiles as they fall ("percentile", "bca") :data:`FLAG_BIAS`
+    when the replicates' mean lies more than their standard deviation from the point
+    estimate: the percentile interval then misses its own estimate, and BCa's bias
+    correction z0 = Phi^-1(share below the estimate) saturates, collapsing the interval
+    onto the extreme replicates (NMI of 300 x 300 noise at N = 6e5: width 7e-6)."""
     flags = []
     if table.n_samples < MIN_ITEMS_PER_CELL * table.nnz:
         flags.append(FLAG_SMALL)
     if replicates.size and (point in bounds or
                             np.isin(replicates, bounds).mean() >= BOUND_SHARE):
         flags.append(FLAG_BOUND)
+    if method in _QUANTILE_METHODS and replicates.size > 1 and math.isfinite(point) and \
+            abs(float(replicates.mean()) - point) > float(replicates.std(ddof=1)):
+        flags.append(FLAG_BIAS)
     return tuple(flags)
 
 

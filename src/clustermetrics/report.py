@@ -20,7 +20,14 @@ from ._html import goodness_style, html_table
 from ._html import text as html_text
 from ._json import dumps, json_data, json_label
 from ._text import csv_text, plural, text_table, visible
-from .bootstrap import FLAG_SMALL, MAX_SKIPPED_SHARE, MIN_ITEMS_PER_CELL, Bootstrap, Interval
+from .bootstrap import (
+    FLAG_BIAS,
+    FLAG_SMALL,
+    MAX_SKIPPED_SHARE,
+    MIN_ITEMS_PER_CELL,
+    Bootstrap,
+    Interval,
+)
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
 from .metrics.definition import Significance
 from .noise import NoiseInfo
@@ -370,6 +377,12 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
         for flag in iv.flags:
             flagged.setdefault(flag, []).append(k)
     for flag, keys in flagged.items():
+        if flag == FLAG_BIAS:
+            lines.append(f"! {flag}: the replicates' mean is more than their standard "
+                         "deviation from the estimate, and the interval takes their "
+                         "quantiles as they fall (it misses the estimate, or BCa's "
+                         f"collapses); ci_method 'normal' corrects the bias: {', '.join(keys)}")
+            continue
         why = (f"fewer than {MIN_ITEMS_PER_CELL:g} items per non-zero cell" +
                ("" if table is None else f" (N / nnz = {table.n_samples / table.nnz:.3g})")
                if flag == FLAG_SMALL else "replicates or the score at the end of its range")
