@@ -21,8 +21,8 @@ from ..report import (
     MultiReport,
     Report,
     bootstrap_notes,
+    interval_cell,
     interval_header,
-    interval_text,
     permutation_cell,
     permutation_notes,
     significance_cells,
@@ -192,7 +192,7 @@ class RunsOutput:
         rows = []
         for k in first:
             row = [k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
-                   *(interval_text(r.intervals[k]) for r in reports.values() if r.intervals)]
+                   *(interval_cell(r.intervals, k) for r in reports.values() if r.intervals)]
             if first.significance is not None:
                 row += [cell for r in reports.values()
                         for cell in significance_cells((r.significance or {}).get(k))]
@@ -203,7 +203,7 @@ class RunsOutput:
         lines.append(text_table(header, rows, indent=2))
         notes: dict[str, None] = {}
         for name, r in reports.items():
-            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table),
+            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table, r),
                    *significance_notes(r.significance), *permutation_notes(r.permutation)]
             for i, note in enumerate(own):
                 notes[note if i == 0 else f"{visible(name)}: {note}"] = None
