@@ -202,17 +202,21 @@ def without_intervals(keys: Iterable[str]) -> dict[str, str]:
     return {k: why for k in keys if (why := METRICS[k].no_bootstrap) is not None}
 
 
-def check_intervals(keys: Iterable[str], every_score: bool) -> dict[str, str]:
+_NO_INTERVAL_ADVICE = ("leave it out of the metrics to get the other scores' intervals, or "
+                       "score it without intervals")
+
+
+def check_intervals(keys: Iterable[str], every_score: bool,
+                    advice: str = _NO_INTERVAL_ADVICE) -> dict[str, str]:
     """The scores of ``keys`` without a bootstrap interval (key -> why), when intervals
     are asked for. A score the user named is refused, as a named score unavailable on
-    the table is (its interval would be a silently wrong number); of every score, they
-    are returned, to be scored without an interval."""
+    the table is (its interval would be a silently wrong number), with ``advice``; of
+    every score, they are returned, to be scored without an interval."""
     lacking = without_intervals(keys)
     if lacking and not every_score:
         key, why = next(iter(lacking.items()))
         raise ValueError(f"{key} ({METRICS[key].name}) has no bootstrap interval (ci): "
-                         f"{why}; leave it out of the metrics to get the other scores' "
-                         "intervals, or score it without intervals")
+                         f"{why}; {advice}")
     return lacking
 
 

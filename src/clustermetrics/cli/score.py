@@ -14,7 +14,7 @@ from .._progress import progress_bar
 from .._text import csv_text, plural, text_table, visible
 from ..bootstrap import DEFAULT_METHOD, METHODS
 from ..diagnostics import check_top
-from ..evaluate import check_options, evaluate
+from ..evaluate import check_intervals, check_options, evaluate
 from ..noise import NOISE_MODES
 from ..registry import METRICS, resolve_metrics
 from ..report import (
@@ -113,6 +113,8 @@ def _score(args: argparse.Namespace) -> str:
                   n_boot=args.n_boot, seed=args.seed, n_perm=args.permutations,
                   ci_method=args.ci_method,
                   names=_SCORE_NAMES)
+    if args.ci is not None:  # a named score without a bootstrap interval: before any file
+        check_intervals(keys, every_score=not args.metrics)
     for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
                        *(("--reference", ref) for ref in args.reference)):
         if path == "":
