@@ -32,8 +32,8 @@ from .report import MultiReport, Report
 from .significance import check_permutation_options, permutation_tests
 from .table import REAL_MASSES, Contingency, as_contingency
 
-__all__ = ["check_options", "evaluate", "evaluate_references", "evaluate_table", "is_several",
-           "replicate_scores", "score_values"]
+__all__ = ["check_intervals", "check_options", "evaluate", "evaluate_references",
+           "evaluate_table", "is_several", "replicate_scores", "score_values"]
 
 
 _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
@@ -95,7 +95,9 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         Also compute bootstrap intervals at this level (``Report.intervals``); each
         replicate is a multinomial redraw of the table's cells, O(nnz) (see
         :mod:`clustermetrics.bootstrap`, which also gives the rule for replicates on which
-        a score is undefined).
+        a score is undefined). A score without a valid bootstrap interval
+        (``METRICS[key].no_bootstrap`` says why: MARI) is refused when named, and scored
+        without an interval, with a warning, when ``metrics`` is None.
     n_boot : int, default 1000 when ``ci`` is given
         Number of bootstrap replicates (2 to 1,000,000); only with ``ci``.
     seed : seed for the bootstrap's and the permutation test's random generator (a
@@ -147,6 +149,8 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     keys = resolve_metrics(metrics)
     check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed,
                   n_perm=n_perm, ci_method=ci_method)
+    if ci is not None:  # before any table is built
+        check_intervals(keys, every_score=metrics is None)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
     if not isinstance(significance, bool):
@@ -192,6 +196,39 @@ def check_options(*, noise_label: Any = None, noise: Any = None, ci: Any = None,
         check_method(ci_method, name["ci_method"])
 
 
+def without_intervals(keys: Iterable[str]) -> dict[str, str]:
+    """Key -> why, for the scores of ``keys`` that declare no bootstrap interval
+    (:attr:`~clustermetrics.registry.MetricInfo.no_bootstrap`)."""
+    return {k: why for k in keys if (why := METRICS[k].no_bootstrap) is not None}
+
+
+_NO_INTERVAL_ADVICE = ("leave it out of the metrics to get the other scores' intervals, or "
+                       "score it without intervals")
+
+
+def check_intervals(keys: Iterable[str], every_score: bool,
+                    advice: str = _NO_INTERVAL_ADVICE) -> dict[str, str]:
+    """The scores of ``keys`` without a bootstrap interval (key -> why), when intervals
+    are asked for. A score the user named is refused, as a named score unavailable on
+    the table is (its interval would be a silently wrong number), with ``advice``; of
+    every score, they are returned, to be scored without an interval."""
+    lacking = without_intervals(keys)
+    if lacking and not every_score:
+        key, why = next(iter(lacking.items()))
+        raise ValueError(f"{key} ({METRICS[key].name}) has no bootstrap interval (ci): "
+                         f"{why}; {advice}")
+    return lacking
+
+
+def no_interval_lines(lacking: Mapping[str, str]) -> list[str]:
+    """One warning line per reason for the scores given without an interval."""
+    by_why: dict[str, list[str]] = {}
+    for key, why in lacking.items():
+        by_why.setdefault(why, []).append(key)
+    return [f"{', '.join(group)}: no bootstrap interval: {why}"
+            for why, group in by_why.items()]
+
+
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
                    noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
                    seed: Any = None, progress: Callable[[int, int], None] | None = None,
@@ -200,7 +237,8 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
     """:func:`evaluate` of one table and resolved metric keys (options checked).
     ``every_score``: the keys are every registered score, not named by the user, so a
     score unavailable on this table (:class:`ScoreUnavailable`) is left out with a
-    warning instead of failing the call."""
+    warning instead of failing the call, and with ``ci`` a score without a bootstrap
+    interval (:func:`check_intervals`) is scored without one, with a warning."""
     noise = noise or "singletons"
     for wanted, what in ((ci is not None, "ci (bootstrap intervals)"),
                          (significance, "significance"),
@@ -211,24 +249,30 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
         scored, noise_info = table, None
     else:
         scored, noise_info = with_noise(table, noise_label, noise)
+    # refused before any score is computed; of every score, scored without an interval
+    lacking = {} if ci is None else check_intervals(keys, every_score)
     values, details, timings = _compute(scored, keys, every_score)
     keys = [k for k in keys if k in values]
     intervals, boot = {}, None
     if ci is not None:
+        for line in no_interval_lines({k: lacking[k] for k in keys if k in lacking}):
+            warnings.warn(line, stacklevel=3)
+        boot_keys = [k for k in keys if k not in lacking]
+
         def replicate(rep: Contingency) -> dict[str, float] | None:
             if noise_label is not None:
                 kept = noise_in_replicate(rep, noise_label, noise)
                 if kept is None:  # nothing left to score: skipped (bootstrap's rule)
                     return None
                 rep = kept
-            return score_values(rep, keys)
+            return score_values(rep, boot_keys)
 
         intervals = bootstrap_intervals(
-            table, replicate, keys, level=ci, n_boot=n_boot, seed=seed, progress=progress,
-            method=ci_method, point=values,
-            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in keys},
+            table, replicate, boot_keys, level=ci, n_boot=n_boot, seed=seed,
+            progress=progress, method=ci_method, point=values,
+            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in boot_keys},
             score_counts=None if noise_label is not None else
-            lambda counts: replicate_scores(table, counts, keys))
+            lambda counts: replicate_scores(table, counts, boot_keys))
         boot = Bootstrap(float(ci), int(n_boot), seed, ci_method)
     nulls = None
     if significance:

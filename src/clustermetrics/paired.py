@@ -34,7 +34,7 @@ from ._progress import progress_bar
 from ._text import visible
 from ._threads import replicate_threads, scored_in_order
 from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table
-from .evaluate import left_out, replicate_scores
+from .evaluate import check_intervals, left_out, no_interval_lines, replicate_scores
 from .metrics.definition import ScoreUnavailable
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, MetricInfo, resolve_metrics
@@ -179,7 +179,9 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         :func:`clustermetrics.evaluate` (items of weight 0 are left out). Real weights
         give tables of real masses: a score that needs whole items (AMI, SRI, ...) is
         refused naming ``sample_weight`` when asked for by name, and left out with one
-        warning when ``metrics`` is the default or None. The bootstrap
+        warning when ``metrics`` is the default or None. A score without a valid
+        bootstrap interval (``METRICS[key].no_bootstrap``: MARI) is refused when named
+        and left out with a warning when ``metrics`` is None. The bootstrap
         resamples the items, each carrying its weight, not the copies a weight stands for:
         the items are the independent observations, and a weight says how much one
         counts, not how many independent observations it is. Resampling copies would
@@ -206,6 +208,13 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     if noise_label is not None:
         check_noise_mode(noise)
     keys = resolve_metrics(metrics)
+    # every result here (difference interval, p-value) comes from the replicates: a score
+    # without a bootstrap interval is refused when named, else left out with a warning
+    lacking = check_intervals(keys, metrics is None or metrics is DEFAULT_PAIRED,
+                              "leave it out of the metrics to compare by the others")
+    for line in no_interval_lines(lacking):
+        warnings.warn(line, stacklevel=2)
+    keys = [k for k in keys if k not in lacking]
     if isinstance(names, str) or len(names) != 2 or names[0] == names[1]:
         raise ValueError(f"names must be two different names for A and B, got {names!r}")
     t = as_label_array(labels_true, "labels_true")

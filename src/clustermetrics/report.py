@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -114,7 +114,8 @@ class Report(ScoreMapping):
         """The report as plain JSON data: the table size (``n_samples``, ``n_classes``,
         ``n_clusters``), ``scores``, and, whenever they were asked for, the bootstrap
         intervals (``intervals``, ``ci``, ``n_boot``, ``seed``, ``skipped``,
-        ``unreliable``), the noise handling (``noise``) and the analytic significance
+        ``unreliable``, and ``no_interval``: key -> why, for a score given without one),
+        the noise handling (``noise``) and the analytic significance
         (``significance``: key -> ``z``, ``pvalue``, ``null_mean``, ``null_sd``, with
         ``significance_method``) and the permutation tests (``permutation``: key ->
         ``pvalue``, ``pvalue_se``, ``null_mean``, ``null_sd``, ``n_skipped``, with
@@ -131,7 +132,7 @@ class Report(ScoreMapping):
             "n_clusters": self.table.n_clusters,
             "scores": dict(self._values),
         }
-        out.update(intervals_dict(self.intervals, self.bootstrap))
+        out.update(intervals_dict(self.intervals, self.bootstrap, self._values))
         out.update(significance_dict(self.significance))
         out.update(permutation_dict(self.permutation))
         if self.noise is not None:
@@ -186,7 +187,7 @@ class Report(ScoreMapping):
         for k, v in self._values.items():
             row = [k, METRICS[k].name, f"{v: .6f}"]
             if self.intervals:
-                row.append(interval_text(self.intervals[k]))
+                row.append(interval_cell(self.intervals, k))
             if sig is not None:
                 row += significance_cells(sig.get(k))
             if self.permutation is not None:
@@ -204,7 +205,7 @@ class Report(ScoreMapping):
         else:  # no header: one aligned line per score
             table = text_table(["", "", ""], rows, indent=2).split("\n", 1)[-1]
         parts = [self.summary(), table,
-                 *bootstrap_notes(self.intervals, self.bootstrap, self.table),
+                 *bootstrap_notes(self.intervals, self.bootstrap, self.table, self._values),
                  *significance_notes(sig), *permutation_notes(self.permutation)]
         if top != 0:
             parts += ["", self.diagnostics.format(top)]
@@ -353,10 +354,27 @@ def interval_text(iv: Interval) -> str:
     return f"[{iv.low: .6f}, {iv.high: .6f}]{mark}"
 
 
+def interval_cell(intervals: Mapping[str, Interval], key: str) -> str:
+    """The interval column's cell of ``key``: :func:`interval_text`, or ``none`` for a
+    score given without an interval (a note says why)."""
+    return interval_text(intervals[key]) if key in intervals else "none"
+
+
+def no_interval(intervals: Mapping[str, Interval], keys: Iterable[str]) -> dict[str, str]:
+    """Key -> why, for the scores of ``keys`` shown without an interval next to scores
+    with one (the scores that declare no bootstrap interval:
+    :attr:`~clustermetrics.registry.MetricInfo.no_bootstrap`)."""
+    if not intervals:
+        return {}
+    return {k: METRICS[k].no_bootstrap or "no bootstrap interval" for k in keys
+            if k not in intervals}
+
+
 def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
-                    table: Contingency | None = None) -> list[str]:
-    """Lines below a score table: how the intervals were drawn, which scores skipped
-    replicates (:mod:`clustermetrics.bootstrap`'s rule) and which intervals are flagged."""
+                    table: Contingency | None = None, keys: Iterable[str] = ()) -> list[str]:
+    """Lines below a score table of ``keys``: how the intervals were drawn, which scores
+    have none and why, which skipped replicates (:mod:`clustermetrics.bootstrap`'s rule)
+    and which intervals are flagged."""
     if not intervals:
         return []
     first = next(iter(intervals.values()))
@@ -364,6 +382,11 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
         f"seed {visible(_seed_text(boot.seed))}"
     lines = [f"bootstrap: {first.n_boot} replicates, {seed}, "
              f"{METHOD_NAMES[first.method]} intervals"]
+    by_why: dict[str, list[str]] = {}
+    for k, why in no_interval(intervals, keys).items():
+        by_why.setdefault(why, []).append(k)
+    lines += [f"no bootstrap interval for {', '.join(group)}: {why}"
+              for why, group in by_why.items()]
     skipped = {k: iv for k, iv in intervals.items() if iv.n_skipped}
     if skipped:
         counts = ", ".join(f"{k} {iv.n_skipped}" for k, iv in skipped.items())
@@ -392,12 +415,13 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
 
 
 def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
-                   ) -> dict[str, Any]:
+                   keys: Iterable[str] = ()) -> dict[str, Any]:
     """The JSON fields of intervals: ``intervals`` (key -> [low, high], null when
-    undefined), ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``skipped`` (key ->
-    replicates skipped), ``unreliable`` (keys that skipped more than the allowed share)
-    and ``flags`` (key -> the conditions under which the coverage study found the level
-    not reached, for flagged keys only)."""
+    undefined; absent for a score without one), ``ci``, ``ci_method``, ``n_boot``,
+    ``seed``, ``skipped`` (key -> replicates skipped), ``unreliable`` (keys that skipped
+    more than the allowed share), ``flags`` (key -> the conditions under which the
+    coverage study found the level not reached, for flagged keys only) and, when some of
+    ``keys`` have no interval, ``no_interval`` (key -> why)."""
     if not intervals:
         return {}
     first = next(iter(intervals.values()))
@@ -412,7 +436,7 @@ def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
         "skipped": {k: v.n_skipped for k, v in intervals.items()},
         "unreliable": [k for k, v in intervals.items() if not v.reliable],
         "flags": {k: list(v.flags) for k, v in intervals.items() if v.flags},
-    }
+    } | ({"no_interval": lacking} if (lacking := no_interval(intervals, keys)) else {})
 
 
 def significance_cells(sig: Significance | None) -> list[str]:
@@ -493,7 +517,10 @@ def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Inter
                    "flags"]
         seed = "" if boot is None or boot.seed is None else _seed_text(boot.seed)
         for row, key in zip(rows, keys, strict=True):
-            iv = intervals[key]
+            iv = intervals.get(key)
+            if iv is None:  # a score without an interval: empty cells
+                row += ["", "", "", "", "", "", "", ""]
+                continue
             row += [repr(iv.low), repr(iv.high), repr(iv.level), iv.n_boot, seed,
                     iv.n_skipped, iv.method, "; ".join(iv.flags)]
     if noise is not None:
@@ -589,7 +616,7 @@ class MultiReport(ScoreMapping):
             "best_reference": dict(self.best_reference),
             "spread": {k: s._asdict() for k, s in self.spread.items()},
         }
-        out.update(intervals_dict(self.intervals, self.bootstrap))
+        out.update(intervals_dict(self.intervals, self.bootstrap, self._values))
         if self.noise is not None:
             out["noise"] = noise_dict(self.noise)
         out["reports"] = {name: r.to_dict(details, diagnostics, top)
@@ -621,7 +648,7 @@ class MultiReport(ScoreMapping):
         rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
                  f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
                  f"{self.spread[k].mean: .6f}"]
-                + ([interval_text(intervals[k])] if intervals else [])
+                + ([interval_cell(intervals, k)] if intervals else [])
                 + (significance_cells(best(k).significance.get(k)) if sig is not None else [])
                 + ([permutation_cell(best(k).permutation[k])] if perm is not None else [])
                 for k, v in self._values.items()]
@@ -633,7 +660,7 @@ class MultiReport(ScoreMapping):
         if perm is not None:
             header.append("permutation p-value (best)")
         head.append(text_table(header, rows, indent=2))
-        head += bootstrap_notes(intervals, self.bootstrap)
+        head += bootstrap_notes(intervals, self.bootstrap, keys=self._values)
         head += significance_notes(sig) + permutation_notes(perm)
         if top != 0:
             for name, report in self.reports.items():

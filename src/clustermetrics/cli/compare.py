@@ -7,6 +7,7 @@ import argparse
 
 import numpy as np
 
+from ..evaluate import check_intervals
 from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, resolve_algorithms
 from ..experiments.compare import Comparison, compare, mark_near_best
 from ..experiments.datasets import DATASETS, load_dataset, read_table
@@ -220,7 +221,9 @@ def _compare(args: argparse.Namespace) -> str:
     max_pairwise = args.max_pairwise or MAX_PAIRWISE
     _check_max_pairwise(max_pairwise, algorithms, ks, datasets)
     if args.paired is not None:
-        resolve_metrics(args.paired)  # a bad name fails before any work
+        # a bad name, or a score without a bootstrap interval, fails before any work
+        check_intervals(resolve_metrics(args.paired), False,
+                        "name another score to test by with --paired")
     elif args.paired_n_boot != 1000:
         raise CliError("--paired-n-boot applies to --paired: name the score to test by")
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",

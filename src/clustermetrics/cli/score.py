@@ -14,15 +14,15 @@ from .._progress import progress_bar
 from .._text import csv_text, plural, text_table, visible
 from ..bootstrap import DEFAULT_METHOD, METHODS
 from ..diagnostics import check_top
-from ..evaluate import check_options, evaluate
+from ..evaluate import check_intervals, check_options, evaluate
 from ..noise import NOISE_MODES
 from ..registry import METRICS, resolve_metrics
 from ..report import (
     MultiReport,
     Report,
     bootstrap_notes,
+    interval_cell,
     interval_header,
-    interval_text,
     permutation_cell,
     permutation_notes,
     significance_cells,
@@ -113,6 +113,8 @@ def _score(args: argparse.Namespace) -> str:
                   n_boot=args.n_boot, seed=args.seed, n_perm=args.permutations,
                   ci_method=args.ci_method,
                   names=_SCORE_NAMES)
+    if args.ci is not None:  # a named score without a bootstrap interval: before any file
+        check_intervals(keys, every_score=not args.metrics)
     for what, path in (("TRUTH", args.truth), ("PRED", args.pred),
                        *(("--reference", ref) for ref in args.reference)):
         if path == "":
@@ -192,7 +194,7 @@ class RunsOutput:
         rows = []
         for k in first:
             row = [k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
-                   *(interval_text(r.intervals[k]) for r in reports.values() if r.intervals)]
+                   *(interval_cell(r.intervals, k) for r in reports.values() if r.intervals)]
             if first.significance is not None:
                 row += [cell for r in reports.values()
                         for cell in significance_cells((r.significance or {}).get(k))]
@@ -203,7 +205,7 @@ class RunsOutput:
         lines.append(text_table(header, rows, indent=2))
         notes: dict[str, None] = {}
         for name, r in reports.items():
-            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table),
+            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table, r),
                    *significance_notes(r.significance), *permutation_notes(r.permutation)]
             for i, note in enumerate(own):
                 notes[note if i == 0 else f"{visible(name)}: {note}"] = None

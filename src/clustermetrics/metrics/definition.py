@@ -110,6 +110,13 @@ class MetricInfo:
         return getattr(self.func, "real", None)
 
     @property
+    def no_bootstrap(self) -> str | None:
+        """Why the score has no bootstrap interval (its replicates do not estimate its
+        sampling distribution), or None when it has one. ``evaluate`` refuses such a
+        score named with ``ci`` and leaves it out of the intervals of every score."""
+        return getattr(self.func, "no_bootstrap", None)
+
+    @property
     def range(self) -> tuple[float, float]:
         return (self.lower, self.upper)
 
@@ -243,6 +250,7 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
           returns: str = "float",
           real: str | None = None, needs: str = "its definition counts whole items",
+          no_bootstrap: str | None = None,
           ) -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
 
@@ -250,6 +258,10 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
     non-integral ``sample_weight``) is then refused with :class:`ScoreUnavailable`, giving
     ``needs`` as the reason; else what the score means on real masses (the body handles
     float64 counts; it may still refuse some options with :func:`require_counts`).
+
+    ``no_bootstrap``: None when resampling items gives the score a valid bootstrap
+    interval; else why it does not (shown to users: the interval would be a wrong
+    number, so it is refused or left out rather than shown).
 
     ``options`` declares each keyword option of ``body`` with its check and description.
     ``zero_division``: False when the score has no 0/0 case; else the score raises
@@ -305,6 +317,7 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
         made.body = body  # the function of a table, for the registry's own calls
         made.real = real  # what the score means on real-valued masses (None: refused)
         made.needs = needs  # why it refuses them
+        made.no_bootstrap = no_bootstrap  # why it has no bootstrap interval (None: has one)
         # the value a 0/0 gets under the default policy (None: the score's convention)
         made.finite_default = finite_default
         return cast("ScoreFunction[R]", made)

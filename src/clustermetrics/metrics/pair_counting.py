@@ -83,6 +83,11 @@ class PairCounts(NamedTuple):
 _REAL_PAIRS = ("the pair masses: C(n, 2) = n (n - 1) / 2 on each real cell, class, "
                "cluster and total mass, exact rationals of the float64 masses")
 _CHANCE = "its chance model draws whole items"
+# MARI's interval: a replicate's copies of one item cannot be told from distinct items by
+# an estimator of order 4 (leave_out_copies corrects order-2 pair counts only)
+_DISJOINT_PAIRS = ("its estimator counts pairs of disjoint item pairs (Sundqvist, Chiquet "
+                   "& Rigaill 2023), and items drawn with replacement make copies of one "
+                   "item look like disjoint items, biasing every replicate")
 
 
 def _sum_comb2(values: np.ndarray, n_total: int) -> int:
@@ -739,7 +744,7 @@ def _sum_n_ab(table: Contingency) -> int:
     return outer - (int(row_sum_squares(table).sum()) - table.n_samples)
 
 
-@score(zero_division=True, needs=_CHANCE)
+@score(zero_division=True, needs=_CHANCE, no_bootstrap=_DISJOINT_PAIRS)
 def modified_adjusted_rand_score(table: Contingency) -> float:
     """Modified adjusted Rand index (MARI, Sundqvist, Chiquet & Rigaill), as aricode ``MARI``.
 
