@@ -124,7 +124,9 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
         coverage study (README, "How good are the intervals") where percentile intervals
         of biased scores (mutual information, NMI, V-measure) did not. Intervals under
         conditions where no method did (a sample with few items per cell of its table, a
-        score at the bound of its range) carry ``flags``.
+        score at the bound of its range, replicates biased by more than their spread:
+        matching scores of noisy tables, information scores with many classes) carry
+        ``flags``.
 
     sample_weight : array-like of non-negative weights, optional
         How much each item counts. Integer weights are exact repetition (every score,

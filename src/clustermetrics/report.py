@@ -402,9 +402,9 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
     for flag, keys in flagged.items():
         if flag == FLAG_BIAS:
             lines.append(f"! {flag}: the replicates' mean is more than their standard "
-                         "deviation from the estimate, and the interval takes their "
-                         "quantiles as they fall (it misses the estimate, or BCa's "
-                         f"collapses); ci_method 'normal' corrects the bias: {', '.join(keys)}")
+                         "deviation from the estimate; the interval rests on a bias "
+                         "correction larger than itself (percentile and BCa make none), "
+                         f"and its coverage falls below the nominal level: {', '.join(keys)}")
             continue
         why = (f"fewer than {MIN_ITEMS_PER_CELL:g} items per non-zero cell" +
                ("" if table is None else f" (N / nnz = {table.n_samples / table.nnz:.3g})")
