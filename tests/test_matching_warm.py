@@ -132,9 +132,9 @@ def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
             a = np.bincount(rows, weights=c, minlength=table.n_classes).astype(np.int64)
             b = np.bincount(cols, weights=c, minlength=table.n_clusters).astype(np.int64)
             sizes = a[rows]
-            assert replicates._warm_prices(table, b > 0, keep.shape[0]) is None  # no loop
+            assert replicates._warm_prices(table, "recall", b > 0, keep.shape[0]) is None  # no loop
             with _kernels.repeated(10):
-                prices = replicates._warm_prices(table, b > 0, keep.shape[0])
+                prices = replicates._warm_prices(table, "recall", b > 0, keep.shape[0])
                 repeated = replicate_scores(table, counts, ["recovery_rate"])
             assert prices is not None
             problem = (np.cumsum(a > 0)[rows] - 1, np.cumsum(b > 0)[cols] - 1, c / sizes,
@@ -156,17 +156,19 @@ def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(20, 400), st.integers(2, 40),
        st.integers(2, 40), st.sampled_from(["table", "random", "huge"]),
-       st.sampled_from([0, None]))
-def test_float_weights_solved_warm_or_by_the_scaled_auction(seed, n, k_true, k_pred, start,
-                                                            scans):
+       st.sampled_from([0, None]), st.booleans())
+def test_weights_solved_warm_or_by_the_scaled_auction(seed, n, k_true, k_pred, start, scans,
+                                                      counts):
     """Weights no integer scaling makes exact (real masses, recall weights whose common
     denominator passes 2**50) are rounded to 2**-60 of the largest, where a warm auction at
     epsilon 1 may wage a price war on the first tie (uniform noise, 10^4 x 10^4 labels:
     minutes a replicate before its bids were bounded). Past its bids (``scans`` 0: at
-    once) they go to the scaled auction; either way optimal up to rounding, never None."""
+    once) they go to the scaled auction, as do small integers (``counts``: clustering
+    accuracy's weights), exact there; either way optimal up to rounding, never None."""
     rng = np.random.default_rng(seed)
     table = _noise_table(rng, n, k_true, k_pred)
-    weights = table.counts * rng.uniform(0.5, 1.5, table.nnz)  # no common denominator
+    weights = table.counts.astype(np.float64) if counts else \
+        table.counts * rng.uniform(0.5, 1.5, table.nnz)  # no common denominator
     indptr = np.append(np.searchsorted(table.rows, np.arange(table.n_classes)), table.nnz)
     prices = {"table": lambda: warm_kernels.reference_prices(indptr, table.cols, weights,
                                                              table.n_clusters),
@@ -186,7 +188,11 @@ def test_float_weights_solved_warm_or_by_the_scaled_auction(seed, n, k_true, k_p
     assert np.all(dense[matched, match[matched]] > 0)
     assert len(set(match[matched].tolist())) == matched.shape[0]
     r, k = linear_sum_assignment(dense, maximize=True)
-    assert dense[matched, match[matched]].sum() == pytest.approx(dense[r, k].sum(), rel=1e-13)
+    if counts:  # exact integers: the optimum itself
+        assert dense[matched, match[matched]].sum() == dense[r, k].sum()
+    else:
+        assert dense[matched, match[matched]].sum() == pytest.approx(dense[r, k].sum(),
+                                                                     rel=1e-13)
 
 
 _TIED = 1 << 41  # a benefit whose price war at epsilon 1 would take 2**41 bids

@@ -60,6 +60,7 @@ class CellCounts:
         self.nnz = int(counts.shape[0] - self._hist[0]) if self._hist is not None \
             else int(np.count_nonzero(counts))
         self._info: tuple[float, float, float] | None = None
+        self._matched: dict[str, float] = {}  # weights -> the best matching's total
 
     def sum_comb2_counts(self) -> int:
         """sum C(n_ij, 2), exact."""
@@ -161,48 +162,96 @@ def adjusted_mutual_info(r: CellCounts) -> float:
 
 
 def recovery_rate(r: CellCounts) -> float:
-    """The exact recovery rate (recovery.py, default options): the same matching problem
-    the replicate's table hands the solver (its non-zero cells, rows and columns
-    renumbered without the empty ones, weights n_ij / a_i), without building the table or
-    the labelled matching."""
+    """The exact recovery rate (recovery.py, default options): the total recall of the
+    best matching over the clusters."""
+    return _matched(r, "recall") / r.n_clusters
+
+
+def normalized_clustering_accuracy(r: CellCounts) -> float:
+    """NCA from the same matching as the recovery rate (set_matching.py's formula)."""
+    k_pad = max(r.n_classes, r.n_clusters)
+    if k_pad == 1:
+        raise Fallback  # its 0/0 convention
+    s = _matched(r, "recall")
+    return max(min((s - r.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
+
+
+def clustering_accuracy(r: CellCounts) -> float:
+    return _matched(r, "count") / r.n
+
+
+def clustering_error(r: CellCounts) -> float:
+    return (r.n - _matched(r, "count")) / r.n
+
+
+def normalized_pivoted_accuracy(r: CellCounts) -> float:
+    k_pad = max(r.n_classes, r.n_clusters)
+    if k_pad == 1:
+        raise Fallback  # its 0/0 convention
+    return (k_pad * _matched(r, "count") - r.n) / ((k_pad - 1) * r.n)
+
+
+def _matched(r: CellCounts, kind: str) -> float:
+    """Total weight of a maximum-weight matching of the replicate, on the recall weights
+    n_ij / a_i ("recall") or the counts ("count"): the same matching problem the
+    replicate's table hands the solver (its non-zero cells, rows and columns renumbered
+    without the empty ones), without building the table. Inside a loop of replicates the
+    solver starts from the table's own optimal prices for those weights; computed once
+    per replicate and kind (the recovery rate and NCA, clustering accuracy, error and NPA
+    share theirs)."""
+    if kind not in r._matched:
+        r._matched[kind] = _solve_matching(r, kind)
+    return r._matched[kind]
+
+
+def _solve_matching(r: CellCounts, kind: str) -> float:
     table, counts = r.table, r.counts
-    if 1 in (r.n_classes, r.n_clusters):  # one row or column: the best cell alone
-        return float((counts / np.maximum(r.a, 1)[table.rows]).max()) / r.n_clusters
     keep = np.flatnonzero(counts)
     rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
     sizes = r.a[rows]
-    weights = c / sizes
+    weights, fraction = (c / sizes, (c, sizes)) if kind == "recall" else \
+        (c.astype(np.float64), None)
+    if 1 in (r.n_classes, r.n_clusters):  # one row or column: the best cell alone
+        return float(weights.max())
     row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
-    prices = _warm_prices(table, r.b > 0, keep.shape[0])
+    prices = _warm_prices(table, kind, r.b > 0, keep.shape[0])
     # started warm, a replicate of a table where fixing cells fixes little skips it
     rounds = None if prices is None or not table.cached(
-        "recovery_rate:fixes_little", _fixes_little) else 0
+        f"replicate:{kind}:fixes_little", lambda t: _fixes_little(t, kind)) else 0
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
-                                (r.n_classes, r.n_clusters), fraction=(c, sizes),
+                                (r.n_classes, r.n_clusters), fraction=fraction,
                                 prices=prices, forced_rounds=rounds)
-    return math.fsum(weights[cells].tolist()) / r.n_clusters
+    return math.fsum(weights[cells].tolist())
 
 
-def _fixes_little(table: Contingency) -> bool:
+def _table_weights(table: Contingency, kind: str) -> np.ndarray:
+    """The table's own weights of that kind (recall n_ij / a_i, or the counts)."""
+    if kind == "count":
+        return table.counts.astype(np.float64)
     sizes = np.add.reduceat(table.counts, row_starts(table))
-    return fixes_little(table.rows, table.cols, table.counts / sizes[table.rows],
+    return table.counts / sizes[table.rows]
+
+
+def _fixes_little(table: Contingency, kind: str) -> bool:
+    return fixes_little(table.rows, table.cols, _table_weights(table, kind),
                         table.n_classes, table.n_clusters)
 
 
-def _warm_prices(table: Contingency, columns: np.ndarray, cells: int) -> np.ndarray | None:
-    """Optimal column prices of the table's own matching problem for the replicate's
-    ``columns`` (a mask), from which the solver starts the replicate's matching
-    (:mod:`clustermetrics._warm_kernels`); None (solved cold) outside a loop of replicates
-    (:func:`clustermetrics._kernels.repeated`), without the compiled kernels, or on small
-    problems. The matching is optimal either way; among several optimal matchings a warm
-    start may pick another (the same total weight)."""
+def _warm_prices(table: Contingency, kind: str, columns: np.ndarray, cells: int,
+                 ) -> np.ndarray | None:
+    """Optimal column prices of the table's own matching problem (weights of ``kind``)
+    for the replicate's ``columns`` (a mask), from which the solver starts the replicate's
+    matching (:mod:`clustermetrics._warm_kernels`); None (solved cold) outside a loop of
+    replicates (:func:`clustermetrics._kernels.repeated`), without the compiled kernels,
+    or on small problems. The matching is optimal either way; among several optimal
+    matchings a warm start may pick another (the same total weight)."""
     if _kernels.repeats() < 2 or cells < _WARM_MIN_CELLS:
         return None
     kernels = _kernels.warm_matching_kernels(table.nnz)
     if kernels is None:
         return None
-    return table.cached("recovery_rate:prices", lambda t: _reference_prices(t, kernels)
-                        )[columns]
+    return table.cached(f"replicate:{kind}:prices", lambda t: _reference_prices(
+        t, kind, kernels))[columns]
 
 
 # Cells of a replicate's problem from which its matching is solved warm (smaller ones are
@@ -210,13 +259,12 @@ def _warm_prices(table: Contingency, columns: np.ndarray, cells: int) -> np.ndar
 _WARM_MIN_CELLS = 4096
 
 
-def _reference_prices(table: Contingency, kernels) -> np.ndarray:
-    """Optimal column prices of the table's recall-weight matching problem (to within
-    rounding: a start only)."""
-    sizes = np.add.reduceat(table.counts, row_starts(table))
+def _reference_prices(table: Contingency, kind: str, kernels) -> np.ndarray:
+    """Optimal column prices of the table's matching problem (to within rounding: a start
+    only)."""
     indptr = np.append(row_starts(table), table.nnz).astype(np.int64)
-    weights = table.counts / sizes[table.rows]
-    return kernels.reference_prices(indptr, table.cols, weights, table.n_clusters)
+    return kernels.reference_prices(indptr, table.cols, _table_weights(table, kind),
+                                    table.n_clusters)
 
 
 def v_measure(r: CellCounts) -> float:
@@ -233,4 +281,8 @@ REPLICATE_SCORES: dict[str, Callable[[CellCounts], float]] = {
     "v_measure": v_measure,
     "ami": adjusted_mutual_info,
     "recovery_rate": recovery_rate,
+    "nca": normalized_clustering_accuracy,
+    "clustering_accuracy": clustering_accuracy,
+    "clustering_error": clustering_error,
+    "npa": normalized_pivoted_accuracy,
 }
