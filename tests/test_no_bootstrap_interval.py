@@ -122,6 +122,8 @@ def test_paired_comparison_of_every_score_leaves_it_out_with_a_warning():
         result = cm.compare_clusterings(t, p, np.roll(p, 1), None, n_boot=5, seed=0)
     compared = set(result.to_dict()["scores"])
     assert compared and not compared & set(NO_INTERVAL)
+    assert all(any(key in note for note in result.notes) for key in NO_INTERVAL)
+    assert all(key in str(result) for key in NO_INTERVAL)  # the text says what was left out
 
 
 def test_the_rule_follows_the_declaration_not_the_key(monkeypatch):

@@ -276,6 +276,7 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     notes = [] if w is None else [
         f"weighted: N = {three.n} is the sum of the weights of {three.n_items} items; each "
         "replicate resamples the items, each carrying its weight"]
+    notes += [f"not compared: {line}" for line in no_interval_lines(lacking)]
     return PairedComparison(out, int(n_boot), float(ci), seed, three.n,
                             cast("tuple[str, str]", tuple(names)), notes)
 
