@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency, evaluate
-from clustermetrics.bootstrap import FLAG_BIAS, bootstrap_intervals, multinomial_sampler
+from clustermetrics.bootstrap import (
+    FLAG_BIAS,
+    bootstrap_intervals,
+    interval_flags,
+    multinomial_sampler,
+)
 
 
 def _labels(n=400, seed=5):
@@ -351,3 +356,21 @@ def test_matching_scores_on_noise_are_flagged():
         iv = r.intervals[k]
         assert not iv.low <= population[k] <= iv.high  # what the flag warns of
         assert FLAG_BIAS in iv.flags
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-1.0, 1.0), st.integers(-8, 8), st.integers(2, 300))
+def test_constant_replicates_a_few_ulps_off_are_not_biased(value, ulps, size):
+    """Replicates all equal (a table every replicate redraws alike; a bound) whose score
+    from counts differs from the estimate by a few ulps have no spread to compare a bias
+    with: not flagged. Off by a real amount they are."""
+    table = Contingency.from_labels([0, 0, 1, 1] * 10, [0, 0, 1, 1] * 10)
+    point = float(np.nextafter(value, np.inf if ulps > 0 else -np.inf)) if ulps else value
+    for _ in range(abs(ulps) - 1):
+        point = float(np.nextafter(point, np.inf if ulps > 0 else -np.inf))
+    replicates = np.full(size, value)
+    flags = interval_flags(table, replicates, point, (-2.0, 2.0), bias=True)
+    assert FLAG_BIAS not in flags
+    assert FLAG_BIAS in interval_flags(table, replicates, value + 1e-6, (-2.0, 2.0),
+                                       bias=True)
+    assert FLAG_BIAS not in interval_flags(table, replicates, value + 1e-6, (-2.0, 2.0))

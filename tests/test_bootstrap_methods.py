@@ -94,6 +94,33 @@ def test_replicate_scores_equal_the_scores_of_the_replicate_table(pairs, seed):
             assert fast[k] == pytest.approx(slow[k], rel=1e-12, abs=1e-13, nan_ok=True), k
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**59), min_size=9, max_size=9))
+def test_replicate_matched_counts_are_exact_past_2_53(counts):
+    """Counts up to 2**59 a cell (totals near 2**63): the replicate's matched count is an
+    exact integer, as the table's, so clustering error and NPA agree with the replicate's
+    table where float64 weights would round 2**60 + 1 to 2**60 (an error of 2 / N read
+    as 4 / N); every cell of a 3 x 3 table, some drawn 0."""
+    counts = np.array(counts, dtype=np.int64)
+    if not counts.any():
+        return
+    base = cm.Contingency.from_labels([0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 1, 2] * 3)
+    keys = ["clustering_error", "clustering_accuracy", "npa", "nca", "recovery_rate"]
+    fast = replicate_scores(base, counts, keys)
+    slow = score_values(replicate_table(base, counts), keys)
+    for k in ("clustering_error", "clustering_accuracy", "npa"):
+        assert fast[k] == slow[k], k
+    for k in ("nca", "recovery_rate"):
+        assert fast[k] == pytest.approx(slow[k], rel=1e-12, abs=1e-13, nan_ok=True), k
+
+
+def test_replicate_matched_count_of_a_near_tie_past_2_53():
+    base = cm.Contingency.from_labels([0, 0, 1, 1], [0, 1, 0, 1])
+    counts = np.array([2**60 + 1, 1, 1, 2**60 + 1], dtype=np.int64)
+    fast = replicate_scores(base, counts, ["clustering_error"])["clustering_error"]
+    assert fast == 2 / (2**61 + 4)
+
+
 def _acceleration(theta):
     """Efron & Tibshirani (14.15) from every item's leave-one-out value."""
     d = np.mean(theta) - np.asarray(theta)

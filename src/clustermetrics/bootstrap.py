@@ -65,6 +65,8 @@ BOUND_SHARE = 0.05  # flagged FLAG_BOUND when this share of replicates sits at a
 FLAG_SMALL = "sample small for the table"
 FLAG_BOUND = "at a bound of the range"
 FLAG_BIAS = "bias beyond the replicates' spread"
+# a replicate scored from its counts agrees with its table's score to this (relative)
+_ROUNDING = 1e-12
 
 
 class Interval(NamedTuple):
@@ -265,7 +267,7 @@ def bootstrap_intervals(table: Contingency,
             None if jack is None else jack[i], weights)
         out[k] = Interval(low, high, float(level), int(n_boot), int(n_boot - kept.size),
                           method, interval_flags(table, kept, float(centre[i]), bound,
-                                                 method))
+                                                 bias=True))
     return out
 
 
@@ -338,14 +340,16 @@ def jackknife_values(table: Contingency,
 
 
 def interval_flags(table: Contingency, replicates: np.ndarray, point: float,
-                   bounds: tuple[float, float], method: str | None = None,
+                   bounds: tuple[float, float], *, bias: bool = False,
                    ) -> tuple[str, ...]:
     """The flags of an interval (see :class:`Interval`): :data:`FLAG_SMALL` when the
     table has fewer than :data:`MIN_ITEMS_PER_CELL` items per non-zero cell,
     :data:`FLAG_BOUND` when the point estimate or at least :data:`BOUND_SHARE` of the
-    (NaN-free) replicates sit at a bound of the score's range, and, for an interval drawn
-    by a ``method`` (the coverage study passes none), :data:`FLAG_BIAS` when the
-    replicates' mean lies more than their standard deviation from the point estimate.
+    (NaN-free) replicates sit at a bound of the score's range, and with ``bias`` (an
+    interval shown to a user; the coverage study leaves it out of its own flags)
+    :data:`FLAG_BIAS` when the replicates' mean lies more than their standard deviation
+    from the point estimate (and more than the rounding of a replicate's score: constant
+    replicates a few ulps off the estimate are not biased).
     Percentile intervals then miss their own estimate and BCa's z0 saturates (NMI of
     300 x 300 noise at N = 6e5: a width of 7e-6 beside it); the bias-corrected methods
     subtract a first-order estimate of a bias larger than the interval, which failed for
@@ -357,8 +361,9 @@ def interval_flags(table: Contingency, replicates: np.ndarray, point: float,
     if replicates.size and (point in bounds or
                             np.isin(replicates, bounds).mean() >= BOUND_SHARE):
         flags.append(FLAG_BOUND)
-    if method is not None and replicates.size > 1 and math.isfinite(point) and \
-            abs(float(replicates.mean()) - point) > float(replicates.std(ddof=1)):
+    if bias and replicates.size > 1 and math.isfinite(point) and \
+            abs(float(replicates.mean()) - point) > max(float(replicates.std(ddof=1)),
+                                                        _ROUNDING * max(abs(point), 1.0)):
         flags.append(FLAG_BIAS)
     return tuple(flags)
 

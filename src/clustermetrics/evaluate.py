@@ -28,7 +28,7 @@ from .metrics.definition import ScoreUnavailable
 from .metrics.replicates import REPLICATE_SCORES, CellCounts, Fallback
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
-from .report import MultiReport, Report
+from .report import MultiReport, Report, by_reason
 from .significance import check_permutation_options, permutation_tests
 from .table import REAL_MASSES, Contingency, as_contingency
 
@@ -224,11 +224,8 @@ def check_intervals(keys: Iterable[str], every_score: bool,
 
 def no_interval_lines(lacking: Mapping[str, str]) -> list[str]:
     """One warning line per reason for the scores given without an interval."""
-    by_why: dict[str, list[str]] = {}
-    for key, why in lacking.items():
-        by_why.setdefault(why, []).append(key)
     return [f"{', '.join(group)}: no bootstrap interval: {why}"
-            for why, group in by_why.items()]
+            for why, group in by_reason(lacking).items()]
 
 
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,

@@ -370,6 +370,14 @@ def no_interval(intervals: Mapping[str, Interval], keys: Iterable[str]) -> dict[
             if k not in intervals}
 
 
+def by_reason(reasons: Mapping[str, str]) -> dict[str, list[str]]:
+    """Key -> why, turned into why -> its keys (in order): one note per reason."""
+    out: dict[str, list[str]] = {}
+    for key, why in reasons.items():
+        out.setdefault(why, []).append(key)
+    return out
+
+
 def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
                     table: Contingency | None = None, keys: Iterable[str] = ()) -> list[str]:
     """Lines below a score table of ``keys``: how the intervals were drawn, which scores
@@ -382,11 +390,8 @@ def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
         f"seed {visible(_seed_text(boot.seed))}"
     lines = [f"bootstrap: {first.n_boot} replicates, {seed}, "
              f"{METHOD_NAMES[first.method]} intervals"]
-    by_why: dict[str, list[str]] = {}
-    for k, why in no_interval(intervals, keys).items():
-        by_why.setdefault(why, []).append(k)
     lines += [f"no bootstrap interval for {', '.join(group)}: {why}"
-              for why, group in by_why.items()]
+              for why, group in by_reason(no_interval(intervals, keys)).items()]
     skipped = {k: iv for k, iv in intervals.items() if iv.n_skipped}
     if skipped:
         counts = ", ".join(f"{k} {iv.n_skipped}" for k, iv in skipped.items())

@@ -32,8 +32,10 @@ from ..table.counting import group_sum, new_codes
 from ._assignment import fixes_little, max_weight_matching
 from ._cells import row_starts
 from ._emi import emi_of_distinct_sizes
+from ._matchings import recall_weights
 from .information import mutual_info_shortcut
 from .pair_counting import _sum_comb2, copy_pairs
+from .set_matching import nca_of, npa_of
 
 __all__ = ["CellCounts", "Fallback", "REPLICATE_SCORES"]
 
@@ -60,7 +62,7 @@ class CellCounts:
         self.nnz = int(counts.shape[0] - self._hist[0]) if self._hist is not None \
             else int(np.count_nonzero(counts))
         self._info: tuple[float, float, float] | None = None
-        self._matched: dict[str, float] = {}  # weights -> the best matching's total
+        self._matched: dict[str, float | int] = {}  # weights -> the best matching's total
 
     def sum_comb2_counts(self) -> int:
         """sum C(n_ij, 2), exact."""
@@ -168,12 +170,9 @@ def recovery_rate(r: CellCounts) -> float:
 
 
 def normalized_clustering_accuracy(r: CellCounts) -> float:
-    """NCA from the same matching as the recovery rate (set_matching.py's formula)."""
-    k_pad = max(r.n_classes, r.n_clusters)
-    if k_pad == 1:
+    if max(r.n_classes, r.n_clusters) == 1:
         raise Fallback  # its 0/0 convention
-    s = _matched(r, "recall")
-    return max(min((s - r.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
+    return nca_of(_matched(r, "recall"), r.n_classes, r.n_clusters)
 
 
 def clustering_accuracy(r: CellCounts) -> float:
@@ -185,17 +184,18 @@ def clustering_error(r: CellCounts) -> float:
 
 
 def normalized_pivoted_accuracy(r: CellCounts) -> float:
-    k_pad = max(r.n_classes, r.n_clusters)
-    if k_pad == 1:
+    if max(r.n_classes, r.n_clusters) == 1:
         raise Fallback  # its 0/0 convention
-    return (k_pad * _matched(r, "count") - r.n) / ((k_pad - 1) * r.n)
+    return npa_of(_matched(r, "count"), r.n, r.n_classes, r.n_clusters)
 
 
-def _matched(r: CellCounts, kind: str) -> float:
+def _matched(r: CellCounts, kind: str) -> float | int:
     """Total weight of a maximum-weight matching of the replicate, on the recall weights
     n_ij / a_i ("recall") or the counts ("count"): the same matching problem the
     replicate's table hands the solver (its non-zero cells, rows and columns renumbered
-    without the empty ones), without building the table. Inside a loop of replicates the
+    without the empty ones), without building the table; the matched count is an exact
+    integer, as the table's (counts past 2**53 are not exact as float64 weights). Inside a
+    loop of replicates the
     solver starts from the table's own optimal prices for those weights; computed once
     per replicate and kind (the recovery rate and NCA, clustering accuracy, error and NPA
     share theirs)."""
@@ -204,15 +204,17 @@ def _matched(r: CellCounts, kind: str) -> float:
     return r._matched[kind]
 
 
-def _solve_matching(r: CellCounts, kind: str) -> float:
+def _solve_matching(r: CellCounts, kind: str) -> float | int:
     table, counts = r.table, r.counts
     keep = np.flatnonzero(counts)
     rows, cols, c = table.rows[keep], table.cols[keep], counts[keep]
     sizes = r.a[rows]
     weights, fraction = (c / sizes, (c, sizes)) if kind == "recall" else \
         (c.astype(np.float64), None)
+    total = (lambda cells: math.fsum(weights[cells].tolist())) if kind == "recall" else \
+        (lambda cells: int(c[cells].sum()))
     if 1 in (r.n_classes, r.n_clusters):  # one row or column: the best cell alone
-        return float(weights.max())
+        return total(np.array([int(np.argmax(weights))]))
     row_code, col_code = new_codes(r.a > 0), new_codes(r.b > 0)
     prices = _warm_prices(table, kind, r.b > 0, keep.shape[0])
     # started warm, a replicate of a table where fixing cells fixes little skips it
@@ -221,15 +223,12 @@ def _solve_matching(r: CellCounts, kind: str) -> float:
     cells = max_weight_matching(row_code[rows], col_code[cols], weights,
                                 (r.n_classes, r.n_clusters), fraction=fraction,
                                 prices=prices, forced_rounds=rounds)
-    return math.fsum(weights[cells].tolist())
+    return total(cells)
 
 
 def _table_weights(table: Contingency, kind: str) -> np.ndarray:
     """The table's own weights of that kind (recall n_ij / a_i, or the counts)."""
-    if kind == "count":
-        return table.counts.astype(np.float64)
-    sizes = np.add.reduceat(table.counts, row_starts(table))
-    return table.counts / sizes[table.rows]
+    return table.counts.astype(np.float64) if kind == "count" else recall_weights(table)
 
 
 def _fixes_little(table: Contingency, kind: str) -> bool:

@@ -286,7 +286,14 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
                              "cluster (K' = 1)")
     recall = recall_weights(table)
     s = math.fsum(recall[recall_matching(table)].tolist())
-    return max(min((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
+    return nca_of(s, table.n_classes, table.n_clusters)
+
+
+def nca_of(matched_recall: float, n_classes: int, n_clusters: int) -> float:
+    """NCA from the best matching's total recall S: (S - K/K') / (K' - 1), clipped to
+    [-1, 1] against rounding (K' = max(K, L) > 1; a bootstrap replicate shares it)."""
+    k_pad = max(n_classes, n_clusters)
+    return max(min((matched_recall - n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
 
 
 @score(zero_division=True, real=_REAL_MASSES)
@@ -312,8 +319,14 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
                              "cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
-    return (k_pad * matched_count(table) - table.n_samples) / \
-        ((k_pad - 1) * table.n_samples)
+    return npa_of(matched_count(table), table.n_samples, table.n_classes, table.n_clusters)
+
+
+def npa_of(matched: float, n: float, n_classes: int, n_clusters: int) -> float:
+    """NPA from the items on the best one-to-one mapping: (K' m - N) / ((K' - 1) N)
+    (K' = max(K, L) > 1; a bootstrap replicate shares it)."""
+    k_pad = max(n_classes, n_clusters)
+    return (k_pad * matched - n) / ((k_pad - 1) * n)
 
 
 _SIMPLIFIED = Choice((False, True), "Take the expected similarity E = 1 (Eq. 20) instead "
