@@ -46,7 +46,7 @@ def run(keys, settings, samples, rng):
             point = score_values(table, keys)
             values = replicate_values(
                 table, lambda rep: score_values(rep, keys), keys, 200, rng,
-                score_counts=lambda counts, tb=table: replicate_scores(tb, counts, keys))
+                score_stack=lambda counts, tb=table: replicate_scores(tb, counts, keys))
             for i, key in enumerate(keys):
                 v = values[i]
                 ratios[key].append(abs(v.mean() - point[key]) / v.std(ddof=1))

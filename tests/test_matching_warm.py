@@ -26,7 +26,7 @@ from clustermetrics import _numba_kernels as cold_kernels
 from clustermetrics import _warm_kernels as warm_kernels
 from clustermetrics.bootstrap import multinomial_sampler
 from clustermetrics.evaluate import replicate_scores
-from clustermetrics.metrics import replicates
+from clustermetrics.metrics import _matchings
 from clustermetrics.metrics._assignment import integer_weights, max_weight_matching
 
 
@@ -132,10 +132,10 @@ def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
             a = np.bincount(rows, weights=c, minlength=table.n_classes).astype(np.int64)
             b = np.bincount(cols, weights=c, minlength=table.n_clusters).astype(np.int64)
             sizes = a[rows]
-            assert replicates._warm_prices(table, "recall", b > 0, keep.shape[0]) is None  # no loop
-            with _kernels.repeated(10):
-                prices = replicates._warm_prices(table, "recall", b > 0, keep.shape[0])
-                repeated = replicate_scores(table, counts, ["recovery_rate"])
+            assert _matchings._warm_prices(table, "recall", b > 0, keep.shape[0]) is None
+            with _kernels.repeated(10):  # inside a loop of replicates
+                prices = _matchings._warm_prices(table, "recall", b > 0, keep.shape[0])
+                repeated = replicate_scores(table, counts, ["recovery_rate"])[0, 0]
             assert prices is not None
             problem = (np.cumsum(a > 0)[rows] - 1, np.cumsum(b > 0)[cols] - 1, c / sizes,
                        (int(np.count_nonzero(a)), int(np.count_nonzero(b))))
@@ -145,9 +145,8 @@ def test_bootstrap_replicates_solved_warm_equal_cold(shape, monkeypatch):
             cold = max_weight_matching(*problem, fraction=(c, sizes))
             assert len(calls) == before + used
             assert _total(warm, c, sizes) == _total(cold, c, sizes)
-            once = replicate_scores(table, counts, ["recovery_rate"])
-            assert repeated["recovery_rate"] == pytest.approx(once["recovery_rate"],
-                                                              rel=1e-15)
+            once = replicate_scores(table, counts, ["recovery_rate"])[0, 0]
+            assert repeated == pytest.approx(once, rel=1e-15)
     finally:
         _kernels.set_kernels(old)
     assert calls or shape[0] == 300  # the warm solver ran (~100 items a row: L > 2**50)

@@ -49,7 +49,7 @@ from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
            "check_method", "check_seed", "interval_flags", "interval_from_replicates",
-           "replicate_table",
+           "replicate_table", "stack_size",
            "jackknife_cells", "jackknife_values", "replicate_values",
            "DEFAULT_METHOD", "FLAG_BIAS", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS",
            "MAX_N_BOOT",
@@ -227,8 +227,8 @@ def bootstrap_intervals(table: Contingency,
                         method: str = DEFAULT_METHOD,
                         point: Mapping[str, float] | None = None,
                         bounds: Mapping[str, tuple[float, float]] | None = None,
-                        score_counts: Callable[[np.ndarray], Mapping[str, float] | None]
-                        | None = None) -> dict[str, Interval]:
+                        score_stack: Callable[[np.ndarray], np.ndarray] | None = None,
+                        ) -> dict[str, Interval]:
     """Intervals of the scores ``score(replicate)[key]`` over ``n_boot`` replicates.
 
     Each replicate is the table with counts drawn from Multinomial(N, n_ij / N) (cells drawn
@@ -240,15 +240,17 @@ def bootstrap_intervals(table: Contingency,
     on it decides :data:`FLAG_BOUND`. ``score`` returns None to skip a replicate; a NaN
     (or missing) value skips it for that key (see the module docstring). ``seed`` makes
     the draws reproducible (the same replicates whatever the method);
-    ``progress(done, total)`` is called after each replicate. ``score_counts(counts)``,
-    when given, scores a replicate from its counts of the table's cells (in their order)
-    instead of ``score`` of its table: the same values, without building the table.
+    ``progress(done, total)`` is called as replicates are scored. ``score_stack(counts)``,
+    when given, scores many replicates at once from a (B, nnz) array of their counts of
+    the table's cells (in their order), returning a (len(keys), B) array (NaN: undefined),
+    instead of ``score`` of each replicate's table: the same values, without building the
+    tables.
     """
     check_bootstrap_options(level, n_boot, ("level", "n_boot"), seed)
     check_method(method)
     table.require_counts("a bootstrap interval", _WHOLE_ITEMS)
     values = replicate_values(table, score, keys, n_boot, np.random.default_rng(seed),
-                              progress, score_counts)
+                              progress, score_stack)
     if point is not None:
         centre = np.array([point.get(k, math.nan) for k in keys], dtype=np.float64)
     elif method == "percentile":
@@ -257,7 +259,7 @@ def bootstrap_intervals(table: Contingency,
         centre = _values(score(table), keys)
     jack = weights = None
     if method == "bca":
-        jack, weights = jackknife_values(table, score, keys, score_counts)
+        jack, weights = jackknife_values(table, score, keys, score_stack)
     out = {}
     for i, k in enumerate(keys):
         bound = _bounds(bounds, k)
@@ -281,27 +283,51 @@ def replicate_values(table: Contingency,
                      score: Callable[[Contingency], Mapping[str, float] | None],
                      keys: Sequence[str], n_boot: int, rng: np.random.Generator,
                      progress: Callable[[int, int], None] | None = None,
-                     score_counts: Callable[[np.ndarray], Mapping[str, float] | None]
-                     | None = None) -> np.ndarray:
-    """(len(keys), n_boot) scores of the replicates, NaN where skipped (``score_counts``:
-    see :func:`bootstrap_intervals`)."""
+                     score_stack: Callable[[np.ndarray], np.ndarray] | None = None,
+                     ) -> np.ndarray:
+    """(len(keys), n_boot) scores of the replicates, NaN where skipped (``score_stack``:
+    see :func:`bootstrap_intervals`). The replicates are drawn in order, whatever scores
+    them, so the same seed gives the same replicates either way."""
     n = table.n_samples
     draw = multinomial_sampler(table.counts)
     values = np.full((len(keys), n_boot), np.nan)
+    size = 1 if score_stack is None else stack_size(table.nnz, n_boot)
+    blocks = [(lo, min(lo + size, n_boot)) for lo in range(0, n_boot, size)]
 
     def scored(counts: np.ndarray) -> np.ndarray:
-        return _values(score(replicate_table(table, counts)) if score_counts is None
-                       else score_counts(counts), keys)
+        if score_stack is not None:
+            return score_stack(counts)
+        return _values(score(replicate_table(table, counts[0])), keys)[:, None]
 
     # drawn here in order, scored on the replicate threads: the same values on any number
-    draws = (draw(rng, n) for _ in range(n_boot))
+    draws = (np.stack([draw(rng, n) for _ in range(lo, hi)]) for lo, hi in blocks)
     with _kernels.repeated(n_boot):
-        for b, row in enumerate(scored_in_order(scored, draws,
-                                                replicate_threads(table.nnz))):
-            values[:, b] = row
+        for (lo, hi), block in zip(blocks, scored_in_order(scored, draws,
+                                                           replicate_threads(table.nnz)),
+                                   strict=True):
+            values[:, lo:hi] = block
             if progress is not None:
-                progress(b + 1, n_boot)
+                progress(hi, n_boot)
     return values
+
+
+# Cells x replicates scored at once: a stack's arrays hold about this many entries each,
+# so a few dozen of them stay within a few hundred MB
+_STACK_CELLS = 1 << 18
+
+
+# Blocks of replicates per run at least (progress is reported after each block); a block
+# of fewer than _STACK_MIN replicates is not worth a separate pass
+_BLOCKS = 20
+_STACK_MIN = 50
+
+
+def stack_size(cells: int, replicates: int) -> int:
+    """How many replicates of a table of ``cells`` cells to score at once (one stack):
+    as many as keep a stack's arrays near ``_STACK_CELLS`` entries, in at least
+    ``_BLOCKS`` blocks unless that would make a block smaller than ``_STACK_MIN``."""
+    most = max(1, _STACK_CELLS // max(cells, 1))
+    return max(1, min(replicates, most, max(_STACK_MIN, -(-replicates // _BLOCKS))))
 
 
 def replicate_table(table: Contingency, counts: np.ndarray) -> Contingency:
@@ -322,20 +348,22 @@ def replicate_table(table: Contingency, counts: np.ndarray) -> Contingency:
 def jackknife_values(table: Contingency,
                      score: Callable[[Contingency], Mapping[str, float] | None],
                      keys: Sequence[str],
-                     score_counts: Callable[[np.ndarray], Mapping[str, float] | None]
-                     | None = None) -> tuple[np.ndarray, np.ndarray]:
+                     score_stack: Callable[[np.ndarray], np.ndarray] | None = None,
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """(len(keys), cells) scores of the leave-one-out tables of :func:`jackknife_cells`
-    (NaN where undefined) and their weights (``score_counts``: see
-    :func:`bootstrap_intervals`)."""
+    (NaN where undefined) and their weights (``score_stack``: see
+    :func:`bootstrap_intervals`; the leave-one-out tables are scored as one stack)."""
     cells, weights = jackknife_cells(table.counts)
     jack = np.full((len(keys), cells.shape[0]), np.nan)
+    counts = np.repeat(table.counts[None, :], cells.shape[0], axis=0)
+    counts[np.arange(cells.shape[0]), cells] -= 1
+    left = np.flatnonzero(counts.any(axis=1))  # a table of one item leaves nothing
     with _kernels.repeated(cells.shape[0]):
-        for i, c in enumerate(cells.tolist()):
-            counts = table.counts.copy()
-            counts[c] -= 1
-            if counts.any():
-                jack[:, i] = _values(score(table.with_counts(counts)) if score_counts is None
-                                     else score_counts(counts), keys)
+        if score_stack is not None and left.size:
+            jack[:, left] = score_stack(counts[left])
+        elif score_stack is None:
+            for i in left.tolist():
+                jack[:, i] = _values(score(table.with_counts(counts[i])), keys)
     return jack, weights
 
 

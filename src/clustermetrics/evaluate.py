@@ -25,12 +25,13 @@ from .bootstrap import (
     replicate_table,
 )
 from .metrics.definition import ScoreUnavailable
-from .metrics.replicates import REPLICATE_SCORES, CellCounts, Fallback
+from .metrics.pair_counting import copy_pairs, leave_out_copies
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, resolve_metrics
 from .report import MultiReport, Report, by_reason
 from .significance import check_permutation_options, permutation_tests
 from .table import REAL_MASSES, Contingency, as_contingency
+from .table.stack import STACK_MAX_N, TableStack
 
 __all__ = ["check_intervals", "check_options", "evaluate", "evaluate_references",
            "evaluate_table", "is_several", "replicate_scores", "score_values"]
@@ -103,8 +104,9 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     seed : seed for the bootstrap's and the permutation test's random generator (a
         non-negative integer of any size, as numpy's ``SeedSequence`` takes, or a numpy
         Generator / SeedSequence); only with ``ci`` or ``n_perm``.
-    progress : callable(done, total), called after each bootstrap replicate and each
-        permutation draw.
+    progress : callable(done, total), called as bootstrap replicates are scored (they
+        are scored in blocks: at least twenty calls, ``done`` increasing to ``total``)
+        and after each permutation draw.
     significance : bool, default False
         Also give each score that has an analytic null distribution (the pair-counting
         scores affine in the pair count: ARI, RI, SRI, FMI, pair precision and recall,
@@ -270,7 +272,7 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
             table, replicate, boot_keys, level=ci, n_boot=n_boot, seed=seed,
             progress=progress, method=ci_method, point=values,
             bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in boot_keys},
-            score_counts=None if noise_label is not None else
+            score_stack=None if noise_label is not None else
             lambda counts: replicate_scores(table, counts, boot_keys))
         boot = Bootstrap(float(ci), int(n_boot), seed, ci_method)
     nulls = None
@@ -299,25 +301,32 @@ def _second_stream(seed: Any) -> Any:
 
 
 def replicate_scores(table: Contingency, counts: np.ndarray, keys: list[str],
-                     ) -> dict[str, float]:
-    """:func:`score_values` of ``table.with_counts(counts)`` (a bootstrap replicate): the
-    scores :data:`~clustermetrics.metrics.replicates.REPLICATE_SCORES` knows from the
-    counts directly, the others (and those whose convention applies) from the replicate's
-    table, built only when one needs it."""
-    cells = CellCounts(table, counts)
-    out: dict[str, float] = {}
-    rest = []
-    for key in keys:
-        fast = REPLICATE_SCORES.get(key)
+                     ) -> np.ndarray:
+    """The scores ``keys`` of bootstrap replicates of ``table``: ``counts`` is a (B, nnz)
+    array, one redraw of the table's cells per row; returns a (len(keys), B) array, NaN
+    where a score is undefined on a replicate.
+
+    The replicates are scored together, as one :class:`~clustermetrics.table.stack.
+    TableStack` (each score's function runs once on arrays of every replicate's numbers),
+    their pair counts leaving out the pairs of an item with its own copies
+    (:func:`~clustermetrics.bootstrap.replicate_table`). Where a score cannot be computed
+    on every replicate of the stack (a ``ValueError``: one is outside its domain), or the
+    replicates count more items than a stack holds, each replicate is scored alone."""
+    counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
+    out = np.full((len(keys), counts.shape[0]), np.nan)
+    if int(counts.sum(axis=1).max(initial=0)) >= STACK_MAX_N:
+        for b, row in enumerate(counts):
+            scores = score_values(replicate_table(table, row), keys)
+            out[:, b] = [scores[k] for k in keys]
+        return out
+    stack = TableStack(table, counts)
+    leave_out_copies(stack, copy_pairs(table.counts, counts).sum(axis=1))
+    for i, key in enumerate(keys):
         try:
-            if fast is None:
-                raise Fallback
-            out[key] = float(fast(cells))
-        except Fallback:
-            rest.append(key)
-    if rest:
-        out.update(score_values(replicate_table(table, counts), rest))
-    return {k: out[k] for k in keys}
+            out[i] = METRICS[key].compute_many(stack)
+        except ValueError:  # one replicate is outside the score's domain: each alone
+            out[i] = [score_values(replicate_table(table, row), [key])[key] for row in counts]
+    return out
 
 
 def score_values(table: Contingency, keys: list[str]) -> dict[str, float]:

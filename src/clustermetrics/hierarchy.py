@@ -543,30 +543,6 @@ class _Levels(_Level):
                                np.broadcast_to(np.asarray(value, dtype=np.float64), shape)))
 
 
-def _all_at_once(entry: MetricInfo, levels: _Levels) -> np.ndarray | None:
-    """The registered score of every level in one vectorised call of its function (None
-    where the function does not run on arrays: then it is called level by level). A 0/0
-    entry gets the score's default zero-division value, as :func:`_value`."""
-    default = entry.func.finite_default
-    levels.undefined = []
-    shape = levels.n_clusters.shape
-    with np.errstate(all="ignore"):  # 0/0 entries are computed, then overwritten
-        try:
-            got = entry.func.body(levels, **entry.options)
-            out = np.array(np.broadcast_to(np.asarray(got, dtype=np.float64), shape))
-        except Undefined as undefined:  # every level is a 0/0
-            out = np.full(shape, undefined.value if default is None else default,
-                          dtype=np.float64)
-        except Exception:  # noqa: BLE001 (not written for arrays: level by level instead)
-            return None
-    done = np.zeros(shape, dtype=bool)
-    for mask, value in levels.undefined:  # the first 0/0 met wins, as the first raise
-        now = mask & ~done
-        out[now] = value[now] if default is None else default
-        done |= now
-    return out
-
-
 # Every pair count is below C(N, 2), which fits in int64 up to N = 2^32 points.
 _MAX_POINTS = 2**32
 # Integers below this are exact in float64.
@@ -617,10 +593,11 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
     out = {}
     lists = None
     for key in keys:
-        values = _all_at_once(METRICS[key], levels)
-        if values is not None:
-            out[key] = values
+        try:
+            out[key] = METRICS[key].compute_many(levels)
             continue
+        except Exception:  # noqa: BLE001 (not written for arrays: level by level instead)
+            pass
         if lists is None:  # one table per level, for functions that do not take arrays
             lists = (ks.tolist(), nnz.tolist(),
                      [None] * ks.shape[0] if pairs is None else list(map(

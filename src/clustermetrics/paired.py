@@ -33,7 +33,7 @@ from ._json import dumps
 from ._progress import progress_bar
 from ._text import visible
 from ._threads import replicate_threads, scored_in_order
-from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table
+from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table, stack_size
 from .evaluate import check_intervals, left_out, no_interval_lines, replicate_scores
 from .metrics.definition import ScoreUnavailable
 from .noise import check_noise_mode, noise_in_replicate, with_noise
@@ -246,29 +246,33 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     # cell counts, scored from them as the bootstrap's are (matchings started warm)
     from_counts = noise_label is None and three.table_a.counts.dtype.kind != "f"
 
-    def difference(counts: np.ndarray) -> list[float]:
-        """a - b per score on one replicate; NaN where a side is skipped."""
-        sa: dict[str, float] | None
-        sb: dict[str, float] | None
+    def differences(block: np.ndarray) -> np.ndarray:
+        """a - b per score (rows) and replicate (columns) of a block of drawn replicates;
+        NaN where a side is skipped. Replicates of whole items are scored as stacks."""
         if from_counts:
-            sa = replicate_scores(three.table_a, three.margin_a(counts), keys)
-            sb = replicate_scores(three.table_b, three.margin_b(counts), keys)
-        else:
+            return replicate_scores(three.table_a, three.margins_a(block), keys) - \
+                replicate_scores(three.table_b, three.margins_b(block), keys)
+        out = np.full((len(keys), block.shape[0]), np.nan)
+        for i, counts in enumerate(block):
             sa = score(replicate_table(three.table_a, three.margin_a(counts)), True)
             sb = score(replicate_table(three.table_b, three.margin_b(counts)), True)
-        if sa is None or sb is None:
-            return [math.nan] * len(keys)
-        return [sa[k] - sb[k] for k in keys]
+            if sa is not None and sb is not None:
+                out[:, i] = [sa[k] - sb[k] for k in keys]
+        return out
     diffs = np.full((len(keys), n_boot), np.nan)
+    size = stack_size(max(three.table_a.nnz, three.table_b.nnz), n_boot) if from_counts \
+        else 1
+    blocks = [(lo, min(lo + size, n_boot)) for lo in range(0, n_boot, size)]
     bar = progress_bar(n_boot, "paired bootstrap", progress)
     try:
         threads = replicate_threads(max(three.table_a.nnz, three.table_b.nnz))
         with _kernels.repeated(n_boot):  # compiled kernels load when the replicates repay it
             # drawn here in order, scored on the replicate threads: the same on any number
-            draws = (draw(rng) for _ in range(n_boot))
-            for i, row in enumerate(scored_in_order(difference, draws, threads)):
-                diffs[:, i] = row
-                bar.update()
+            draws = (np.stack([draw(rng) for _ in range(lo, hi)]) for lo, hi in blocks)
+            for (lo, hi), block in zip(blocks, scored_in_order(differences, draws, threads),
+                                       strict=True):
+                diffs[:, lo:hi] = block
+                bar.update(hi - lo)
     finally:
         bar.close()
     out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, ci)
@@ -389,6 +393,13 @@ class _ThreeWay:
 
     def margin_b(self, counts: np.ndarray) -> np.ndarray:
         return self._margin(self.tb, counts, self.n_tb)
+
+    def margins_a(self, block: np.ndarray) -> np.ndarray:
+        """:meth:`margin_a` of each replicate (row) of a block."""
+        return np.stack([self.margin_a(counts) for counts in block])
+
+    def margins_b(self, block: np.ndarray) -> np.ndarray:
+        return np.stack([self.margin_b(counts) for counts in block])
 
     def _margin(self, index: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
         if self.real:  # real masses: float sums

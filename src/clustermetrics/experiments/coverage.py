@@ -149,7 +149,7 @@ def _run_size(shape, pop, p, n, keys, truth, methods, n_tables, n_boot, level, r
     def score(t: Contingency) -> dict[str, float]:
         return score_values(t, keys)
 
-    def score_counts(counts: np.ndarray) -> dict[str, float]:
+    def score_stack(counts: np.ndarray) -> np.ndarray:
         return replicate_scores(sample, counts, keys)
 
     for s in range(n_tables):
@@ -157,10 +157,10 @@ def _run_size(shape, pop, p, n, keys, truth, methods, n_tables, n_boot, level, r
         per_cell[s] = sample.n_samples / sample.nnz
         point = np.array([score(sample)[k] for k in keys])
         values = replicate_values(sample, score, keys, n_boot, rng,
-                                  score_counts=score_counts)
+                                  score_stack=score_stack)
         jack = weights = None
         if "bca" in methods:
-            jack, weights = jackknife_values(sample, score, keys, score_counts)
+            jack, weights = jackknife_values(sample, score, keys, score_stack)
         for i, k in enumerate(keys):
             kept = values[i][~np.isnan(values[i])]
             flagged[i, s] = bool(interval_flags(sample, kept, float(point[i]), bounds[i]))

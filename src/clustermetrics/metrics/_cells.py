@@ -1,10 +1,16 @@
-"""Per-cell arrays that many scores need, computed once per table, and an accurate sum.
+"""Per-cell arrays that many scores need, computed once per table, and accurate sums.
 
 ``evaluate`` runs ~70 scores on one table; most are a few vectorised passes over the
 non-zero cells, and many start from the same gathers (a_i and b_j per cell, their logs,
 log n_ij, max(a_i, b_j), ...). Each is cached on the table (``Contingency.cached``) so it is
 computed once, except on tables with more than ``_CACHE_MAX_CELLS`` cells, where keeping
 extra O(nnz) arrays alive would cost more memory than recomputing costs time.
+
+Every helper also takes a :class:`~clustermetrics.table.stack.TableStack` (many tables of
+one layout of cells): its per-cell arrays are (B, nnz), its per-line arrays (B, R) and
+(B, C), and its totals (B,), so a score written with these helpers computes one table or
+many. A stack's cells and lines may be empty (count 0) in some of its tables: their logs
+are taken as 0 (every term they enter is multiplied by a zero count or size).
 """
 
 from __future__ import annotations
@@ -15,9 +21,15 @@ from collections.abc import Callable
 import numpy as np
 
 from ..table import Contingency
+from ..table.stack import is_stack
 
 __all__ = [
     "accurate_sum",
+    "col_maxima",
+    "col_sums",
+    "row_maxima",
+    "quotients",
+    "total",
     "shared",
     "cell_chunks",
     "cell_keys",
@@ -71,7 +83,7 @@ def _scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
     """``table.cached(key, compute)``, except on tables too large to keep extra arrays."""
-    if table.nnz <= _CACHE_MAX_CELLS:
+    if is_stack(table) or table.nnz <= _CACHE_MAX_CELLS:
         return table.cached(key, compute)
     return compute(table)
 
@@ -84,7 +96,59 @@ def row_starts(table: Contingency) -> np.ndarray:
 
 def row_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
     """Per-row sums of a per-cell array (exact for integers: cells are sorted by row)."""
+    if is_stack(table):
+        return table.row_sum(values)
     return np.add.reduceat(values, row_starts(table))
+
+
+def col_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
+    """Per-column sums of a per-cell array (exact for integers)."""
+    if is_stack(table):
+        return table.col_sum(values)
+    if values.dtype.kind == "f":
+        return np.bincount(table.cols, weights=values, minlength=table.n_clusters)
+    out = np.zeros(table.n_clusters, dtype=values.dtype)
+    np.add.at(out, table.cols, values)
+    return out
+
+
+def row_maxima(table: Contingency, values: np.ndarray) -> np.ndarray:
+    """Per-row maxima of a per-cell array."""
+    if is_stack(table):
+        return table.row_max(values)
+    return np.maximum.reduceat(values, row_starts(table))
+
+
+def col_maxima(table: Contingency, values: np.ndarray) -> np.ndarray:
+    """Per-column maxima of a per-cell array of non-negative values."""
+    if is_stack(table):
+        return table.col_max(values)
+    out = np.zeros(table.n_clusters, dtype=values.dtype)
+    np.maximum.at(out, table.cols, values)
+    return out
+
+
+def quotients(table: Contingency, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den per cell or line, as float64; on a stack 0 where ``den`` is 0 (an empty
+    line or cell, whose ``num`` is 0 too)."""
+    if is_stack(table):
+        num = np.asarray(num, dtype=np.float64)
+        return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape),
+                         where=np.asarray(den) != 0)
+    # exact ints (object arrays past int64) divide into correctly rounded Python floats
+    return np.asarray(num / den, dtype=np.float64)
+
+
+def total(table: Contingency, values: np.ndarray) -> float | np.ndarray:
+    """The sum of a per-cell or per-line array of one table, as :func:`accurate_sum`
+    (exactly, for integers); of a stack, the per-table sums over the last axis (floats:
+    a replicate's score needs no last-ulp accuracy)."""
+    if is_stack(table):
+        return values.sum(axis=-1)
+    if values.dtype.kind in "iu" or (values.dtype.kind == "O" and all(
+            isinstance(v, int) for v in values.tolist())):
+        return int(values.sum())
+    return accurate_sum(values)
 
 
 def exact_ints(table: Contingency, values: np.ndarray) -> np.ndarray:
@@ -95,7 +159,7 @@ def exact_ints(table: Contingency, values: np.ndarray) -> np.ndarray:
     N < 3.04e9; beyond that numpy's object arrays do the same arithmetic with Python ints
     (slower, and only on tables of more than three billion items).
     """
-    if table.n_samples < _INT64_PRODUCT_N:
+    if is_stack(table) or table.n_samples < _INT64_PRODUCT_N:  # a stack counts fewer
         return values
     return np.asarray(values).astype(object)
 
@@ -105,6 +169,9 @@ def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     large tables chunk by chunk."""
     def compute(t: Contingency) -> tuple[np.ndarray, np.ndarray]:
         counts = exact_ints(t, t.counts)
+        if is_stack(t):
+            squares = counts * counts
+            return t.row_sum(squares), t.col_sum(squares)
         if t.nnz <= _CHUNK:  # one chunk: rows by reduceat (cells are sorted by row)
             squares = counts * counts
             by_col = exact_ints(t, np.zeros(t.n_clusters, dtype=t.counts.dtype))
@@ -129,6 +196,8 @@ def row_sum_count_size(table: Contingency) -> np.ndarray:
     """sum_j n_ij b_j per class (exact, see :func:`exact_ints`)."""
     def compute(t: Contingency) -> np.ndarray:
         counts, sizes = exact_ints(t, t.counts), exact_ints(t, t.cluster_sizes)
+        if is_stack(t):
+            return t.row_sum(counts * cluster_size_cells(t))
         if t.nnz <= _CHUNK:
             return row_sums(t, counts * sizes[t.cols])
         out = exact_ints(t, np.zeros(t.n_classes, dtype=t.counts.dtype))
@@ -145,12 +214,12 @@ def cell_keys(table: Contingency) -> np.ndarray:
 
 def class_size_cells(table: Contingency) -> np.ndarray:
     """a_i of each cell's row (int64)."""
-    return shared(table, "cells:a", lambda t: t.class_sizes[t.rows])
+    return shared(table, "cells:a", lambda t: t.class_sizes[..., t.rows])
 
 
 def cluster_size_cells(table: Contingency) -> np.ndarray:
     """b_j of each cell's column (int64)."""
-    return shared(table, "cells:b", lambda t: t.cluster_sizes[t.cols])
+    return shared(table, "cells:b", lambda t: t.cluster_sizes[..., t.cols])
 
 
 def larger_size_cells(table: Contingency) -> np.ndarray:
@@ -164,7 +233,7 @@ def counts_float(table: Contingency) -> np.ndarray:
 
 
 def log_counts(table: Contingency) -> np.ndarray:
-    """log n_ij per cell."""
+    """log n_ij per cell (0 for a stack's empty cells)."""
     return shared(table, "cells:log_n", lambda t: log_of_ints(t.counts))
 
 
@@ -174,6 +243,8 @@ def log_of_ints(values: np.ndarray) -> np.ndarray:
     (real-valued tables) are logged directly."""
     if values.dtype.kind == "f":
         return np.log(values)
+    if values.ndim > 1:  # a stack's counts and sizes hold zeros: log 0 taken as 0
+        return np.log(np.maximum(values, 1).astype(np.float64))
     if values.shape[0] > _LOG_TABLE.shape[0] and int(values.max(initial=0)) < \
             _LOG_TABLE.shape[0]:
         return _LOG_TABLE[values]
@@ -189,25 +260,30 @@ def cell_chunks(table: Contingency):
 
 def log_sizes(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     """(log a_i per class, log b_j per cluster)."""
-    return table.cached("sizes:log", lambda t: (np.log(t.class_sizes.astype(np.float64)),
-                                                 np.log(t.cluster_sizes.astype(np.float64))))
+    return table.cached("sizes:log", lambda t: (log_of_ints(t.class_sizes),
+                                                 log_of_ints(t.cluster_sizes)))
 
 
 def log_class_size_cells(table: Contingency) -> np.ndarray:
     """log a_i per cell (the K logs are taken once, then gathered)."""
-    return shared(table, "cells:log_a", lambda t: log_sizes(t)[0][t.rows])
+    return shared(table, "cells:log_a", lambda t: log_sizes(t)[0][..., t.rows])
 
 
 def log_cluster_size_cells(table: Contingency) -> np.ndarray:
     """log b_j per cell."""
-    return shared(table, "cells:log_b", lambda t: log_sizes(t)[1][t.cols])
+    return shared(table, "cells:log_b", lambda t: log_sizes(t)[1][..., t.cols])
 
 
 def f1_cells(table: Contingency) -> np.ndarray:
-    """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures)."""
+    """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures; 0 on
+    a stack's empty cells)."""
     # a_i + b_j in float: the int64 sum wraps once it passes 2^63 (N itself may not)
-    return shared(table, "cells:f1", lambda t: 2.0 * t.counts / np.add(
-        class_size_cells(t), cluster_size_cells(t), dtype=np.float64))
+    def compute(t: Contingency) -> np.ndarray:
+        both = np.add(class_size_cells(t), cluster_size_cells(t), dtype=np.float64)
+        if is_stack(t):  # an empty cell of an absent class and cluster: 0 / 0
+            np.maximum(both, 1.0, out=both)
+        return 2.0 * t.counts / both
+    return shared(table, "cells:f1", compute)
 
 
 def accurate_sum(x: np.ndarray) -> float:

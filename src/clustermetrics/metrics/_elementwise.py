@@ -23,8 +23,8 @@ import numpy as np
 
 from .definition import Undefined
 
-__all__ = ["is_many", "maximum", "minimum", "ratio", "select", "sqrt", "undefined_where",
-           "with_sign"]
+__all__ = ["is_many", "maximum", "minimum", "one_by_one", "ratio", "select", "sqrt",
+           "undefined_where", "with_sign"]
 
 
 def is_many(x: Any) -> bool:
@@ -81,3 +81,28 @@ def with_sign(magnitude: Any, sign: Any) -> Any:
     if is_many(magnitude) or is_many(sign):
         return np.where(sign > 0, magnitude, np.where(sign < 0, -magnitude, 0.0))
     return 0.0 if sign == 0 else (magnitude if sign > 0 else -magnitude)
+
+
+def one_by_one(stack: Any, compute: Any) -> np.ndarray:
+    """``compute(table)`` of each table of a stack, as a float64 array: for the steps that
+    are one problem per table (a variance summed over hypergeometric laws, a minimised code
+    length). A table where ``compute`` raises :class:`Undefined` is recorded as a 0/0 with
+    that convention (``stack.record_undefined``), as for one table; tables with equal counts
+    are computed once."""
+    out = np.zeros(len(stack))
+    undefined = np.zeros(len(stack), dtype=bool)
+    conventions = np.zeros(len(stack))
+
+    def value(table: Any) -> tuple[float, float | None]:
+        try:
+            return float(compute(table)), None
+        except Undefined as exc:
+            return 0.0, float(exc.value)
+
+    for b, (got, convention) in enumerate(stack.each(value)):
+        out[b] = got
+        if convention is not None:
+            undefined[b], conventions[b] = True, convention
+    if undefined.any():
+        stack.record_undefined(undefined, conventions)
+    return out

@@ -15,6 +15,7 @@ exactly).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -22,13 +23,19 @@ import numpy as np
 from ..table import Contingency
 from ._assignment import Leaders, off_lines
 
-__all__ = ["greedy_cells"]
+__all__ = ["STACK_SCAN_MAX_CELLS", "greedy_cells", "greedy_scan_totals"]
 
 # Below this N every count * size product fits in int64 (N**2 < 2**63).
 _INT64_PRODUCT_N = 3_037_000_499
 # Below this N counts and sizes are exact floats, so float order of W agrees with the exact
 # order (correctly rounded division is monotone) except where distinct ratios round equal.
 _EXACT_FLOAT_N = 1 << 53
+# Below this N distinct ratios of counts and sizes never round to one float: two of them
+# differ by at least 1/N^2 > 2^-52, more than the spacing of floats in (0, 1]
+_DISTINCT_FLOAT_N = 1 << 26
+# Layouts of at most this many cells scan a stack of tables together (one vectorised step
+# per position of the scan); larger ones run the table algorithm on each table
+STACK_SCAN_MAX_CELLS = 512
 
 
 def greedy_cells(table: Contingency, weights: np.ndarray,
@@ -181,3 +188,34 @@ def _resolve_float_ties(table: Contingency, w: np.ndarray, order: np.ndarray) ->
         lo, hi = int(starts[run]), int(ends[run])
         order[lo:hi] = sorted(order[lo:hi].tolist(), key=key)
     return order
+
+
+def greedy_scan_totals(stack, weights: np.ndarray) -> np.ndarray | None:
+    """The total weight Algorithm 2 keeps in each table of a stack of tables of one layout
+    (``weights``: W of every table's cells, 0 on its empty cells), all tables scanned
+    together, position by position of their (-W, cluster, class) orders; None where this
+    does not apply (a layout of more than :data:`STACK_SCAN_MAX_CELLS` cells, or tables
+    of :data:`_DISTINCT_FLOAT_N` items or more, where distinct fractions could round to
+    one float and the exact order needs the table algorithm)."""
+    if stack.rows.shape[0] > STACK_SCAN_MAX_CELLS or \
+            int(stack.n_samples.max(initial=0)) >= _DISTINCT_FLOAT_N:
+        return None
+    tables = np.arange(len(stack))
+    order = np.lexsort((np.broadcast_to(stack.rows, weights.shape),
+                        np.broadcast_to(stack.cols, weights.shape), -weights), axis=-1)
+    free_class = np.ones((len(stack), stack.width[0]), dtype=bool)
+    free_cluster = np.ones((len(stack), stack.width[1]), dtype=bool)
+    totals = np.zeros(len(stack))
+    terms = []
+    for cells in order.T:  # position by position: each table's next cell in its order
+        w = weights[tables, cells]
+        rows, cols = stack.rows[cells], stack.cols[cells]
+        keep = (w > 0) & free_class[tables, rows] & free_cluster[tables, cols]
+        if not (w > 0).any():
+            break
+        free_class[tables[keep], rows[keep]] = False
+        free_cluster[tables[keep], cols[keep]] = False
+        terms.append(np.where(keep, w, 0.0))
+    if terms:  # summed in scan order per table, as the table algorithm's fsum of its cells
+        totals = np.array([math.fsum(column) for column in np.array(terms).T.tolist()])
+    return totals

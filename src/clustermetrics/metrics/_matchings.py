@@ -3,8 +3,15 @@
 Several scores solve the same assignment problem: the exact recovery rate and the
 normalised clustering accuracy maximise the matched recall n_ij / a_i; clustering
 error, clustering accuracy and the normalised pivoted accuracy maximise the matched count
-n_ij. Each problem is solved once per table (:meth:`Contingency.cached`) by the exact
-sparse solver of :mod:`._assignment`.
+n_ij; the pair sets index the similarity n_ij / max(a_i, b_j). Each problem is solved once
+per table (:meth:`Contingency.cached`) by the exact sparse solver of :mod:`._assignment`.
+
+On a stack of tables (bootstrap replicates: :class:`~clustermetrics.table.stack.TableStack`)
+each table's problem is its non-zero cells, its lines renumbered without the empty ones;
+the scores read the matched totals, one per table. Inside a loop of replicates
+(:func:`clustermetrics._kernels.repeated`) a large problem is started from the optimal
+column prices of the stack's layout (the sample's own table), which a replicate's optimum
+is usually close to (:mod:`clustermetrics._warm_kernels`).
 """
 
 from __future__ import annotations
@@ -13,18 +20,56 @@ import math
 
 import numpy as np
 
+from .. import _kernels
 from ..table import Contingency
-from ._assignment import Leaders, dense_ok, leaders, max_weight_matching
-from ._cells import cell_keys, class_size_cells, f1_cells, row_starts
+from ..table.counting import new_codes
+from ..table.stack import TableStack, is_stack
+from ._assignment import Leaders, dense_ok, fixes_little, leaders, max_weight_matching
+from ._cells import (
+    cell_keys,
+    class_size_cells,
+    col_maxima,
+    f1_cells,
+    larger_size_cells,
+    quotients,
+    row_maxima,
+    row_starts,
+    shared,
+    total,
+)
 
-__all__ = ["best_f_sum", "count_matching", "matched_count", "matched_sum", "recall_leaders",
-           "recall_matching", "recall_weights"]
+__all__ = ["KINDS", "best_f_sum", "count_matching", "matched_count", "matched_recall",
+           "matched_similarity", "recall_leaders", "recall_matching", "recall_weights",
+           "similarity_weights", "stack_matched_cells"]
+
+# the weights of the matching problems, by the denominator of n_ij: none (the counts),
+# the class size a_i (recall) and max(a_i, b_j) (the pair sets index's similarity)
+KINDS = ("count", "recall", "similarity")
 
 
 def recall_weights(table: Contingency) -> np.ndarray:
     """Per cell n_ij / a_i: the share of its class (recovery rate's W, NCA's recall)."""
     return table.cached("matching:recall_weights",
-                        lambda t: t.counts / class_size_cells(t))
+                        lambda t: quotients(t, t.counts, class_size_cells(t)))
+
+
+def similarity_weights(table: Contingency) -> np.ndarray:
+    """Per cell n_ij / max(a_i, b_j): the pair sets index's similarity."""
+    return shared(table, "cells:psi",
+                  lambda t: quotients(t, t.counts, larger_size_cells(t)))
+
+
+def _denominators(table: Contingency, kind: str) -> np.ndarray | None:
+    """Per cell the denominator of the weights of ``kind`` (None: the counts)."""
+    if kind == "count":
+        return None
+    return class_size_cells(table) if kind == "recall" else larger_size_cells(table)
+
+
+def _weights(table: Contingency, kind: str) -> np.ndarray:
+    if kind == "count":
+        return table.counts.astype(np.float64)
+    return recall_weights(table) if kind == "recall" else similarity_weights(table)
 
 
 def recall_leaders(table: Contingency) -> Leaders | None:
@@ -54,22 +99,127 @@ def count_matching(table: Contingency) -> np.ndarray:
 
 def matched_count(table: Contingency) -> int:
     """Items on the best one-to-one mapping of classes to clusters (an exact integer; the
-    matched mass, a float, on real-valued tables)."""
+    matched mass, a float, on real-valued tables; one per table of a stack)."""
+    if is_stack(table):
+        return _stack_totals(table, "count")
     matched = table.counts[count_matching(table)]
     if table.real_valued:
         return math.fsum(matched.tolist())  # type: ignore[return-value]
     return int(matched.sum())
 
 
-def matched_sum(table: Contingency, weights: np.ndarray, key: str,
-                denominators: np.ndarray) -> float:
-    """Largest total weight of a one-to-one class-cluster mapping, cached under ``key``;
-    ``weights == counts / denominators`` (the solver compares them as exact fractions)."""
+def matched_recall(table: Contingency) -> float:
+    """Total recall n_ij / a_i of the best one-to-one mapping (the exact recovery rate's
+    and NCA's S; one per table of a stack)."""
+    if is_stack(table):
+        return _stack_totals(table, "recall")
+    return math.fsum(recall_weights(table)[recall_matching(table)].tolist())
+
+
+def matched_similarity(table: Contingency) -> float:
+    """Total similarity n_ij / max(a_i, b_j) of the best one-to-one mapping (the pair
+    sets index's S; one per table of a stack)."""
+    if is_stack(table):
+        return _stack_totals(table, "similarity")
+
     def compute(t: Contingency) -> float:
+        weights = similarity_weights(t)
         cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
-                                    keys=cell_keys(t), fraction=(t.counts, denominators))
+                                    keys=cell_keys(t),
+                                    fraction=(t.counts, larger_size_cells(t)))
         return math.fsum(weights[cells].tolist())
-    return table.cached(key, compute)
+    return table.cached("set_matching:psi", compute)
+
+
+# ------------------------------------------------------------------ stacks of tables
+def _stack_totals(stack: TableStack, kind: str) -> np.ndarray:
+    """The best matching's total weight of ``kind`` for each table of the stack (tables
+    with equal counts solved once)."""
+    return stack.cached(f"matched:{kind}", lambda s: _stack_matchings(s, kind)[0])
+
+
+def stack_matched_cells(stack: TableStack) -> np.ndarray | None:
+    """How many cells the best matchings already solved on the stack hold, per table (the
+    largest over the kinds solved), or None when none was solved."""
+    solved = [s[1] for kind in KINDS if (s := stack.peek(f"matchings:{kind}")) is not None]
+    return np.maximum.reduce(solved) if solved else None
+
+
+def _stack_matchings(stack: TableStack, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(total weight, number of cells) of the best matching of ``kind``, per table."""
+    def compute(s: TableStack) -> tuple[np.ndarray, np.ndarray]:
+        weights, den = _weights(s, kind), _denominators(s, kind)
+        seen: dict[bytes, tuple[float | int, int]] = {}
+        # a count total is an exact integer: int64 holds a stack's N
+        totals = np.empty(len(s), dtype=np.float64 if kind != "count" else np.int64)
+        cells = np.empty(len(s), dtype=np.int64)
+        for b in range(len(s)):
+            key = s.counts[b].tobytes()
+            if key not in seen:
+                seen[key] = _solve_table(s, b, kind, weights[b],
+                                         None if den is None else den[b])
+            totals[b], cells[b] = seen[key]
+        return totals, cells
+    return stack.cached(f"matchings:{kind}", compute)
+
+
+def _solve_table(stack: TableStack, b: int, kind: str, weights: np.ndarray,
+                 den: np.ndarray | None) -> tuple[float | int, int]:
+    """Table b's problem: its non-zero cells, lines renumbered without the empty ones,
+    solved as the table's own would be (exact fractions; warm inside a replicate loop);
+    its total weight and number of cells."""
+    counts = stack.counts[b]
+    keep = np.flatnonzero(counts)
+    rows, cols, c, w = stack.rows[keep], stack.cols[keep], counts[keep], weights[keep]
+
+    def matched(cells: np.ndarray) -> tuple[float | int, int]:
+        weight = int(c[cells].sum()) if kind == "count" else math.fsum(w[cells].tolist())
+        return weight, int(cells.shape[0])
+
+    n_classes, n_clusters = int(stack.n_classes[b]), int(stack.n_clusters[b])
+    if 1 in (n_classes, n_clusters):  # one row or column: the best cell alone
+        return matched(np.array([int(np.argmax(w))]))
+    present = stack.cluster_sizes[b] > 0
+    prices = _warm_prices(stack.layout, kind, present, keep.shape[0])
+    # started warm, a replicate of a table where fixing cells fixes little skips it
+    rounds = None if prices is None or not stack.layout.cached(
+        f"replicate:{kind}:fixes_little", lambda t: fixes_little(
+            t.rows, t.cols, _weights(t, kind), t.n_classes, t.n_clusters)) else 0
+    cells = max_weight_matching(new_codes(stack.class_sizes[b] > 0)[rows],
+                                new_codes(present)[cols], w, (n_classes, n_clusters),
+                                fraction=None if den is None else (c, den[keep]),
+                                prices=prices, forced_rounds=rounds)
+    return matched(cells)
+
+
+# Cells of a replicate's problem from which its matching is solved warm (smaller ones are
+# solved cold in milliseconds)
+_WARM_MIN_CELLS = 4096
+
+
+def _warm_prices(layout: Contingency, kind: str, columns: np.ndarray, cells: int,
+                 ) -> np.ndarray | None:
+    """Optimal column prices of the layout's own matching problem (weights of ``kind``)
+    for a replicate's ``columns`` (a mask), from which the solver starts the replicate's
+    matching (:mod:`clustermetrics._warm_kernels`); None (solved cold) outside a loop of
+    replicates (:func:`clustermetrics._kernels.repeated`), without the compiled kernels,
+    or on small problems. The matching is optimal either way; among several optimal
+    matchings a warm start may pick another (the same total weight)."""
+    if _kernels.repeats() < 2 or cells < _WARM_MIN_CELLS:
+        return None
+    kernels = _kernels.warm_matching_kernels(layout.nnz)
+    if kernels is None:
+        return None
+    return layout.cached(f"replicate:{kind}:prices", lambda t: _reference_prices(
+        t, kind, kernels))[columns]
+
+
+def _reference_prices(table: Contingency, kind: str, kernels) -> np.ndarray:
+    """Optimal column prices of the table's matching problem (to within rounding: a start
+    only)."""
+    indptr = np.append(row_starts(table), table.nnz).astype(np.int64)
+    return kernels.reference_prices(indptr, table.cols, _weights(table, kind),
+                                    table.n_clusters)
 
 
 def best_f_sum(table: Contingency, by_cluster: bool) -> float:
@@ -78,10 +228,8 @@ def best_f_sum(table: Contingency, by_cluster: bool) -> float:
     def compute(t: Contingency) -> float:
         f = f1_cells(t)
         if by_cluster:
-            best = np.zeros(t.n_clusters)
-            np.maximum.at(best, t.cols, f)
-            sizes = t.cluster_sizes
+            best, sizes = col_maxima(t, f), t.cluster_sizes
         else:
-            best, sizes = np.maximum.reduceat(f, row_starts(t)), t.class_sizes
-        return math.fsum((sizes * best).tolist()) / t.n_samples
+            best, sizes = row_maxima(t, f), t.class_sizes
+        return total(t, sizes * best) / t.n_samples
     return table.cached(f"best_f:{by_cluster}", compute)

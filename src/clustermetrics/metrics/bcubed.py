@@ -16,7 +16,6 @@ accumulated with ``math.fsum``, so identical partitions score exactly 1.0.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -27,10 +26,13 @@ from ._cells import (
     cluster_size_cells,
     counts_float,
     exact_ints,
+    quotients,
     row_sum_squares,
     row_sums,
     square_sums,
+    total,
 )
+from ._elementwise import minimum, ratio
 from .definition import MATCH, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
@@ -45,7 +47,7 @@ _REAL_MASSES = ("each item's precision and recall averaged with its weight: per-
 
 
 def _harmonic(p: float, r: float) -> float:
-    return 2.0 * p * r / (p + r) if p + r > 0.0 else 0.0
+    return ratio(2.0 * p * r, p + r, 0.0)
 
 
 def _record(table: Contingency) -> tuple[float, float]:
@@ -53,24 +55,23 @@ def _record(table: Contingency) -> tuple[float, float]:
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
         by_class, by_cluster = square_sums(t)
-        p = math.fsum((by_cluster / exact_ints(t, t.cluster_sizes)).tolist()) / t.n_samples
-        r = math.fsum((by_class / exact_ints(t, t.class_sizes)).tolist()) / t.n_samples
-        return min(p, 1.0), min(r, 1.0)
+        p = total(t, quotients(t, by_cluster, exact_ints(t, t.cluster_sizes))) / t.n_samples
+        r = total(t, quotients(t, by_class, exact_ints(t, t.class_sizes))) / t.n_samples
+        return minimum(p, 1.0), minimum(r, 1.0)
     return table.cached("bcubed:record", compute)
 
 
 def _class_weighted(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
         n = counts_float(t)
-        p_item = n * n
-        p_item /= cluster_size_cells(t)
+        p_item = quotients(t, n * n, cluster_size_cells(t))
         # per-class sums first (cells are sorted by row), then the equal-weight class mean;
         # recall's inner sums sum_j n_ij^2 are exact integers
         a = t.class_sizes.astype(np.float64)
-        p = math.fsum((row_sums(t, p_item) / a).tolist()) / t.n_classes
+        p = total(t, quotients(t, row_sums(t, p_item), a)) / t.n_classes
         a2 = exact_ints(t, t.class_sizes) ** 2
-        r = math.fsum((row_sum_squares(t) / a2).tolist()) / t.n_classes
-        return min(p, 1.0), min(r, 1.0)
+        r = total(t, quotients(t, row_sum_squares(t), a2)) / t.n_classes
+        return minimum(p, 1.0), minimum(r, 1.0)
     return table.cached("bcubed:class", compute)
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 
+import numpy as np
+
 from ..table import Contingency, as_contingency
 
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
@@ -102,6 +104,32 @@ class MetricInfo:
             result = self.detail(table, **self.options)
             return float(result.rate), result
         return float(self.func(table, **self.options)), None
+
+    def compute_many(self, many: Any) -> Any:
+        """This score of many tables at once: a float64 array, one value per table.
+
+        ``many`` offers what the score function reads as arrays with one entry per
+        table (a :class:`~clustermetrics.table.stack.TableStack` of bootstrap replicates,
+        the cuts of a dendrogram), and records the tables where the score is a 0/0
+        (``record_undefined``); those get the score's default zero-division value, as
+        one table's :class:`Undefined` does. The first 0/0 a table meets wins, as the
+        first raise does for one table."""
+        default = self.func.finite_default
+        many.undefined = []
+        shape = many.n_clusters.shape
+        with np.errstate(all="ignore"):  # 0/0 entries are computed, then overwritten
+            try:
+                got = self.func.body(many, **self.options)
+                out = np.array(np.broadcast_to(np.asarray(got, dtype=np.float64), shape))
+            except Undefined as undefined:  # every table is a 0/0
+                return np.full(shape, undefined.value if default is None else default,
+                               dtype=np.float64)
+        done = np.zeros(shape, dtype=bool)
+        for mask, value in many.undefined:
+            now = mask & ~done
+            out[now] = value[now] if default is None else default
+            done |= now
+        return out
 
     @property
     def real_weights(self) -> str | None:
@@ -325,8 +353,12 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
 
 
 def _plain(value: Any) -> Any:
-    """An exact rational result (pair masses of real-valued tables) rounded once."""
-    return float(value) if isinstance(value, Fraction) else value
+    """A score's value as a Python float: an exact rational result (pair masses of
+    real-valued tables) rounded once, a numpy scalar (a formula written for one table or
+    many) converted."""
+    if isinstance(value, Fraction):
+        return float(value)
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _table(labels_true: Any, labels_pred: Any, contingency: Any,

@@ -23,7 +23,8 @@ O(nnz) from the table, where clusim builds the affinity matrices (O(N^2) memory)
 from __future__ import annotations
 
 from ..table import Contingency
-from ._cells import accurate_sum, counts_float, larger_size_cells
+from ._cells import counts_float, larger_size_cells, quotients, total
+from ._elementwise import minimum
 from .definition import MATCH, MetricInfo, deprecated_alias, score
 
 __all__ = ["ENTRIES", "element_centric_similarity_score", "element_centric_similarity"]
@@ -65,9 +66,8 @@ def element_centric_similarity_score(table: Contingency) -> float:
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
     n = counts_float(table)
-    terms = n * n
-    terms /= larger_size_cells(table)
-    return min(accurate_sum(terms) / table.n_samples, 1.0)
+    terms = quotients(table, n * n, larger_size_cells(table))
+    return minimum(total(table, terms) / table.n_samples, 1.0)
 
 
 element_centric_similarity = deprecated_alias("element_centric_similarity",

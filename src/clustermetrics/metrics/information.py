@@ -29,6 +29,7 @@ import numpy as np
 
 from ..table import Contingency
 from ..table.factorize import factorize
+from ..table.stack import TableStack, is_stack
 from ..table.validation import as_label_array
 from ._cells import (
     _CHUNK,
@@ -40,9 +41,21 @@ from ._cells import (
     exact_ints,
     log_cluster_size_cells,
     log_counts,
+    quotients,
     scaled_masses,
+    total,
 )
-from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
+from ._elementwise import (
+    is_many,
+    maximum,
+    minimum,
+    one_by_one,
+    ratio,
+    select,
+    sqrt,
+    undefined_where,
+    with_sign,
+)
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
@@ -213,12 +226,53 @@ def _mi_sum_real(table: Contingency) -> float:
 
 
 def _info(table: Contingency) -> tuple[float, float, float]:
-    """(MI, H(truth), H(prediction)), cached on the table."""
+    """(MI, H(truth), H(prediction)), cached on the table (arrays of each table's values
+    for a stack)."""
+    if is_stack(table):
+        return table.cached("information", _stack_info)
     return table.cached("information", lambda t: (
         _mutual_info(t), _entropy_of_sizes(t.class_sizes), _entropy_of_sizes(t.cluster_sizes)))
 
 
+def _stack_info(stack: TableStack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(MI, H(truth), H(prediction)) of each table of a stack: the terms of
+    :func:`entropy_terms` and :func:`_mi_sum` (logs of exact integer ratios), summed per
+    table, and MI's exact shortcuts (:func:`mutual_info_shortcut`) where they apply."""
+    n = stack.n_samples
+    h_true = _stack_entropy(stack.class_sizes, n)
+    h_pred = _stack_entropy(stack.cluster_sizes, n)
+    counts = stack.counts
+    ab = class_size_cells(stack) * cluster_size_cells(stack)  # int64: a stack's N^2 fits
+    present = counts > 0
+    ab_f = np.where(present, ab, 1).astype(np.float64)
+    x = (counts * n[:, None] - ab) / ab_f  # N n - a b exact, divided once
+    with np.errstate(divide="ignore", invalid="ignore"):  # empty cells: left out below
+        far = np.log(counts * (n[:, None] / ab_f))
+        terms = np.where(x < -0.5, far, np.log1p(np.maximum(x, -0.5)))
+        terms = np.where(present, counts * terms, 0.0)
+    mi = np.maximum(terms.sum(axis=1) / n, 0.0)
+    # the exact shortcuts, in reverse priority (as mutual_info_shortcut tries them)
+    mi = np.where(stack.nnz == stack.n_classes, h_pred, mi)
+    mi = np.where(stack.nnz == stack.n_clusters, h_true, mi)
+    mi = np.where((stack.n_classes == 1) | (stack.n_clusters == 1), 0.0, mi)
+    return mi, h_true, h_pred
+
+
+def _stack_entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """H of each row of (B, K) sizes with totals ``n`` (0 for a single label), from the
+    terms of :func:`entropy_terms` (zero sizes add 0)."""
+    size_f = sizes.astype(np.float64)
+    n_f = n.astype(np.float64)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(size_f >= n_f / 2, -np.log1p((sizes - n[:, None]) / n_f),
+                        np.log(n_f / size_f))
+    terms = np.where(sizes > 0, size_f / n_f * logs, 0.0)
+    return np.where(np.count_nonzero(sizes, axis=1) == 1, 0.0, terms.sum(axis=1))
+
+
 def _emi(table: Contingency) -> float:
+    if is_stack(table):  # one sum over hypergeometric laws per table
+        return table.cached("emi", lambda s: np.array(s.each(_emi), dtype=np.float64))
     return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
         t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
@@ -379,28 +433,31 @@ def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "ari
     11 (2010); Gates & Ahn, "The impact of random models on clustering similarity", JMLR
     18 (2017).
     """
-    if table.n_classes == table.n_clusters == 1:
-        raise Undefined(1.0, "AMI is undefined (0/0): both labellings have a single label")
+    k, c, n = table.n_classes, table.n_clusters, table.n_samples
+    undefined_where(table, (k == 1) & (c == 1), 1.0,
+                    "AMI is undefined (0/0): both labellings have a single label")
     if random_model != "perm":
         return _ami_one_sided(table, average_method, random_model)
-    if table.n_classes == 1 or table.n_clusters == 1:
+    one_side = (k == 1) | (c == 1)
+    if not is_many(one_side) and one_side:
+        return 0.0
+    # a side of singletons: every permutation gives the same table, so MI = E[MI] = the
+    # other side's entropy exactly. The denominator vanishes too when that is the mean
+    # (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
+    singletons = ((n == k) | (n == c)) & ~one_side
+    undefined_where(table, singletons & ((k == c) | (average_method == "min")), 1.0,
+                    "AMI is undefined (0/0): a labelling of singletons with the smaller "
+                    "entropy as normaliser")
+    if not is_many(singletons) and singletons:
         return 0.0
     mi, h_true, h_pred = _info(table)
     emi = _emi(table)
     denominator = _mean(h_true, h_pred, mi, average_method) - emi
-    if table.n_samples in (table.n_classes, table.n_clusters):
-        # a side of singletons: every permutation gives the same table, so MI = E[MI] =
-        # the other side's entropy exactly. The denominator vanishes too when that is the
-        # mean (min, or both sides singletons): scikit-learn's clamps make 0/0 eps/eps
-        if average_method == "min" or table.n_classes == table.n_clusters:
-            raise Undefined(
-                1.0, "AMI is undefined (0/0): a labelling of singletons with the smaller "
-                     "entropy as normaliser")
-        return 0.0
     # the denominator is then positive, E[MI] < min(H(U), H(V)), and both it and the
     # numerator are accurate to a few ulps of the entropies: no clamp (scikit-learn keeps
     # each at least machine epsilon from 0, which changes AMI when an entropy is tiny)
-    return float((mi - emi) / (denominator if denominator > 0 else _EPS))
+    value = (mi - emi) / select(denominator > 0, denominator, _EPS)
+    return select(one_side | singletons, 0.0, value)
 
 
 # --------------------------------------------------------------------------- SMI
@@ -573,6 +630,9 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     "FastAMI - a Monte Carlo approach to the adjustment for chance in clustering
     comparison metrics", AAAI 2023.
     """
+    if is_stack(table):  # one variance problem per table
+        return one_by_one(table, lambda t: standardized_mutual_info_score.body(
+            t, method=method, n_samples=n_samples, random_state=random_state))
     if _smi_undefined(table):
         raise Undefined(0.0, "SMI is undefined (0/0): MI is the same for every pairing (a "
                              "labelling with a single label or only singletons)")
@@ -611,6 +671,10 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
                                 [n * h_t, stirling_excess(whole, a)]),
                 code_difference(c_p, conditional_code(t.n_clusters, b, b),
                                 [n * h_p, stirling_excess(whole, b)]))
+    if is_stack(table):  # one minimisation of each code per table
+        return table.cached("reduced", lambda s: tuple(
+            np.array(column, dtype=np.float64)
+            for column in zip(*s.each(_reduced_parts), strict=True)))
     return table.cached("reduced", compute)
 
 
@@ -640,7 +704,7 @@ def reduced_mutual_info_score(table: Contingency) -> float:
     information measure for clustering, classification, and community detection", Phys.
     Rev. E 101, 042304 (2020).
     """
-    return float(_reduced_parts(table)[0] / table.n_samples)
+    return _reduced_parts(table)[0] / table.n_samples
 
 
 @score(options={"normalization": _RNMI_NORM}, zero_division=True, needs=_CODE_LENGTHS)
@@ -679,18 +743,17 @@ def normalized_reduced_mutual_info_score(table: Contingency, *,
     elif normalization == "arithmetic":
         num, den = tp + pt, tt + pp
     elif normalization == "geometric":
-        num = math.copysign(math.sqrt(abs(tp * pt)), tp) if tp * pt >= 0 else -math.inf
-        den = math.sqrt(tt * pp) if tt > 0 and pp > 0 else 0.0
+        num = select(tp * pt >= 0, with_sign(sqrt(abs(tp * pt)), tp), -math.inf)
+        den = select((tt > 0) & (pp > 0), sqrt(maximum(tt * pp, 0.0)), 0.0)
     elif normalization == "min":
-        num, den = min(tp, pt), min(tt, pp)
+        num, den = minimum(tp, pt), minimum(tt, pp)
     else:
-        num, den = max(tp, pt), max(tt, pp)
-    if den <= 0 or not math.isfinite(num):
-        both_single = table.n_classes == table.n_clusters == 1
-        raise Undefined(1.0 if both_single else 0.0,
-                        "normalised RMI is undefined (0/0): the self-information in the "
-                        "denominator is not positive")
-    return float(num / den)
+        num, den = maximum(tp, pt), maximum(tt, pp)
+    both_single = (table.n_classes == 1) & (table.n_clusters == 1)
+    undefined_where(table, (den <= 0) | (num == -math.inf), select(both_single, 1.0, 0.0),
+                    "normalised RMI is undefined (0/0): the self-information in the "
+                    "denominator is not positive")
+    return ratio(num, den, 0.0)
 
 
 def expected_mi_random(table: Contingency, random_model: str) -> float:
@@ -927,7 +990,7 @@ def cluster_entropy_error(table: Contingency) -> float:
     """
     terms = log_cluster_size_cells(table) - log_counts(table)
     terms *= counts_float(table)
-    return max(accurate_sum(terms) / table.n_samples, 0.0)
+    return maximum(total(table, terms) / table.n_samples, 0.0)
 
 
 @score(real=_REAL_INFO)
@@ -958,6 +1021,11 @@ def _chi2(table: Contingency) -> float:
     cancel each other (near-independent tables of large counts); when they do, each term
     is split exactly into an integer part and a remainder below 1, so the error no longer
     grows with the terms' size."""
+    if is_stack(table):  # n d / (a b) per cell; a stack's empty cells add 0
+        counts = table.counts
+        ab = class_size_cells(table) * cluster_size_cells(table)
+        d = counts * table.n_samples[:, None] - ab
+        return np.maximum(total(table, quotients(table, counts * d, ab)), 0.0)
     if table.real_valued:  # n d / (a b) = cells d / (ab 2^k): exact integers, divided once
         d, ab, cells, k = _real_deviations(table)
         nd = cells * d
@@ -970,9 +1038,9 @@ def _chi2(table: Contingency) -> float:
     d = counts * table.n_samples - ab
     terms = d.astype(np.float64) / ab.astype(np.float64)
     terms *= table.counts
-    total = accurate_sum(terms)
-    if float(np.abs(terms).sum()) <= 16.0 * abs(total):
-        return max(total, 0.0)
+    summed = accurate_sum(terms)
+    if float(np.abs(terms).sum()) <= 16.0 * abs(summed):
+        return max(summed, 0.0)
     wide = table.n_samples >= _INT64_CUBE_N  # n d may pass 2^63: Python ints
     nd = counts.astype(object) * d if wide else counts * d
     ab = ab.astype(object) if wide else ab

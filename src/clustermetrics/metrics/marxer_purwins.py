@@ -14,15 +14,15 @@ so P and R are item-weighted sums over the non-zero cells, O(nnz). F = 2PR / (P 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ._cells import exact_ints, row_sum_count_size, row_sum_squares
-from .definition import MATCH, MetricInfo, Undefined, deprecated_alias, score
+from ._cells import exact_ints, quotients, row_sum_count_size, row_sum_squares, total
+from ._elementwise import is_many, ratio, select, undefined_where
+from .definition import MATCH, MetricInfo, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "MarxerPurwins", "marxer_purwins", "marxer_purwins_precision_score",
@@ -52,18 +52,24 @@ def _compute(table: Contingency) -> MarxerPurwins:
     # so only the class terms are floats, summed exactly with fsum.
     n_c = exact_ints(table, table.class_sizes)
     squares = row_sum_squares(table)  # shared with B-cubed and MARI
-    if table.n_classes > 1:  # N - n_c > 0 for every class
+    several = table.n_classes > 1  # then N - n_c > 0 for every class
+    if is_many(several) or several:
         s_c = row_sum_count_size(table) - squares
-        precision = math.fsum((n_c - s_c / (n - n_c)).tolist()) / n
+        others = n - n_c if not is_many(n) else n[:, None] - n_c
+        precision = select(several, total(table, n_c - quotients(table, s_c, others)) / n,
+                           1.0)
     else:
         precision = 1.0
     t_c = squares - n_c
     big = n_c > 1
     recall_terms = np.where(big, t_c / np.maximum(n_c - 1, 1), n_c)
-    recall = math.fsum(recall_terms.tolist()) / n
-    total = precision + recall
-    f = 2.0 * precision * recall / total if total > 0 else 0.0
+    recall = total(table, recall_terms) / n
+    f = ratio(2.0 * precision * recall, precision + recall, 0.0)
     return MarxerPurwins(precision, recall, f)
+
+
+def _marxer_purwins(table: Contingency) -> MarxerPurwins:
+    return table.cached("marxer_purwins", _compute)
 
 
 def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
@@ -103,8 +109,7 @@ def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
     R. Marxer and H. Purwins, "An F-measure for evaluation of unsupervised clustering with
     non-determined number of clusters", technical report, Universitat Pompeu Fabra (2008).
     """
-    table = as_contingency(labels_true, labels_pred)
-    return table.cached("marxer_purwins", _compute)
+    return _marxer_purwins(as_contingency(labels_true, labels_pred))
 
 
 @score(zero_division=True, real=_REAL_MASSES)
@@ -134,11 +139,10 @@ def marxer_purwins_precision_score(table: Contingency) -> float:
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    if table.n_classes == 1:
-        raise Undefined(
-            1.0, "Marxer-Purwins precision is undefined (0/0): a single class has no other "
-                 "classes' items to keep out")
-    return marxer_purwins(table).precision
+    undefined_where(table, table.n_classes == 1, 1.0,
+                    "Marxer-Purwins precision is undefined (0/0): a single class has no "
+                    "other classes' items to keep out")
+    return _marxer_purwins(table).precision
 
 
 @score(zero_division=False, needs=_OTHERS)
@@ -168,7 +172,7 @@ def marxer_purwins_recall_score(table: Contingency) -> float:
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    return marxer_purwins(table).recall
+    return _marxer_purwins(table).recall
 
 
 @score(zero_division=True, needs=_OTHERS)
@@ -198,14 +202,14 @@ def marxer_purwins_f_score(table: Contingency) -> float:
     ----------
     R. Marxer and H. Purwins, technical report, Universitat Pompeu Fabra (2008).
     """
-    result = marxer_purwins(table)
-    if table.n_classes == 1:  # its precision is the 0/0 convention, and so is F
-        raise Undefined(result.f, "the Marxer-Purwins F-measure is undefined (0/0): a single "
-                                  "class has no other classes' items to keep out")
-    if result.precision + result.recall == 0:
-        raise Undefined(
-            0.0, "the Marxer-Purwins F-measure is undefined (0/0): precision and recall "
-                 "are 0")
+    result = _marxer_purwins(table)
+    # a single class: its precision is the 0/0 convention, and so is F
+    undefined_where(table, table.n_classes == 1, result.f,
+                    "the Marxer-Purwins F-measure is undefined (0/0): a single class has no "
+                    "other classes' items to keep out")
+    undefined_where(table, result.precision + result.recall == 0, 0.0,
+                    "the Marxer-Purwins F-measure is undefined (0/0): precision and recall "
+                    "are 0")
     return result.f
 
 

@@ -27,8 +27,9 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from ..table import Contingency, as_contingency
+from ..table.stack import TableStack, is_stack
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
-from ._elementwise import minimum, select, sqrt, undefined_where, with_sign
+from ._elementwise import minimum, one_by_one, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
 from ._random_models import RANDOM_MODELS, pair_probability
 from .definition import (
@@ -120,6 +121,8 @@ def _real_pairs(table: Contingency) -> PairCounts:
 
 
 def _compute_pairs(table: Contingency) -> PairCounts:
+    if is_stack(table):
+        return _stack_pairs(table)
     if table.real_valued:
         return _real_pairs(table)
     n = int(table.n_samples)  # item counts: real masses took the branch above
@@ -128,6 +131,29 @@ def _compute_pairs(table: Contingency) -> PairCounts:
     same_pred = _sum_comb2(table.cluster_sizes, n)
     fn, fp = same_true - tp, same_pred - tp
     return PairCounts(tp, fn, fp, n * (n - 1) // 2 - tp - fn - fp)
+
+
+def _stack_pairs(stack: TableStack) -> PairCounts:
+    """The pair counts of each table of a stack: float64 arrays while every count is
+    exact there (C(N, 2) < 2^53), else object arrays of exact Python ints (the formulas
+    of the scores then stay exact, as on one table)."""
+    n = stack.n_samples
+    counts = stack.counts
+
+    def comb2(values: np.ndarray) -> np.ndarray:  # int64: a stack's N^2 fits
+        return (np.einsum("ij,ij->i", values, values) - values.sum(axis=1)) // 2
+
+    tp, same_true, same_pred = comb2(counts), comb2(stack.class_sizes), \
+        comb2(stack.cluster_sizes)
+    pairs = n * (n - 1) // 2
+    kind = np.float64 if int(pairs.max(initial=0)) < _FLOAT_EXACT else object
+    tp, same_true, same_pred, pairs = (x.astype(kind) for x in
+                                       (tp, same_true, same_pred, pairs))
+    fn, fp = same_true - tp, same_pred - tp
+    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)
+
+
+_FLOAT_EXACT = 2**53  # integers below this are exact in float64
 
 
 def _pairs(table: Contingency) -> PairCounts:
@@ -152,14 +178,23 @@ def copy_pairs(sample_counts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return c * (c - 1.0) / 2.0 / np.asarray(sample_counts, dtype=np.float64)
 
 
-def leave_out_copies(replicate: Contingency, copies: float) -> None:
+def leave_out_copies(replicate: Contingency | TableStack, copies: Any) -> None:
     """Make the pair-counting scores of the bootstrap replicate ``replicate`` count pairs
     of distinct items: its TP (and so the total) less ``copies``, the expected pairs of an
     item with its own copies (the sum of :func:`copy_pairs`), as an exact Fraction of that
     double. Scores that count pairs sharing an item (MARI) and the permutation model's
-    moments keep every pair of the counts."""
+    moments keep every pair of the counts. A stack of replicates takes an array of
+    ``copies``, one per table (float64 pair counts less float64 copies: a replicate's
+    score needs no last-ulp accuracy; exact Fractions where its pair counts are exact
+    integers beyond float64)."""
     every = _compute_pairs(replicate)
     replicate.cached("pair_counts:all", lambda t: every)
+    if is_stack(replicate):
+        copies = np.asarray(copies, dtype=np.float64)
+        less = copies if every.tp.dtype.kind == "f" else \
+            np.array([Fraction(c) for c in copies.tolist()], dtype=object)
+        replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - less))
+        return
     replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - Fraction(copies)))
 
 
@@ -861,6 +896,8 @@ def standardized_rand_score(table: Contingency) -> float:
     Romano, Vinh, Bailey & Verspoor, "Adjusting for chance clustering comparison
     measures", JMLR 17 (2016); Hubert & Arabie, J. Classification 2 (1985).
     """
+    if is_stack(table):  # exact rational moments of each table's margins
+        return one_by_one(table, standardized_rand_score.body)
     m = _moments(table)
     if m.variance == 0:
         raise Undefined(0.0, "the standardized Rand index is undefined (0/0): the margins "

@@ -22,9 +22,17 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from .. import _kernels
 from ..table import Contingency, label_values
+from ..table.stack import TableStack, is_stack
 from ._assignment import cell_index
-from ._greedy import greedy_cells
-from ._matchings import recall_leaders, recall_matching, recall_weights
+from ._elementwise import maximum
+from ._greedy import greedy_cells, greedy_scan_totals
+from ._matchings import (
+    matched_recall,
+    recall_leaders,
+    recall_matching,
+    recall_weights,
+    stack_matched_cells,
+)
 from .definition import MATCH, Choice, Integer, MetricInfo, deprecated_alias, score
 
 __all__ = ["ENTRIES", "Recovery", "recovery", "recovery_rate_score",
@@ -107,7 +115,7 @@ def recovery(table: Contingency, *, method: str = "exact", denominator: str = "p
     if method == "exact":
         cells = recall_matching(table)
     elif method == "greedy":
-        cells = table.cached("matching:recovery_greedy", _greedy_cells)
+        cells = _greedy_cells(table)
     else:
         cells = _bruteforce_cells(table, max_permutations)
     return _result(table, cells, method, denominator)
@@ -134,8 +142,11 @@ def recovery_rate_score(table: Contingency, *, method: str = "exact",
     ----------
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
-    return recovery.body(table, method=method, denominator=denominator,
-                         max_permutations=max_permutations).rate
+    if method == "bruteforce":
+        return recovery.body(table, method=method, denominator=denominator,
+                             max_permutations=max_permutations).rate
+    matched = matched_recall(table) if method == "exact" else _greedy_recall(table)
+    return matched / _denominator(table, denominator)
 
 
 @score(real=_REAL_MASSES)
@@ -159,7 +170,8 @@ def pseudo_recovery_rate_score(table: Contingency) -> float:
     ----------
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
-    return table.cached("matching:pseudo_count", _max_cardinality) / table.n_classes
+    matched = _stack_pseudo_count(table) if is_stack(table) else _pseudo_count(table)
+    return matched / table.n_classes
 
 
 recovery_rate = deprecated_alias("recovery_rate", recovery_rate_score)
@@ -171,15 +183,20 @@ def _weights(table: Contingency) -> np.ndarray:
     return recall_weights(table)
 
 
+def _denominator(table: Contingency, denominator: str) -> int:
+    """m (clusters), n (classes) or max(m, n): what the matched weight is divided by."""
+    m, n = table.n_clusters, table.n_classes
+    return {"predicted": m, "true": n, "max": maximum(m, n)}[denominator]
+
+
 def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str) -> Recovery:
     m, n = table.n_clusters, table.n_classes
     cells = cells[np.argsort(table.cols[cells], kind="stable")]
     w = _weights(table)[cells].tolist()
     clusters = label_values(table.cluster_labels[table.cols[cells]])
     classes = label_values(table.class_labels[table.rows[cells]])
-    denom = {"predicted": m, "true": n, "max": max(m, n)}[denominator]
     return Recovery(
-        rate=math.fsum(w) / denom,
+        rate=math.fsum(w) / _denominator(table, denominator),
         method=method,
         matching=tuple(zip(clusters, classes, w, strict=True)),
         m=m,
@@ -189,7 +206,20 @@ def _result(table: Contingency, cells: np.ndarray, method: str, denominator: str
 
 
 def _greedy_cells(table: Contingency) -> np.ndarray:
-    return greedy_cells(table, _weights(table), recall_leaders(table))
+    return table.cached("matching:recovery_greedy", lambda t: greedy_cells(
+        t, _weights(t), recall_leaders(t)))
+
+
+def _greedy_recall(table: Contingency) -> float:
+    """Total recall of Algorithm 2's matching (one per table of a stack: each table's
+    greedy run, on its own lines in their sorted order)."""
+    if is_stack(table):
+        def compute(s: TableStack) -> np.ndarray:
+            scanned = greedy_scan_totals(s, _weights(s))
+            return scanned if scanned is not None else \
+                np.array(s.each(_greedy_recall), dtype=np.float64)
+        return table.cached("matching:recovery_greedy_total", compute)
+    return math.fsum(_weights(table)[_greedy_cells(table)].tolist())
 
 
 def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.ndarray:
@@ -220,6 +250,24 @@ def _bruteforce_cells(table: Contingency, max_permutations: int | None) -> np.nd
             best, best_map = float(totals[top]), maps[top]
     clusters, classes = (line, best_map) if m <= n else (best_map, line)
     return cell_index(table.rows, table.cols, table.n_clusters, classes, clusters)
+
+
+def _stack_pseudo_count(stack: TableStack) -> np.ndarray:
+    """:func:`_max_cardinality` of each table of a stack; a best matching already solved
+    on a table that saturates its smaller side settles it (as on one table)."""
+    def compute(s: TableStack) -> np.ndarray:
+        smaller = np.minimum(s.n_classes, s.n_clusters)
+        solved = stack_matched_cells(s)
+        settled = np.zeros(len(s), dtype=bool) if solved is None else solved == smaller
+        out = smaller.copy()
+        for b in np.flatnonzero(~settled).tolist():
+            out[b] = _max_cardinality(s.table(b))
+        return out
+    return stack.cached("matching:pseudo_count", compute)
+
+
+def _pseudo_count(table: Contingency) -> int:
+    return table.cached("matching:pseudo_count", _max_cardinality)
 
 
 def _max_cardinality(table: Contingency) -> int:

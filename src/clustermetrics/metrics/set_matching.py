@@ -26,9 +26,18 @@ from typing import Any
 import numpy as np
 
 from ..table import Contingency
-from ._cells import class_size_cells, cluster_size_cells, larger_size_cells, row_starts, shared
-from ._matchings import best_f_sum, matched_count, matched_sum, recall_matching, recall_weights
-from .definition import MATCH, Better, Choice, MetricInfo, Undefined, deprecated_alias, score
+from ..table.stack import is_stack
+from ._cells import (
+    class_size_cells,
+    cluster_size_cells,
+    col_maxima,
+    quotients,
+    row_maxima,
+    total,
+)
+from ._elementwise import maximum, minimum, ratio, select, sqrt, undefined_where
+from ._matchings import best_f_sum, matched_count, matched_recall, matched_similarity
+from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "purity_score", "inverse_purity_score", "purity_f_score", "best_match_f_score",
@@ -63,11 +72,7 @@ def purity_score(table: Contingency) -> float:
     ----------
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
-    def compute(t: Contingency) -> float:
-        best = np.zeros(t.n_clusters, dtype=t.counts.dtype)
-        np.maximum.at(best, t.cols, t.counts)
-        return _total(best) / t.n_samples
-    return table.cached("purity", compute)
+    return table.cached("purity", lambda t: total(t, col_maxima(t, t.counts)) / t.n_samples)
 
 
 @score(real=_REAL_MASSES)
@@ -87,13 +92,8 @@ def inverse_purity_score(table: Contingency) -> float:
     Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
     metrics based on formal constraints", Information Retrieval 12 (2009).
     """
-    return table.cached("inverse_purity", lambda t: _total(
-        np.maximum.reduceat(t.counts, row_starts(t))) / t.n_samples)
-
-
-def _total(values: np.ndarray) -> float:
-    """Exact sum of int64 counts; of float64 masses, correctly rounded."""
-    return math.fsum(values.tolist()) if values.dtype.kind == "f" else int(values.sum())
+    return table.cached("inverse_purity",
+                        lambda t: total(t, row_maxima(t, t.counts)) / t.n_samples)
 
 
 @score(real=_REAL_MASSES)
@@ -111,7 +111,7 @@ def purity_f_score(table: Contingency) -> float:
     ----------
     Steinbach, Karypis & Kumar, KDD text-mining workshop (2000); ELKI ``SetMatchingPurity``.
     """
-    pur, inv = purity_score(table), inverse_purity_score(table)
+    pur, inv = purity_score.body(table), inverse_purity_score.body(table)
     return 2.0 * pur * inv / (pur + inv)
 
 
@@ -132,7 +132,7 @@ def geometric_accuracy_score(table: Contingency) -> float:
     Nepusz, Yu & Paccanaro, "Detecting overlapping protein complexes in protein-protein
     interaction networks", Nature Methods 9 (2012).
     """
-    return min(math.sqrt(inverse_purity_score(table) * purity_score(table)), 1.0)
+    return minimum(sqrt(inverse_purity_score.body(table) * purity_score.body(table)), 1.0)
 
 
 # --------------------------------------------------------------------- best-match F
@@ -159,7 +159,7 @@ def best_match_f_score(table: Contingency) -> float:
     Larsen & Aone, "Fast and effective text mining using linear-time document clustering",
     KDD (1999); Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
-    return min(best_f_sum(table, by_cluster=False), 1.0)
+    return minimum(best_f_sum(table, by_cluster=False), 1.0)
 
 
 _F_WEIGHTING = Choice(("cluster", "class"), "Whose best match is scored: each predicted "
@@ -188,7 +188,7 @@ def set_matching_f_score(table: Contingency, *, weighting: str = "cluster") -> f
     ----------
     Steinbach, Karypis & Kumar, KDD text-mining workshop (2000); ELKI ``SetMatchingPurity``.
     """
-    return min(best_f_sum(table, by_cluster=weighting == "cluster"), 1.0)
+    return minimum(best_f_sum(table, by_cluster=weighting == "cluster"), 1.0)
 
 
 # --------------------------------------------------------------------- one-to-one
@@ -280,20 +280,12 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
     Gagolewski, "Normalised clustering accuracy: an asymmetric external cluster validity
     measure", J. Classification 42 (2025).
     """
-    k_pad = max(table.n_classes, table.n_clusters)
-    if k_pad == 1:
-        raise Undefined(1.0, "NCA is undefined (0/0): a single class and a single "
-                             "cluster (K' = 1)")
-    recall = recall_weights(table)
-    s = math.fsum(recall[recall_matching(table)].tolist())
-    return nca_of(s, table.n_classes, table.n_clusters)
-
-
-def nca_of(matched_recall: float, n_classes: int, n_clusters: int) -> float:
-    """NCA from the best matching's total recall S: (S - K/K') / (K' - 1), clipped to
-    [-1, 1] against rounding (K' = max(K, L) > 1; a bootstrap replicate shares it)."""
-    k_pad = max(n_classes, n_clusters)
-    return max(min((matched_recall - n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
+    k_pad = maximum(table.n_classes, table.n_clusters)
+    undefined_where(table, k_pad == 1, 1.0,
+                    "NCA is undefined (0/0): a single class and a single cluster (K' = 1)")
+    # (S - K/K') / (K' - 1), clipped to [-1, 1] against rounding
+    s = matched_recall(table)
+    return maximum(minimum((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
 
 
 @score(zero_division=True, real=_REAL_MASSES)
@@ -313,20 +305,13 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
     ----------
     Gagolewski, J. Classification 42 (2025); genieclust ``compare_partitions``.
     """
-    k_pad = max(table.n_classes, table.n_clusters)
-    if k_pad == 1:
-        raise Undefined(1.0, "NPA is undefined (0/0): a single class and a single "
-                             "cluster (K' = 1)")
+    k_pad = maximum(table.n_classes, table.n_clusters)
+    undefined_where(table, k_pad == 1, 1.0,
+                    "NPA is undefined (0/0): a single class and a single cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
-    return npa_of(matched_count(table), table.n_samples, table.n_classes, table.n_clusters)
-
-
-def npa_of(matched: float, n: float, n_classes: int, n_clusters: int) -> float:
-    """NPA from the items on the best one-to-one mapping: (K' m - N) / ((K' - 1) N)
-    (K' = max(K, L) > 1; a bootstrap replicate shares it)."""
-    k_pad = max(n_classes, n_clusters)
-    return (k_pad * matched - n) / ((k_pad - 1) * n)
+    n = table.n_samples
+    return (k_pad * matched_count(table) - n) / ((k_pad - 1) * n)
 
 
 _SIMPLIFIED = Choice((False, True), "Take the expected similarity E = 1 (Eq. 20) instead "
@@ -356,29 +341,29 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
     Rezaei & Fränti, "Set matching measures for external cluster validity", IEEE TKDE 28
     (2016).
     """
-    k_pad = max(table.n_classes, table.n_clusters)
-    if k_pad == 1:
-        raise Undefined(1.0, "PSI is undefined (0/0): a single class and a single "
-                             "cluster (K' = 1)")
-    sim = shared(table, "cells:psi", lambda t: t.counts / larger_size_cells(t))
-    s = matched_sum(table, sim, "set_matching:psi", larger_size_cells(table))
-    if simplified:
-        expected = 1.0
-    else:
-        k = min(table.n_classes, table.n_clusters)
-        a = np.sort(table.class_sizes)[::-1][:k].astype(np.float64)
-        b = np.sort(table.cluster_sizes)[::-1][:k].astype(np.float64)
-        expected = math.fsum((a * b / np.maximum(a, b)).tolist()) / table.n_samples
-    if s < expected:
-        return 0.0
-    return min((s - expected) / (k_pad - expected), 1.0)
+    k_pad = maximum(table.n_classes, table.n_clusters)
+    undefined_where(table, k_pad == 1, 1.0,
+                    "PSI is undefined (0/0): a single class and a single cluster (K' = 1)")
+    s = matched_similarity(table)
+    expected = 1.0 if simplified else _psi_expected(table)
+    return select(s < expected, 0.0, minimum(ratio(s - expected, k_pad - expected, 0.0), 1.0))
+
+
+def _psi_expected(table: Contingency) -> float:
+    """E = sum_{k <= min(K, L)} a_(k) b_(k) / (N max(a_(k), b_(k))) over the sizes sorted
+    decreasingly (PSI's Eq. 18); the lines a stack's table lacks sort last, as zeros."""
+    k = min(table.class_sizes.shape[-1], table.cluster_sizes.shape[-1])
+    a = -np.sort(-table.class_sizes, axis=-1)[..., :k].astype(np.float64)
+    b = -np.sort(-table.cluster_sizes, axis=-1)[..., :k].astype(np.float64)
+    return total(table, quotients(table, a * b, np.maximum(a, b))) / table.n_samples
 
 
 # --------------------------------------------------------------------- exact matches
 def _exact_matches(table: Contingency) -> int:
     def compute(t: Contingency) -> int:
         n = t.counts
-        return int(np.count_nonzero((n == class_size_cells(t)) & (n == cluster_size_cells(t))))
+        same = (n > 0) & (n == class_size_cells(t)) & (n == cluster_size_cells(t))
+        return np.count_nonzero(same, axis=-1) if is_stack(t) else int(np.count_nonzero(same))
     return table.cached("exact_matches", compute)
 
 

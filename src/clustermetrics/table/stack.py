@@ -1,0 +1,150 @@
+"""Many tables of one layout of cells, scored at once: :class:`TableStack`.
+
+Bootstrap replicates of a table keep its cells and redraw their counts; a stack holds B
+such tables as one (B, nnz) array of counts over the cells of a *layout* (a
+:class:`~clustermetrics.Contingency`). A cell drawn zero is absent from that table, and so
+is a class or cluster left without items: every per-table quantity (``n_samples``,
+``n_classes``, ``n_clusters``, ``nnz``) is an array with one entry per table, and the line
+sizes are (B, R) and (B, C) arrays with zeros for the absent lines.
+
+The score functions run on a stack as they run on one table: the helpers they are written
+with (:mod:`clustermetrics.metrics._cells`, :mod:`clustermetrics.metrics._elementwise`)
+reduce over the last axis (per-line sums and maxima, per-table totals), so one formula
+gives one table's value or B tables' values in one vectorised pass; the few steps that are
+one problem per table (an assignment, an expected mutual information) loop over the tables
+inside their helper. A score's 0/0 entries are recorded (:meth:`TableStack.record_undefined`)
+instead of raised, and get its convention.
+
+Only integer counts are stacked (a stack is a set of resampled tables of whole items), and
+only while every sum of products of two counts fits in int64 (N < 3.04e9): the helpers
+then compute with int64 and float64 arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .contingency import Contingency
+
+__all__ = ["TableStack", "STACK_MAX_N", "is_stack"]
+
+# below this N every product of two counts, and any sum of such products, fits in int64
+STACK_MAX_N = 3_037_000_499
+
+
+def is_stack(table: Any) -> bool:
+    """Is ``table`` a :class:`TableStack` (many tables), not one table?"""
+    return isinstance(table, TableStack)
+
+
+class TableStack:
+    """B tables sharing the cells of ``layout``, the b-th with cell counts ``counts[b]``.
+
+    ``counts`` is a (B, nnz) array of non-negative integers in the order of the layout's
+    cells (rows sorted, as in every :class:`~clustermetrics.Contingency`); each table must
+    hold at least one item. The layout's labels are the stack's: ``class_sizes[b, i]`` is
+    the size of class i in table b (0 when absent there).
+    """
+
+    real_valued = False
+
+    def __init__(self, layout: Contingency, counts: np.ndarray) -> None:
+        if layout.real_valued:
+            raise ValueError("a stack holds tables of whole items, not real masses")
+        counts = np.asarray(counts, dtype=np.int64)
+        if counts.ndim != 2 or counts.shape[1] != layout.nnz:
+            raise ValueError(f"counts must have shape (tables, {layout.nnz}), got "
+                             f"{counts.shape}")
+        self.layout = layout
+        self.rows, self.cols = layout.rows, layout.cols
+        self.counts = counts
+        self._row_starts = _starts(layout.rows, layout.n_classes)
+        self._col_order = np.argsort(layout.cols, kind="stable")
+        self._col_starts = _starts(layout.cols[self._col_order], layout.n_clusters)
+        self.n_samples = counts.sum(axis=1)
+        if counts.size and (counts.min() < 0 or not self.n_samples.all()):
+            raise ValueError("every table of a stack needs non-negative counts and an item")
+        if counts.shape[0] and int(self.n_samples.max()) >= STACK_MAX_N:
+            raise ValueError(f"a stack counts fewer than {STACK_MAX_N} items per table")
+        self.class_sizes = self.row_sum(counts)
+        self.cluster_sizes = self.col_sum(counts)
+        self.n_classes = np.count_nonzero(self.class_sizes, axis=1)
+        self.n_clusters = np.count_nonzero(self.cluster_sizes, axis=1)
+        self.nnz = np.count_nonzero(counts, axis=1)
+        self._derived: dict[str, Any] = {}
+        self.undefined: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def __len__(self) -> int:
+        return int(self.counts.shape[0])
+
+    @property
+    def width(self) -> tuple[int, int]:
+        """(R, C): the layout's numbers of rows and columns (lines present in any table)."""
+        return self.layout.n_classes, self.layout.n_clusters
+
+    # ------------------------------------------------------------ per-line reductions
+    def row_sum(self, values: np.ndarray) -> np.ndarray:
+        """(B, R) sums over each row's cells of a (B, nnz) per-cell array."""
+        return np.add.reduceat(values, self._row_starts, axis=-1)
+
+    def col_sum(self, values: np.ndarray) -> np.ndarray:
+        """(B, C) sums over each column's cells of a (B, nnz) per-cell array."""
+        return np.add.reduceat(values[..., self._col_order], self._col_starts, axis=-1)
+
+    def row_max(self, values: np.ndarray) -> np.ndarray:
+        """(B, R) maxima over each row's cells."""
+        return np.maximum.reduceat(values, self._row_starts, axis=-1)
+
+    def col_max(self, values: np.ndarray) -> np.ndarray:
+        """(B, C) maxima over each column's cells."""
+        return np.maximum.reduceat(values[..., self._col_order], self._col_starts, axis=-1)
+
+    # ------------------------------------------------------------ one table at a time
+    def table(self, b: int) -> Contingency:
+        """Table b as a :class:`~clustermetrics.Contingency` (its absent lines dropped)."""
+        return self.layout.with_counts(self.counts[b])
+
+    def each(self, compute: Callable[[Contingency], Any]) -> list[Any]:
+        """``compute`` of every table, one at a time (for the steps that are one problem
+        per table); tables with equal counts are computed once."""
+        out: list[Any] = []
+        seen: dict[bytes, Any] = {}
+        for b in range(len(self)):
+            key = self.counts[b].tobytes()
+            if key not in seen:
+                seen[key] = compute(self.table(b))
+            out.append(seen[key])
+        return out
+
+    # ------------------------------------------------------------ what scores read
+    def cached(self, key: str, compute: Callable[[TableStack], Any]) -> Any:
+        """``compute(self)``, once per stack (the tables do not change)."""
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = compute(self)
+            return value
+
+    def peek(self, key: str) -> Any:
+        return self._derived.get(key)
+
+    def record_undefined(self, mask: Any, value: Any) -> None:
+        """The tables where ``mask`` holds are a 0/0 of the score being computed, whose
+        convention there is ``value`` (see :func:`~clustermetrics.metrics._elementwise.
+        undefined_where`)."""
+        shape = self.n_samples.shape
+        self.undefined.append((np.broadcast_to(np.asarray(mask, dtype=bool), shape),
+                               np.broadcast_to(np.asarray(value, dtype=np.float64), shape)))
+
+    def require_counts(self, what: str, why: str, error: type[ValueError] = ValueError,
+                       ) -> None:
+        """Nothing to refuse: a stack holds whole items."""
+
+
+def _starts(sorted_index: np.ndarray, size: int) -> np.ndarray:
+    """Index of the first entry of each value 0 .. size - 1 in a sorted index array in
+    which every value occurs."""
+    return np.searchsorted(sorted_index, np.arange(size))
