@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..table import Contingency
-from ..table.stack import is_stack
+from ..table.stack import Table, is_stack
 
 __all__ = [
     "accurate_sum",
@@ -60,7 +61,7 @@ _LOG_TABLE = np.concatenate(([0.0], np.log(np.arange(1, 1 << 16, dtype=np.float6
 _INT64_PRODUCT_N = 3_037_000_499  # below this N every product of two counts fits in int64
 
 
-def scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The float64 masses of a real-valued table as exact Python integers over one power
     of two: (cells, class sizes, cluster sizes, k) with mass = integer / 2**k, the margins
     summed exactly (the table's float margins are rounded sums). Object arrays, cached;
@@ -68,7 +69,7 @@ def scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return table.cached("cells:scaled_masses", _scaled_masses)
 
 
-def _scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     mant, exp = np.frexp(table.counts)
     ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
     exp = exp - 53
@@ -81,27 +82,27 @@ def _scaled_masses(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return cells, by_row, by_col, k
 
 
-def shared(table: Contingency, key: str, compute: Callable[[Contingency], np.ndarray]):
+def shared(table: Table, key: str, compute: Callable[[Contingency], np.ndarray]):
     """``table.cached(key, compute)``, except on tables too large to keep extra arrays."""
     if is_stack(table) or table.nnz <= _CACHE_MAX_CELLS:
         return table.cached(key, compute)
     return compute(table)
 
 
-def row_starts(table: Contingency) -> np.ndarray:
+def row_starts(table: Table) -> np.ndarray:
     """Index of the first cell of each row (every row has one; cells sorted by row)."""
     return table.cached("cells:row_starts", lambda t: np.searchsorted(
         t.rows, np.arange(t.n_classes)))
 
 
-def row_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
+def row_sums(table: Table, values: np.ndarray) -> np.ndarray:
     """Per-row sums of a per-cell array (exact for integers: cells are sorted by row)."""
     if is_stack(table):
         return table.row_sum(values)
     return np.add.reduceat(values, row_starts(table))
 
 
-def col_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
+def col_sums(table: Table, values: np.ndarray) -> np.ndarray:
     """Per-column sums of a per-cell array (exact for integers)."""
     if is_stack(table):
         return table.col_sum(values)
@@ -112,14 +113,14 @@ def col_sums(table: Contingency, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def row_maxima(table: Contingency, values: np.ndarray) -> np.ndarray:
+def row_maxima(table: Table, values: np.ndarray) -> np.ndarray:
     """Per-row maxima of a per-cell array."""
     if is_stack(table):
         return table.row_max(values)
     return np.maximum.reduceat(values, row_starts(table))
 
 
-def col_maxima(table: Contingency, values: np.ndarray) -> np.ndarray:
+def col_maxima(table: Table, values: np.ndarray) -> np.ndarray:
     """Per-column maxima of a per-cell array of non-negative values."""
     if is_stack(table):
         return table.col_max(values)
@@ -128,7 +129,7 @@ def col_maxima(table: Contingency, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def quotients(table: Contingency, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def quotients(table: Table, num: Any, den: Any) -> np.ndarray:
     """num / den per cell or line, as float64; on a stack 0 where ``den`` is 0 (an empty
     line or cell, whose ``num`` is 0 too)."""
     if is_stack(table):
@@ -139,7 +140,7 @@ def quotients(table: Contingency, num: np.ndarray, den: np.ndarray) -> np.ndarra
     return np.asarray(num / den, dtype=np.float64)
 
 
-def total(table: Contingency, values: np.ndarray) -> float | np.ndarray:
+def total(table: Table, values: np.ndarray) -> Any:
     """The sum of a per-cell or per-line array of one table, as :func:`accurate_sum`
     (exactly, for integers); of a stack, the per-table sums over the last axis (floats:
     a replicate's score needs no last-ulp accuracy)."""
@@ -151,7 +152,7 @@ def total(table: Contingency, values: np.ndarray) -> float | np.ndarray:
     return accurate_sum(values)
 
 
-def exact_ints(table: Contingency, values: np.ndarray) -> np.ndarray:
+def exact_ints(table: Table, values: np.ndarray) -> np.ndarray:
     """Integer ``values`` of ``table`` in a dtype where a product of two counts, and any sum
     of such products over the table, is exact: int64 while N^2 < 2^63, else Python ints.
 
@@ -164,7 +165,7 @@ def exact_ints(table: Contingency, values: np.ndarray) -> np.ndarray:
     return np.asarray(values).astype(object)
 
 
-def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+def square_sums(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(sum_j n_ij^2 per class, sum_i n_ij^2 per cluster), exact (see :func:`exact_ints`);
     large tables chunk by chunk."""
     def compute(t: Contingency) -> tuple[np.ndarray, np.ndarray]:
@@ -187,12 +188,12 @@ def square_sums(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     return table.cached("lines:sum_n2", compute)
 
 
-def row_sum_squares(table: Contingency) -> np.ndarray:
+def row_sum_squares(table: Table) -> np.ndarray:
     """sum_j n_ij^2 per class (exact, see :func:`exact_ints`)."""
     return square_sums(table)[0]
 
 
-def row_sum_count_size(table: Contingency) -> np.ndarray:
+def row_sum_count_size(table: Table) -> np.ndarray:
     """sum_j n_ij b_j per class (exact, see :func:`exact_ints`)."""
     def compute(t: Contingency) -> np.ndarray:
         counts, sizes = exact_ints(t, t.counts), exact_ints(t, t.cluster_sizes)
@@ -207,32 +208,32 @@ def row_sum_count_size(table: Contingency) -> np.ndarray:
     return table.cached("rows:sum_nb", compute)
 
 
-def cell_keys(table: Contingency) -> np.ndarray:
+def cell_keys(table: Table) -> np.ndarray:
     """row * n_clusters + col per cell (sorted, as the cells are; the matchings' index)."""
     return shared(table, "cells:keys", lambda t: t.rows * t.n_clusters + t.cols)
 
 
-def class_size_cells(table: Contingency) -> np.ndarray:
+def class_size_cells(table: Table) -> np.ndarray:
     """a_i of each cell's row (int64)."""
     return shared(table, "cells:a", lambda t: t.class_sizes[..., t.rows])
 
 
-def cluster_size_cells(table: Contingency) -> np.ndarray:
+def cluster_size_cells(table: Table) -> np.ndarray:
     """b_j of each cell's column (int64)."""
     return shared(table, "cells:b", lambda t: t.cluster_sizes[..., t.cols])
 
 
-def larger_size_cells(table: Contingency) -> np.ndarray:
+def larger_size_cells(table: Table) -> np.ndarray:
     """max(a_i, b_j) per cell (int64)."""
     return shared(table, "cells:max_ab", lambda t: np.maximum(class_size_cells(t),
                                                                cluster_size_cells(t)))
 
 
-def counts_float(table: Contingency) -> np.ndarray:
+def counts_float(table: Table) -> np.ndarray:
     return shared(table, "cells:n_float", lambda t: t.counts.astype(np.float64))
 
 
-def log_counts(table: Contingency) -> np.ndarray:
+def log_counts(table: Table) -> np.ndarray:
     """log n_ij per cell (0 for a stack's empty cells)."""
     return shared(table, "cells:log_n", lambda t: log_of_ints(t.counts))
 
@@ -251,30 +252,30 @@ def log_of_ints(values: np.ndarray) -> np.ndarray:
     return np.log(values.astype(np.float64))
 
 
-def cell_chunks(table: Contingency):
+def cell_chunks(table: Table):
     """Slices covering the cells, at most _CHUNK each: large tables are scored chunk by
     chunk so temporaries stay small (a fresh array of 6e7 floats costs ~0.6 s of page
     faults here; reused chunk buffers cost none)."""
     return [slice(s, s + _CHUNK) for s in range(0, max(table.nnz, 1), _CHUNK)]
 
 
-def log_sizes(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+def log_sizes(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(log a_i per class, log b_j per cluster)."""
     return table.cached("sizes:log", lambda t: (log_of_ints(t.class_sizes),
                                                  log_of_ints(t.cluster_sizes)))
 
 
-def log_class_size_cells(table: Contingency) -> np.ndarray:
+def log_class_size_cells(table: Table) -> np.ndarray:
     """log a_i per cell (the K logs are taken once, then gathered)."""
     return shared(table, "cells:log_a", lambda t: log_sizes(t)[0][..., t.rows])
 
 
-def log_cluster_size_cells(table: Contingency) -> np.ndarray:
+def log_cluster_size_cells(table: Table) -> np.ndarray:
     """log b_j per cell."""
     return shared(table, "cells:log_b", lambda t: log_sizes(t)[1][..., t.cols])
 
 
-def f1_cells(table: Contingency) -> np.ndarray:
+def f1_cells(table: Table) -> np.ndarray:
     """F_ij = 2 n_ij / (a_i + b_j) per cell (best-match and set-matching F-measures; 0 on
     a stack's empty cells)."""
     # a_i + b_j in float: the int64 sum wraps once it passes 2^63 (N itself may not)

@@ -40,6 +40,7 @@ class ScoreFunction(Protocol[R]):
     contingency=None, **options)``; ``body`` is the function of a table."""
 
     body: Callable[..., R]
+    finite_default: float | None
 
     def __call__(self, labels_true: Any = None, labels_pred: Any = None, *,
                  sample_weight: Any = None, contingency: Any = None,
@@ -114,12 +115,13 @@ class MetricInfo:
         (``record_undefined``); those get the score's default zero-division value, as
         one table's :class:`Undefined` does. The first 0/0 a table meets wins, as the
         first raise does for one table."""
-        default = self.func.finite_default
+        func = cast("ScoreFunction[Any]", self.func)
+        default = func.finite_default
         many.undefined = []
         shape = many.n_clusters.shape
         with np.errstate(all="ignore"):  # 0/0 entries are computed, then overwritten
             try:
-                got = self.func.body(many, **self.options)
+                got = func.body(many, **self.options)
                 out = np.array(np.broadcast_to(np.asarray(got, dtype=np.float64), shape))
             except Undefined as undefined:  # every table is a 0/0
                 return np.full(shape, undefined.value if default is None else default,

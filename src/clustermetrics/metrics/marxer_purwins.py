@@ -55,7 +55,7 @@ def _compute(table: Contingency) -> MarxerPurwins:
     several = table.n_classes > 1  # then N - n_c > 0 for every class
     if is_many(several) or several:
         s_c = row_sum_count_size(table) - squares
-        others = n - n_c if not is_many(n) else n[:, None] - n_c
+        others = np.expand_dims(n, -1) - n_c  # N - n_c per class (and table)
         precision = select(several, total(table, n_c - quotients(table, s_c, others)) / n,
                            1.0)
     else:

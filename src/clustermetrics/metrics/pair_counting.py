@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ..table.stack import TableStack, is_stack
+from ..table.stack import Table, TableStack, is_stack
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
 from ._elementwise import minimum, one_by_one, select, sqrt, undefined_where, with_sign
 from ._pair_moments import PairMoments, normal_upper_tail, pair_moments, sqrt_fraction
@@ -120,7 +120,7 @@ def _real_pairs(table: Contingency) -> PairCounts:
     return PairCounts(tp, fn, fp, pairs - tp - fn - fp)
 
 
-def _compute_pairs(table: Contingency) -> PairCounts:
+def _compute_pairs(table: Table) -> PairCounts:
     if is_stack(table):
         return _stack_pairs(table)
     if table.real_valued:
@@ -150,7 +150,8 @@ def _stack_pairs(stack: TableStack) -> PairCounts:
     tp, same_true, same_pred, pairs = (x.astype(kind) for x in
                                        (tp, same_true, same_pred, pairs))
     fn, fp = same_true - tp, same_pred - tp
-    return PairCounts(tp, fn, fp, pairs - tp - fn - fp)
+    arrays: tuple[Any, ...] = (tp, fn, fp, pairs - tp - fn - fp)  # one count per table
+    return PairCounts(*arrays)
 
 
 _FLOAT_EXACT = 2**53  # integers below this are exact in float64
@@ -191,9 +192,10 @@ def leave_out_copies(replicate: Contingency | TableStack, copies: Any) -> None:
     replicate.cached("pair_counts:all", lambda t: every)
     if is_stack(replicate):
         copies = np.asarray(copies, dtype=np.float64)
-        less = copies if every.tp.dtype.kind == "f" else \
+        tp: Any = every.tp  # an array: one count per table
+        less = copies if tp.dtype.kind == "f" else \
             np.array([Fraction(c) for c in copies.tolist()], dtype=object)
-        replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - less))
+        replicate.cached("pair_counts", lambda t: every._replace(tp=tp - less))
         return
     replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - Fraction(copies)))
 

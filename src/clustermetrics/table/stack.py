@@ -23,19 +23,22 @@ then compute with int64 and float64 arrays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .contingency import Contingency
 
-__all__ = ["TableStack", "STACK_MAX_N", "is_stack"]
+if TYPE_CHECKING:  # typing_extensions is mypy's, not a runtime dependency
+    from typing_extensions import TypeIs
+
+__all__ = ["TableStack", "STACK_MAX_N", "Table", "is_stack"]
 
 # below this N every product of two counts, and any sum of such products, fits in int64
 STACK_MAX_N = 3_037_000_499
 
 
-def is_stack(table: Any) -> bool:
+def is_stack(table: object) -> TypeIs[TableStack]:
     """Is ``table`` a :class:`TableStack` (many tables), not one table?"""
     return isinstance(table, TableStack)
 
@@ -142,6 +145,10 @@ class TableStack:
     def require_counts(self, what: str, why: str, error: type[ValueError] = ValueError,
                        ) -> None:
         """Nothing to refuse: a stack holds whole items."""
+
+
+# what a score function reads: one table, or many tables of one layout
+Table = Contingency | TableStack
 
 
 def _starts(sorted_index: np.ndarray, size: int) -> np.ndarray:
