@@ -194,6 +194,7 @@ class Report(ScoreMapping):
             if self.permutation is not None:
                 row.append(permutation_cell(self.permutation[k]))
             rows.append(row)
+        table: str
         if self.intervals or sig is not None or self.permutation is not None:
             header = ["metric", "score", "value"]
             if self.intervals:
@@ -642,7 +643,7 @@ class MultiReport(ScoreMapping):
         ``diagnostics`` as in :meth:`Report.format`, for every reference."""
         top = _diagnostics_rows(diagnostics)
         intervals = self.intervals
-        head = [self._heading()]
+        head: list[str] = [self._heading()]
         first = self._first()
         sig, perm = first.significance, first.permutation
 
