@@ -154,3 +154,32 @@ def test_the_reported_case_and_its_neighbours(label):
     report = cm.evaluate(t, p, ["ari"], noise_label=label)
     paragraph = html_nodes(report._repr_html_())[0]
     assert paragraph == report.summary()
+
+
+@settings(max_examples=10, deadline=None)
+@given(labels.filter(lambda s: s.strip() == s and "\r" not in s))
+def test_compare_page_shows_the_label_column_once(tmp_path_factory, label):
+    """The dataset's description names its label column: user text in a paragraph."""
+    import csv
+
+    from clustermetrics.experiments.compare import RECOVERY_KEYS, Run
+    from clustermetrics.experiments.datasets import read_table
+    from clustermetrics.experiments.pages import compare_sections
+
+    path = tmp_path_factory.mktemp("data") / "d.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["x", "z", label],
+                                  *([i, i % 3, "ab"[i % 2]] for i in range(8))])
+    data = read_table(path, label)
+    table = cm.Contingency.from_labels(data.y, data.y)
+    scores = dict(cm.evaluate(table, metrics=["ari", *RECOVERY_KEYS.values()]))
+    run = Run(data.name, "kmeans", 0, 2, 0.0, scores,
+              {"exact": 0.0, "greedy": 0.0, "pseudo": 0.0}, "", table, data.y)
+    real, plots._png = plots._png, lambda fig: b"\x89PNG stub"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # glyphs missing from the font
+            page = render_page("compare", compare_sections([run], {data.name: data}))
+    finally:
+        plots._png = real
+    assert shows(html_nodes(page), label)
