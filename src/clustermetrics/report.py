@@ -146,8 +146,11 @@ class Report(ScoreMapping):
     def to_csv(self) -> str:
         """One row per score: ``metric,value``, then with intervals ``ci_low,ci_high,
         ci_level,n_boot,seed,skipped,ci_method,flags``, with significance ``z,pvalue,
-        null_mean,null_sd`` (empty for scores without an analytic null) and with a noise
-        label ``noise_label,noise,n_noise`` (csv-module quoting; labels as their ``str()``)."""
+        null_mean,null_sd`` (empty for scores without an analytic null), with permutation
+        tests ``perm_pvalue,perm_pvalue_se,perm_null_mean,perm_null_sd,n_perm,
+        perm_skipped`` and with a noise label ``noise_label,noise,n_noise`` (csv-module
+        quoting; labels as their ``str()``; a missing or undefined number is an empty
+        cell)."""
         header = ["metric", "value"]
         rows: list[list[Any]] = [[k, v] for k, v in self._values.items()]
         if self.significance is not None:
@@ -158,11 +161,11 @@ class Report(ScoreMapping):
                     [sig.z, sig.pvalue, sig.null_mean, sig.null_sd]
         if self.permutation is not None:
             header += ["perm_pvalue", "perm_pvalue_se", "perm_null_mean", "perm_null_sd",
-                       "n_perm"]
+                       "n_perm", "perm_skipped"]
             for row, key in zip(rows, self._values, strict=True):
                 test = self.permutation[key]
                 row += [test.pvalue, test.pvalue_se, test.null_mean, test.null_sd,
-                        test.n_perm]
+                        test.n_perm, test.n_skipped]
         return _csv(header, rows, self.intervals, self.bootstrap, self.noise,
                     list(self._values))
 

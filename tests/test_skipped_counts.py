@@ -1,6 +1,7 @@
-"""How many paired replicates were skipped is in every output of a paired comparison:
-``compare_clusterings`` (and the ``paired`` command) as text, JSON, CSV and HTML, and the
-runs of ``compare --paired`` as text, JSON, CSV and HTML.
+"""How many replicates or draws were skipped is in every output that reports a result
+drawn from them: a paired comparison (``compare_clusterings``, the ``paired`` command) as
+text, JSON, CSV and HTML, the runs of ``compare --paired`` likewise, and a report's
+permutation tests.
 
 A replicate is skipped for a score when the score is undefined on it for A or B (here:
 noise excluded, and a replicate drew only noise points of one side). The count reported in
@@ -111,3 +112,18 @@ def test_compare_paired_reports_the_skipped_replicates(seed):
     assert (f"{skipped} of the replicates skipped" in text) == (skipped > 0)
     cells = html_nodes(render_page("p", [Section("p", [paired_table(runs)])]))
     assert "replicates skipped" in cells and str(skipped) in cells
+
+
+def test_a_reports_permutation_tests_count_their_skipped_draws_in_every_format():
+    table = cm.Contingency.from_labels([0, 0, 1, 1], [0, 1, 0, 1])
+    tests = {"ari": cm.PermutationTest("ari", 0.0, 0.5, 0.1, 0.0, 0.2, 20, 4, "shuffle"),
+             "nmi": cm.PermutationTest("nmi", 0.0, 0.5, 0.1, 0.0, 0.2, 20, 0, "shuffle")}
+    report = cm.Report(table, {"ari": 0.0, "nmi": 0.0}, {}, {}, permutation=tests)
+    rows = {r["metric"]: r for r in csv.DictReader(io.StringIO(report.to_csv()))}
+    data = json.loads(report.to_json())
+    for key, test in tests.items():
+        assert int(rows[key]["perm_skipped"]) == test.n_skipped
+        assert data["permutation"][key]["n_skipped"] == test.n_skipped
+    assert "skipped: ari 4" in report.format()
+    nodes = html_nodes(report._repr_html_())
+    assert "permutation n_skipped" in nodes and "4" in nodes
