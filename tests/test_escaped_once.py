@@ -183,3 +183,18 @@ def test_compare_page_shows_the_label_column_once(tmp_path_factory, label):
     finally:
         plots._png = real
     assert shows(html_nodes(page), label)
+
+
+def test_warnings_noted_in_a_page_are_shown_as_messages(tmp_path, capsys):
+    """A warning is a message: its user strings are Python literals already (matplotlib
+    writes a missing glyph as '\\N{...}'), shown as the terminal shows a message."""
+    from clustermetrics.cli.options import write_page
+
+    message = "Glyph 26085 (\\N{CJK UNIFIED IDEOGRAPH-65E5}) missing; label 'a\\nb'"
+
+    def sections():
+        warnings.warn(message, stacklevel=2)
+        return []
+    write_page(str(tmp_path), "t", sections)
+    nodes = html_nodes((tmp_path / "index.html").read_text(encoding="utf-8"))
+    assert f"UserWarning: {message}" in nodes

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from .._text import named_twice
+from .._text import named_twice, visible
 from ..experiments.algorithms import MAX_SEED, SEED_RANGE, resolve_algorithms
 from ..experiments.compare import captured_warnings, merge_counts
 from ..experiments.html import Section, write_report
@@ -163,9 +163,10 @@ def write_page(directory: str, title: str, sections: Callable[[], list],
     """Build the sections (plots) and write the page; warnings raised while drawing (a
     glyph missing from the font, say) go into the page as notes, not to the terminal."""
     built, caught = captured_warnings(sections)
-    if caught:
+    if caught:  # messages: their user strings are literals already, shown as they are
         built = [*built, Section("Notes", ["Warnings raised while drawing the plots:",
-                                           *merge_counts(caught)])]
+                                           *(visible(line, backslash=False)
+                                             for line in merge_counts(caught))])]
     page = write_report(directory, title, built, intro)
     log(f"report written to {page}")
 
