@@ -122,7 +122,7 @@ def test_compare_noise_modes_match_the_library(capsys):
 def test_parse_k():
     assert parse_k("4,2-3") == [2, 3, 4]
     for repeated in ("3,3", "4,2,2-3", "2-5,4", "1-9,3-4", "7,2-8"):  # a k would run twice
-        with pytest.raises(CliError, match="names k = .* twice"):
+        with pytest.raises(CliError, match=r"names \d+ twice"):
             parse_k(repeated)
 
 
@@ -158,7 +158,7 @@ def test_unreadable_feature_files(tmp_path, capsys, content, message):
 
 def test_unknown_dataset(capsys):
     line = _error(capsys, "compare", "--dataset", "iris,mnist")
-    assert "unknown dataset 'mnist' (--dataset)" in line
+    assert "--dataset: unknown dataset 'mnist'" in line
 
 
 @pytest.mark.parametrize("k, message", [

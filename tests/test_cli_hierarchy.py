@@ -57,7 +57,7 @@ def test_linkage_and_truth_files(capsys, data, tmp_path):
     (["d.csv"], "--true-col"),
     (["--linkage", "truth.txt", "--truth", "truth.txt"], "not a numpy .npy file"),
     (["--linkage", "Z.npy", "--truth", "truth.txt", "--method", "ward"], "applies to DATA"),
-    (["d.csv", "--true-col", "label", "--k", "0"], "--k must"),
+    (["d.csv", "--true-col", "label", "--k", "0"], "--k: must be a positive integer"),
     (["d.csv", "--true-col", "label", "--k", "999"], "--k must"),
     (["--linkage", "Z.npy", "--truth", "short.txt"], "--truth has 2"),
     (["d.csv", "--true-col", "label", "--metrics", "nope"], "unknown metric"),

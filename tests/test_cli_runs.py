@@ -54,7 +54,7 @@ def test_runs_equal_evaluate(tmp_path, capsys, frame, suffix):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--pred-col", "kmeans"], "--pred-col names the same column twice"),
+    (["--pred-col", "kmeans"], "--pred-col names 'kmeans' twice"),
     (["--true-col", "gmm"], "not both"),
 ])
 def test_refused(tmp_path, capsys, frame, extra, message):

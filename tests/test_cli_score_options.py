@@ -83,7 +83,7 @@ def test_bad_options_two_file_form(capsys, extra, message):
 
 
 @pytest.mark.parametrize("extra,message", [
-    (["--true-col", "species", "--true-col", "species"], "--true-col names the same column"),
+    (["--true-col", "species", "--true-col", "species"], "--true-col names 'species' twice"),
     (["--true-col", "species", "--reference", "x.txt"], "--reference adds label files in the "
                                                         "two-file form"),
     (["--true-col", "species", "--true-col", "nope"], "has no column 'nope' (--true-col)"),

@@ -152,5 +152,5 @@ def test_missing_file_and_missing_feature_column(tmp_path):
         read_table(tmp_path / "nope.csv", "y")
     f = tmp_path / "d.csv"
     f.write_text("a,y\n1,x\n")
-    with pytest.raises(ValueError, match="no feature column 'b'"):
+    with pytest.raises(ValueError, match=r"no column 'b' \(feature_cols\)"):
         read_table(f, "y", feature_cols=["b"])

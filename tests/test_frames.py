@@ -84,7 +84,7 @@ def test_default_preds_are_the_other_columns():
 @pytest.mark.parametrize("kwargs, words", [
     (dict(truth="nope", preds=["a"]), ["no column 'nope'", "truth"]),
     (dict(truth="y", preds=["a", "zz"]), ["no column 'zz'", "preds"]),
-    (dict(truth="y", preds=["a", "y"]), ["preds", "truth column"]),
+    (dict(truth="y", preds=["a", "y"]), ["preds names 'y', the column of truth"]),
     (dict(truth="y", preds=["a"], by="b2"), ["no column 'b2'", "by"]),
     (dict(truth="y", preds=["a", "a"]), ["preds", "twice"]),
     (dict(truth="y", preds=[]), ["preds", "empty"]),
@@ -150,8 +150,8 @@ def test_bad_weights_name_the_column(weights, words):
 
 
 @pytest.mark.parametrize("weight, words", [
-    ("zz", "no column 'zz' \\(weight\\)"), ("a", "weight names the preds column"),
-    ("y", "weight names the truth column"), (["w"], "weight must be the name of one"),
+    ("zz", "no column 'zz' \\(weight\\)"), ("a", "weight names 'a', the column of preds"),
+    ("y", "weight names 'y', the column of truth"), (["w"], "weight must be the name of one"),
 ])
 def test_bad_weight_option_is_named(weight, words):
     frame = pd.DataFrame({"y": [0, 0, 1, 1], "a": [0, 1, 1, 1], "w": [1, 1, 1, 1]})

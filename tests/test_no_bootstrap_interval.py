@@ -174,3 +174,53 @@ def test_cli_every_score_with_ci_notes_it(capsys, tmp_path):
     data = json.loads(out)
     assert code == 0 and set(NO_INTERVAL) <= set(data["scores"])
     assert not set(NO_INTERVAL) & set(data["intervals"])
+
+
+# every command that draws bootstrap intervals, with what it needs to reach the check and
+# the option that names the score (a command with a bootstrap option but no case fails
+# the first test)
+INTERVAL_COMMANDS = {
+    "score": (["{t}", "{p}", "--ci", "0.9", "--metrics", "ari,{key}"], "--ci"),
+    "paired": (["{t}", "{p}", "{p}", "--metrics", "{key}"], "--ci"),
+    "coverage": (["--tables", "2", "--metrics", "ari,{key}"], "--metrics"),
+    "compare": (["--dataset", "iris", "--algorithms", "kmeans", "--paired", "{key}"],
+                "--paired"),
+}
+
+
+def test_every_command_that_draws_intervals_has_a_case():
+    import argparse
+
+    from clustermetrics.cli.main import build_parser
+
+    sub = next(a for a in build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    drawing = {name for name, p in sub.choices.items()
+               if any(a.dest in ("ci", "n_boot", "paired_n_boot") for a in p._actions)}
+    assert drawing == set(INTERVAL_COMMANDS)
+
+
+@pytest.mark.parametrize("key", NO_INTERVAL)
+@pytest.mark.parametrize("command", sorted(INTERVAL_COMMANDS))
+def test_every_command_refuses_it_named_before_any_work(capsys, tmp_path, key, command):
+    """The review's sample: `coverage --metrics mari` reported a MARI interval."""
+    truth, pred = _files(tmp_path)
+    argv, option = INTERVAL_COMMANDS[command]
+    code, out, err = _run(capsys, command, *[a.format(t=truth, p=pred, key=key)
+                                             for a in argv])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"{key} ({METRICS[key].name}) has no bootstrap interval ({option})" in err
+
+
+@pytest.mark.parametrize("key", NO_INTERVAL)
+def test_coverage_study_refuses_it_named_and_leaves_it_out_of_every_score(key):
+    from clustermetrics.experiments.coverage import coverage_study
+
+    with pytest.raises(ValueError, match=rf"^{key} \(.*\) has no bootstrap interval "
+                                         r"\(metrics\)"):
+        coverage_study(["8x10"], [100], ["ari", key], n_tables=2, n_boot=5,
+                       population=1000)
+    with pytest.warns(UserWarning, match=f"{key}: no bootstrap interval"):
+        result = coverage_study(["8x10"], [100], None, methods=["normal"], n_tables=2,
+                                n_boot=5, population=1000)
+    assert {row.metric for row in result.rows} == {k for k in METRICS if k not in NO_INTERVAL}

@@ -350,7 +350,8 @@ def test_command_line_weight_column(tmp_path, capsys):
     assert got["scores"] == json.loads(want.to_json())["scores"]
     assert got["n_samples"] == int(w.sum())
     for extra, message in ((["--weight-col", "q"], "no column 'q' (--weight-col)"),
-                           (["--weight-col", "a"], "--weight-col names a label column")):
+                           (["--weight-col", "a"],
+                            "--weight-col names 'a', the column of --a-col")):
         assert main([*argv, *extra]) == 2
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and message in err, err

@@ -147,13 +147,15 @@ def test_compare_report_shows_the_paired_comparison_with_the_best(tmp_path, caps
     adjusted = dict(zip([r["algorithm"] for r in runs if r["scores"]["ari"] != best_score],
                         holm([r["near_best"]["pvalue"] for r in runs
                               if r["scores"]["ari"] != best_score]), strict=True))
-    for dataset, algorithm, k, score, diff, interval, p, p_holm, near in rows:
+    for dataset, algorithm, k, score, diff, interval, p, p_holm, near, skipped in rows:
         run = by_algorithm[algorithm]
         assert dataset == "iris" and k == "3"
         assert float(score) == pytest.approx(run["scores"]["ari"], abs=5e-5)
         if run["scores"]["ari"] == best_score:
-            assert (diff, interval, p, p_holm, near) == ("best", "-", "-", "-", "best")
+            assert (diff, interval, p, p_holm, near, skipped) == \
+                ("best", "-", "-", "-", "best", "-")
             continue
+        assert int(skipped) == run["near_best"]["skipped"]
         # the difference is the run's score minus the best's, from the scores themselves
         assert float(diff) == pytest.approx(run["scores"]["ari"] - best_score, abs=5e-5)
         low, high = (float(x) for x in interval.strip("[]").split(","))

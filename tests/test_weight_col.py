@@ -240,7 +240,7 @@ def test_rows_dropped_for_a_missing_label_take_their_weight_along(tmp_path, caps
 @pytest.mark.parametrize("argv, message", [
     (["{d}/t.txt", "{d}/t.txt", "--weight-col", "w"], "--weight-col reads a column of one"),
     (["{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--weight-col", "p"],
-     "--weight-col names the --pred-col column 'p'"),
+     "--weight-col names 'p', the column of --pred-col"),
     (["{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--weight-col", "q"],
      "has no column 'q' (--weight-col)"),
 ])

@@ -78,14 +78,15 @@ _merge_levels = numba.njit(cache=True, nogil=True)(types.FunctionType(
      "cell_drop": _cell_drop}, "merge_levels"))
 
 
-def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                 out_tp, out_joined, out_nnz, out_h_pred, out_h_cond, out_h_cond_true):
+def merge_levels(n, left, right, classes, weights, total, n_classes, size_terms, cell_offset,
+                 cell_terms, out_tp, out_joined, out_nnz, out_h_pred, out_h_cond,
+                 out_h_cond_true):
     """Run the compiled loop (its state allocated here)."""
     cap = 1 << max(2 * n - 1, 1).bit_length()  # a power of two >= 2 n
     table = np.full(2 * cap, -1, dtype=np.int64)
     entry = np.empty(3 * n, dtype=np.int64)
     col = np.empty(2 * n, dtype=np.int64)
     column = np.empty(2 * n - 1 if n else 0, dtype=np.int64)
-    _merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                  table, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
-                  out_h_cond, out_h_cond_true)
+    _merge_levels(n, left, right, classes, weights, total, n_classes, size_terms, cell_offset,
+                  cell_terms, table, entry, col, column, out_tp, out_joined, out_nnz,
+                  out_h_pred, out_h_cond, out_h_cond_true)

@@ -74,18 +74,21 @@ def log_ratio(x, y):
     return math.log(float(x) / float(y))
 
 
-def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, cell_terms,
-                 cell_of, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
-                 out_h_cond, out_h_cond_true):
+def merge_levels(n, left, right, classes, weights, total, n_classes, size_terms, cell_offset,
+                 cell_terms, cell_of, entry, col, column, out_tp, out_joined, out_nnz,
+                 out_h_pred, out_h_cond, out_h_cond_true):
     """Apply the merges ``(left[m], right[m])`` in order; after merge m the cut has
     k = n - m - 1 clusters and its statistics go to ``out_*[k]`` (``out_*[n]``: all
     singletons). Node ids: i < n is point i, n + m the cluster formed by merge m.
+    Point p counts ``weights[p]`` >= 1 times (repetitions of it; ``total`` their sum):
+    every count is then a sum of weights, and ``size_terms`` / ``cell_terms`` are indexed
+    by such sums (up to ``total``).
 
     State, each record's fields side by side (one memory fetch per record: the loop is
     bound by fetches from scattered places): ``entry[3 e:3 e + 3]`` = class, count, next
     entry of entry e; ``col[2 j:2 j + 2]`` = first entry, size of column j; ``column[v]``
     the column of node v."""
-    tp = 0
+    tp = 0  # a point of weight w is w items together: C(w, 2) pairs in its cell
     joined = 0
     nnz = n
     hp = 0.0  # H(prediction), Neumaier sum: value hp + hp_c
@@ -96,15 +99,18 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
     ht_c = 0.0
     for p in range(n):
         cls = classes[p]
+        w = weights[p]
         entry[3 * p] = cls
-        entry[3 * p + 1] = 1
+        entry[3 * p + 1] = w
         entry[3 * p + 2] = -1
         col[2 * p] = p
-        col[2 * p + 1] = 1
+        col[2 * p + 1] = w
         column[p] = p
         cell_claim(cell_of, p * n_classes + cls, p)
-        hp, hp_c = add_compensated(hp, hp_c, size_terms[1])
-        hc, hc_c = add_compensated(hc, hc_c, cell_terms[cell_offset[cls] + 1])
+        tp += w * (w - 1) // 2
+        hp, hp_c = add_compensated(hp, hp_c, size_terms[w])
+        hc, hc_c = add_compensated(hc, hc_c, cell_terms[cell_offset[cls] + w])
+    joined = tp
     out_tp[n] = tp
     out_joined[n] = joined
     out_nnz[n] = nnz
@@ -158,7 +164,7 @@ def merge_levels(n, left, right, classes, n_classes, size_terms, cell_offset, ce
             dv, dv_c = add_compensated(dv, dv_c, (ss - shared_s) * log_ratio(both, ss))
         if shared_b < sb:
             dv, dv_c = add_compensated(dv, dv_c, (sb - shared_b) * log_ratio(both, sb))
-        ht, ht_c = add_compensated(ht, ht_c, max(dv + dv_c, 0.0) / n)
+        ht, ht_c = add_compensated(ht, ht_c, max(dv + dv_c, 0.0) / total)
         joined += sb * ss
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[sb])
         hp, hp_c = add_compensated(hp, hp_c, -size_terms[ss])

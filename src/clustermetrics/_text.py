@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["text_table", "visible", "display_width", "csv_text", "plural", "quoted_list"]
+__all__ = ["Shown", "text_table", "visible", "display_width", "csv_cell", "csv_text", "plural",
+           "quoted_list", "no_such_column", "find_column", "one_role", "named_twice"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 # Format characters that reorder text (Unicode bidi controls): shown escaped.
@@ -43,22 +45,40 @@ def _shown_escaped(ch: str) -> bool:
     return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
 
 
-def visible(text: Any, *, backslash: bool = True) -> str:
+class Shown(str):
+    """Text as the terminal shows it: user text already through :func:`visible`.
+
+    :func:`visible` returns it as it is, so a line built from shown parts (a report's
+    summary, a table) can be handed to any renderer -- a text table's cell, an HTML
+    paragraph -- and is escaped exactly once. Operations on it (``+``, f-strings,
+    ``join``) give a plain ``str``: a line composed of shown parts is marked by wrapping
+    it, ``Shown(f"... {visible(name)} ...")``.
+    """
+
+    __slots__ = ()
+
+
+def visible(text: Any, *, backslash: bool = True) -> Shown:
     """``str(text)`` with control characters, line separators and bidi controls escaped,
     and (unless ``backslash=False``, for messages whose user strings are already
     ``repr``-escaped) every backslash doubled, so that two different texts never look
-    the same.
+    the same. Text already shown (:class:`Shown`) is returned as it is: nothing is
+    escaped twice.
 
     >>> print(visible("a\\nb\\tc\\x1bd\\u202ee é"))
     a\\nb\\tc\\x1bd\\u202ee é
     >>> print(visible("a\\\\nb"), visible("a\\\\nb", backslash=False))
     a\\\\nb a\\nb
+    >>> print(visible(visible("a\\nb")))
+    a\\nb
     """
+    if isinstance(text, Shown):
+        return text
     text = str(text)
     if text.isprintable() and (not backslash or "\\" not in text):  # the common case
-        return text
-    return "".join(_escape(ch) if _shown_escaped(ch) or (backslash and ch == "\\") else ch
-                   for ch in text)
+        return Shown(text)
+    return Shown("".join(_escape(ch) if _shown_escaped(ch) or (backslash and ch == "\\")
+                         else ch for ch in text))
 
 
 def plural(count: int | float, noun: str, plural_form: str | None = None) -> str:
@@ -88,6 +108,61 @@ def no_such_column(source: Any, column: Any, option: str, columns: Iterable[Any]
                       f"{quoted_list(columns)}")
 
 
+def find_column(source: Any, columns: Sequence[Any], column: Any, option: str) -> int:
+    """The position of ``column`` among ``columns`` (a file's header, a frame's column
+    names): the one rule of every reader for a column asked for by name, which must be
+    there exactly once (other names may repeat). The errors name ``option``.
+
+    >>> find_column("t.csv", ["a", "b", "a"], "b", "pred_col")
+    1
+    >>> find_column("t.csv", ["a", "b", "a"], "a", "true_col")
+    Traceback (most recent call last):
+    ...
+    ValueError: t.csv has 2 columns named 'a' (true_col); the column to read must be named once
+    """
+    hits = [i for i, name in enumerate(columns) if name == column]
+    if not hits:
+        raise no_such_column(source, column, option, columns)
+    if len(hits) > 1:
+        raise ValueError(f"{source} has {len(hits)} columns named {column!r} ({option}); "
+                         "the column to read must be named once")
+    return hits[0]
+
+
+def one_role(columns: Mapping[str, Iterable[Any]]) -> None:
+    """The one error for a column that two options name (option -> the columns it names,
+    first the ones that take precedence): a column is read for one role, so the truth is
+    never also a prediction, a feature or a weight.
+
+    >>> one_role({"true_col": ["y"], "pred_col": ["a", "y"]})
+    Traceback (most recent call last):
+    ...
+    ValueError: pred_col names 'y', the column of true_col: a column has one role
+    """
+    role: dict[Any, str] = {}
+    for option, names in columns.items():
+        for name in names:
+            if role.setdefault(name, option) != option:
+                raise ValueError(f"{option} names {name!r}, the column of {role[name]}: a "
+                                 "column has one role")
+
+
+def named_twice(names: Sequence[Any], option: str) -> None:
+    """The one error for a list of names (columns, values of an option) that repeats one:
+    each is named once.
+
+    >>> named_twice(["x", "y", "x"], "features")
+    Traceback (most recent call last):
+    ...
+    ValueError: features names 'x' twice
+    """
+    seen: set[Any] = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"{option} names {name!r} twice")
+        seen.add(name)
+
+
 def display_width(text: str) -> int:
     """Terminal columns of ``text``: wide East Asian characters take two, combining marks
     and other zero-width format characters none.
@@ -106,7 +181,7 @@ def display_width(text: str) -> int:
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int = 0,
-               align_numbers: bool = False) -> str:
+               align_numbers: bool = False) -> Shown:
     """Columns two spaces apart, padded to their widest cell, trailing blanks stripped;
     every cell goes through :func:`visible`, so each row is exactly one line.
 
@@ -129,10 +204,10 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int
         fill = " " * (width - size)
         return fill + text if right_ else text + fill
 
-    return "\n".join(
+    return Shown("\n".join(
         pad + "  ".join(cell(c, s, w, r_) for c, s, w, r_ in
                         zip(row, size_row, widths, right, strict=True)).rstrip()
-        for row, size_row in zip(cells, sizes, strict=True))
+        for row, size_row in zip(cells, sizes, strict=True)))
 
 
 def _is_number(text: str) -> bool:
@@ -143,13 +218,34 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def csv_text(rows: Iterable[Sequence[Any]]) -> str:
-    r"""Rows as CSV text (``csv`` module quoting, ``\n`` after each row). A field holding a
-    carriage return is quoted too (Python's writer quotes only the characters of its row
-    terminator, so a bare ``\r`` would otherwise end the row for every reader).
+def csv_cell(value: Any) -> Any:
+    """One CSV field: a number as Python's shortest round-trip text (``float()`` reads it
+    back exactly; ``inf`` and ``-inf`` as such), a missing or undefined number (None,
+    NaN) as an empty field, as JSON writes it ``null``; anything else as its ``str()``.
 
-    >>> csv_text([["a", "b\rc"], [1, "d,e"]])
-    'a,"b\rc"\n1,"d,e"\n'
+    >>> [csv_cell(v) for v in [0.1, float("nan"), None, float("-inf"), 3, True, "x"]]
+    ['0.1', '', '', '-inf', '3', 'True', 'x']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (bool, str)):
+        return str(value)
+    if hasattr(value, "dtype") and hasattr(value, "item") and value.dtype.kind in "biuf":
+        value = value.item()  # a numpy scalar: its Python number (repr of np.float64 differs)
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def csv_text(rows: Iterable[Sequence[Any]]) -> str:
+    r"""Rows as CSV text (``csv`` module quoting, ``\n`` after each row), every field
+    written by :func:`csv_cell`, so every CSV output writes a number, and a missing one,
+    the same way. A field holding a carriage return is quoted too (Python's writer quotes
+    only the characters of its row terminator, so a bare ``\r`` would otherwise end the
+    row for every reader).
+
+    >>> csv_text([["a", "b\rc"], [1, "d,e"], [float("nan"), 0.5]])
+    'a,"b\rc"\n1,"d,e"\n,0.5\n'
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -157,6 +253,6 @@ def csv_text(rows: Iterable[Sequence[Any]]) -> str:
     for row in rows:
         buffer.seek(0)
         buffer.truncate()
-        writer.writerow(row)
+        writer.writerow([csv_cell(v) for v in row])
         lines.append(buffer.getvalue()[:-2] + "\n")
     return "".join(lines)

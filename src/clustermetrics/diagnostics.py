@@ -146,7 +146,7 @@ def diagnostics_data(diag: Diagnostics, top: int | None = None) -> dict[str, Any
 
 
 def diagnose(labels_true: Any, labels_pred: Any = None, *,
-             min_share: float = 0.05) -> Diagnostics:
+             min_share: float = 0.05, sample_weight: Any = None) -> Diagnostics:
     """Per-class and per-cluster breakdown of a clustering, largest errors first.
 
     For class i with n_i items, the best cluster is argmax_j n_ij (ties: first cluster in
@@ -164,6 +164,9 @@ def diagnose(labels_true: Any, labels_pred: Any = None, *,
         Predicted cluster labels.
     min_share : float in (0, 1], default=0.05
         Smallest share of a class (cluster) a cluster (class) must hold to be listed.
+    sample_weight : array-like of shape (n_samples,) of non-negative numbers, optional
+        How much each item counts: sizes and counts are then total weights (integer
+        weights: repetitions of the items).
 
     Examples
     --------
@@ -176,7 +179,7 @@ def diagnose(labels_true: Any, labels_pred: Any = None, *,
     if isinstance(min_share, bool) or not isinstance(min_share, (int, float)) or not (
             0.0 < min_share <= 1.0):
         raise ValueError(f"min_share must be a number in (0, 1], got {min_share!r}")
-    table = as_contingency(labels_true, labels_pred)
+    table = as_contingency(labels_true, labels_pred, sample_weight)
     classes = _side(table.rows, table.cols, table.counts, table.class_sizes,
                     table.class_labels, table.cluster_labels, min_share)
     clusters = _side(table.cols, table.rows, table.counts, table.cluster_sizes,

@@ -211,16 +211,17 @@ _NO_INTERVAL_ADVICE = ("leave it out of the metrics to get the other scores' int
 
 
 def check_intervals(keys: Iterable[str], every_score: bool,
-                    advice: str = _NO_INTERVAL_ADVICE) -> dict[str, str]:
+                    advice: str = _NO_INTERVAL_ADVICE, option: str = "ci") -> dict[str, str]:
     """The scores of ``keys`` without a bootstrap interval (key -> why), when intervals
-    are asked for. A score the user named is refused, as a named score unavailable on
-    the table is (its interval would be a silently wrong number), with ``advice``; of
-    every score, they are returned, to be scored without an interval."""
+    are asked for (by ``option``, which the error names). A score the user named is
+    refused, as a named score unavailable on the table is (its interval would be a
+    silently wrong number), with ``advice``; of every score, they are returned, to be
+    scored without an interval. Every entry point that computes intervals calls it."""
     lacking = without_intervals(keys)
     if lacking and not every_score:
         key, why = next(iter(lacking.items()))
-        raise ValueError(f"{key} ({METRICS[key].name}) has no bootstrap interval (ci): "
-                         f"{why}; {advice}")
+        raise ValueError(f"{key} ({METRICS[key].name}) has no bootstrap interval "
+                         f"({option}): {why}; {advice}")
     return lacking
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._text import no_such_column
+from ._text import find_column, named_twice, one_role
 from .evaluate import _UNSET_N_BOOT, check_options, evaluate_table
 from .registry import resolve_metrics
 from .table import Contingency
@@ -70,7 +70,7 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     1    b          4          2           2 -0.5            0.5
     """
     kind = _library(frame)
-    columns = [str(c) for c in frame.columns]
+    columns = [str(c) for c in frame.columns]  # a name is found once among them, or refused
     keys = resolve_metrics(metrics)
     check_options(noise_label=noise_label, noise=noise, ci=ci, n_boot=n_boot, seed=seed)
     by_cols = _names(by, "by", frame, columns, allow_empty=True)
@@ -82,12 +82,11 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                      and c != weight]
         if not pred_cols:
             raise ValueError("frame has no column besides truth and by to score (preds)")
+        for name in dict.fromkeys(pred_cols):  # a repeated name: which run is it?
+            find_column("frame", columns, name, "preds")
     else:
         pred_cols = _names(preds, "preds", frame, columns)
-    for name, cols in (("truth", [truth_col]), ("by", by_cols)):
-        same = [c for c in cols if c in pred_cols]
-        if same:
-            raise ValueError(f"preds names the {name} column {same[0]!r}")
+    one_role({"truth": [truth_col], "by": by_cols, "preds": pred_cols})
     if "pred" in by_cols:
         raise ValueError("by names a column 'pred', the name of the output's run column")
     weights = None
@@ -96,14 +95,14 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
             else None
         if weight_col is None:
             raise ValueError(f"weight must be the name of one column, got {weight!r}")
-        for name, cols in (("truth", [truth_col]), ("by", by_cols), ("preds", pred_cols)):
-            if weight_col in cols:
-                raise ValueError(f"weight names the {name} column {weight_col!r}")
-        weights = _weights(frame[weight_col], weight_col)
+        one_role({"truth": [truth_col], "by": by_cols, "preds": pred_cols,
+                  "weight": [weight_col]})
+        weights = _weights(_column(frame, columns, weight_col, "weight"), weight_col)
 
-    factorized = Contingency.factorized(frame[truth_col], "truth")
-    truth_labels = as_label_array(frame[truth_col], "truth") if weights is not None else None
-    groups = _groups(frame, by_cols)
+    truth_values = _column(frame, columns, truth_col, "truth")
+    factorized = Contingency.factorized(truth_values, "truth")
+    truth_labels = as_label_array(truth_values, "truth") if weights is not None else None
+    groups = _groups([_column(frame, columns, c, "by") for c in by_cols], by_cols)
     if weights is not None:
         for values, rows in groups:
             if not weights[slice(None) if rows is None else rows].any():
@@ -115,7 +114,7 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                    n_boot=_UNSET_N_BOOT if n_boot is None else n_boot, seed=seed)
     records: list[dict[str, Any]] = []
     for pred in pred_cols:
-        labels = as_label_array(frame[pred], pred)
+        labels = as_label_array(_column(frame, columns, pred, "preds"), pred)
         for values, rows in groups:
             if weights is not None:  # weighted: the rows of positive weight, counted
                 assert truth_labels is not None
@@ -170,21 +169,26 @@ def _names(value: Any, option: str, frame: Any, columns: list[str], *,
     if not names and not allow_empty:
         raise ValueError(f"{option} is empty: name at least one column")
     for name in names:
-        if name not in columns:
-            raise no_such_column("frame", name, option, columns)
-    if len(set(names)) != len(names):
-        raise ValueError(f"{option} names a column twice")
+        find_column("frame", columns, name, option)
+    named_twice(names, option)
     return list(names)
 
 
-def _groups(frame: Any, by_cols: list[str]) -> list[tuple[tuple[Any, ...], Any]]:
-    """(group values, row indices) in sorted group order; one group of all rows (indices
-    None) without ``by``."""
+def _column(frame: Any, columns: list[str], name: str, option: str) -> Any:
+    """The column named ``name``, found by position: a name must be there once (pandas
+    allows repeated names, where ``frame[name]`` would be a frame of all of them)."""
+    i = find_column("frame", columns, name, option)
+    return frame.iloc[:, i] if hasattr(frame, "iloc") else frame.to_series(i)
+
+
+def _groups(values: list[Any], by_cols: list[str]) -> list[tuple[tuple[Any, ...], Any]]:
+    """(group values, row indices) of the ``by`` columns' ``values``, in sorted group
+    order; one group of all rows (indices None) without ``by``."""
     if not by_cols:
         return [((), None)]
     codes, labels = [], []
-    for col in by_cols:
-        c, u = factorize(as_label_array(frame[col], col))
+    for col, column in zip(by_cols, values, strict=True):
+        c, u = factorize(as_label_array(column, col))
         codes.append(c)
         labels.append(u.tolist())
     uniq, inverse = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)

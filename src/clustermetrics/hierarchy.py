@@ -52,7 +52,7 @@ from .metrics.pair_counting import PairCounts, _pairs
 from .registry import METRICS, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import as_label_array
+from .table.validation import as_label_array, as_mass_array
 
 __all__ = ["BestCut", "HierarchyScores", "as_merges", "cut_labels", "score_hierarchy",
            "updatable_metrics"]
@@ -284,25 +284,33 @@ class _LevelStats(NamedTuple):
     h_cond_true: np.ndarray
 
 
-def _level_stats(codes: np.ndarray, class_sizes: np.ndarray,
-                 children: np.ndarray) -> _LevelStats:
-    """Sufficient statistics of every cut, indexed by its number of clusters (0 unused)."""
+def _level_stats(codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarray,
+                 weights: np.ndarray | None = None) -> _LevelStats:
+    """Sufficient statistics of every cut, indexed by its number of clusters (0 unused).
+    ``weights``: how many times each point counts (positive integers; None: once), with
+    ``class_sizes`` the classes' total weights."""
     n = codes.shape[0]
     n_classes = class_sizes.shape[0]
-    size_terms = entropy_terms(np.arange(n + 1), n)
+    if weights is None:
+        weights = np.ones(n, dtype=np.int64)
+    total = int(class_sizes.sum())
+    # the terms are looked up by count: one per possible count, up to the total weight
+    size_terms = entropy_terms(np.arange(total + 1), total)
     offsets = np.concatenate([[0], np.cumsum(class_sizes + 1)[:-1]]).astype(np.int64)
-    cell_terms = np.concatenate([conditional_entropy_terms(np.arange(a + 1), int(a), n)
+    cell_terms = np.concatenate([conditional_entropy_terms(np.arange(a + 1), int(a), total)
                                  for a in class_sizes.tolist()])
     out = [np.zeros(n + 1, dtype=np.int64) for _ in range(3)] + \
         [np.zeros(n + 1, dtype=np.float64) for _ in range(3)]
     kernel = _kernels.hierarchy_kernel(n)
     if kernel is not None:
         kernel(n, np.ascontiguousarray(children[:, 0]), np.ascontiguousarray(children[:, 1]),
-               codes.astype(np.int64), n_classes, size_terms, offsets, cell_terms, *out)
+               codes.astype(np.int64), np.ascontiguousarray(weights, dtype=np.int64), total,
+               n_classes, size_terms, offsets, cell_terms, *out)
         return _LevelStats(*out)
     lists = [[0] * (n + 1) for _ in range(3)] + [[0.0] * (n + 1) for _ in range(3)]
     merge_levels(n, children[:, 0].tolist(), children[:, 1].tolist(), codes.tolist(),
-                 n_classes, size_terms.tolist(), offsets.tolist(), cell_terms.tolist(), {},
+                 np.asarray(weights).tolist(), total, n_classes, size_terms.tolist(),
+                 offsets.tolist(), cell_terms.tolist(), {},
                  [0] * (3 * n), [0] * (2 * n), [0] * (2 * n - 1), *lists)
     return _LevelStats(*(np.array(x, dtype=o.dtype) for x, o in zip(lists, out, strict=True)))
 
@@ -426,7 +434,8 @@ def _best(entry: MetricInfo, ks: np.ndarray, values: np.ndarray) -> BestCut | No
 
 def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | None = None,
                     n_clusters: int | Iterable[int] | None = None, *,
-                    k: int | Iterable[int] | None = None) -> HierarchyScores:
+                    k: int | Iterable[int] | None = None,
+                    sample_weight: Any = None) -> HierarchyScores:
     """Score every cut of a dendrogram (or the cuts asked for) against the truth.
 
     Parameters
@@ -446,6 +455,13 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
         are taken as their ints, here and in ``k``.
     k : int or iterable of int, optional
         More cuts at which to compute the scores that are not updatable (also reported).
+    sample_weight : array-like of shape (n_samples,) of positive integers, optional
+        How many times each point counts: every cut is scored as the table of the
+        repeated points (the cut of the tree labels the points, each point's items go
+        where it goes). Positive integers only: a point of weight 0 would be a cluster
+        of no items in the cuts (leave it out of the tree), and real weights are not
+        repetitions (the merge-by-merge counts are of whole items). Costs O(total
+        weight) memory for the entropy terms, besides O(N).
 
     Returns
     -------
@@ -473,6 +489,7 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     codes, _ = factorize(truth)
     codes = np.asarray(codes, dtype=np.int64)
     n = codes.shape[0]
+    weights = None if sample_weight is None else _point_weights(sample_weight, n)
     children, heights = as_merges(tree, n)
     keys = resolve_metrics(updatable_metrics() if metrics is None else metrics)
     updatable = _updatable()
@@ -484,9 +501,13 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     if extra:
         ks = np.union1d(ks, np.array(extra, dtype=np.int64))
     class_sizes = np.bincount(codes)
+    if weights is not None:  # total weights, summed exactly in int64
+        class_sizes = np.zeros(class_sizes.shape[0], dtype=np.int64)
+        np.add.at(class_sizes, codes, weights)
     values: dict[str, np.ndarray] = {}
     if fast:
-        values.update(_updatable_values(fast, updatable, codes, class_sizes, children, ks))
+        values.update(_updatable_values(fast, updatable, codes, class_sizes, children, ks,
+                                        weights))
         # a score that read more than the statistics on a branch the probe did not reach
         # is computed from scratch instead, at the chosen cuts
         slow += [key for key in fast if key not in values]
@@ -506,7 +527,7 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
         for key in slow:
             values[key] = np.full(ks.shape[0], np.nan)
         for c in cut_at:
-            table = Contingency.from_labels(codes, cut_labels(children, c))
+            table = Contingency.from_labels(codes, cut_labels(children, c), weights)
             for key in slow:
                 values[key][index[c]] = METRICS[key].compute(table)[0]
         for key in slow:
@@ -551,16 +572,39 @@ _FLOAT_EXACT = 2**53
 
 def _check_points(n: int) -> None:
     if n > _MAX_POINTS:
-        raise ValueError(f"score_hierarchy handles trees of at most 2**32 points (their pair "
-                         f"counts fit in 64-bit integers), got {n}")
+        raise ValueError(f"score_hierarchy handles trees of at most 2**32 points, or a total "
+                         f"sample_weight of at most 2**32 (their pair counts fit in 64-bit "
+                         f"integers), got {n}")
+
+
+def _point_weights(sample_weight: Any, n: int) -> np.ndarray:
+    """``sample_weight`` of :func:`score_hierarchy` checked: one positive integer per
+    point (errors name sample_weight and say why)."""
+    if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
+        raise ValueError("sample_weight must be a sequence of one weight per point, got "
+                         f"{type(sample_weight).__name__}")
+    w = as_mass_array(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise ValueError(f"labels_true and sample_weight have different lengths: {n} and "
+                         f"{w.shape[0]}")
+    if w.dtype.kind == "f":
+        raise ValueError("sample_weight of score_hierarchy must be whole numbers, the times "
+                         "each point is repeated: real weights are not repetitions, and the "
+                         "cuts are counted merge by merge in whole items")
+    if (w == 0).any():
+        raise ValueError(f"sample_weight is 0 for point {int(np.argmax(w == 0))}: every cut "
+                         "would hold a cluster of no items; leave the point out of the tree")
+    return w
 
 
 def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
                       codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarray,
-                      ks: np.ndarray) -> dict[str, np.ndarray]:
-    n, n_classes = codes.shape[0], class_sizes.shape[0]
+                      ks: np.ndarray, weights: np.ndarray | None = None,
+                      ) -> dict[str, np.ndarray]:
+    n_classes = class_sizes.shape[0]
+    n = int(class_sizes.sum())  # the items: the points, or their total weight
     _check_points(n)
-    stats = _level_stats(codes, class_sizes, children)
+    stats = _level_stats(codes, class_sizes, children, weights)
     want_pairs = any(updatable[key][0] for key in keys)
     want_info = any(updatable[key][1] for key in keys)
     same_true = int((class_sizes * (class_sizes - 1) // 2).sum())

@@ -18,8 +18,6 @@ exchangeable, so the draw is a multinomial over those (cell, weight) groups. Rea
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import warnings
 from collections.abc import Callable, Iterable
@@ -31,7 +29,7 @@ import numpy as np
 from . import _kernels
 from ._json import dumps
 from ._progress import progress_bar
-from ._text import visible
+from ._text import csv_text, text_table, visible
 from ._threads import replicate_threads, scored_in_order
 from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table, stack_size
 from .evaluate import check_intervals, left_out, no_interval_lines, replicate_scores
@@ -102,39 +100,39 @@ class PairedComparison:
         return dumps(self.to_dict())
 
     def to_csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["score", self.names[0], self.names[1], "difference", "low", "high",
-                         "pvalue", "better", "skipped"])
-        for key, s in self.scores.items():
-            better = {"a": self.names[0], "b": self.names[1]}.get(s.better, s.better)
-            writer.writerow([key, repr(s.a), repr(s.b), repr(s.difference),
-                             repr(s.interval[0]), repr(s.interval[1]), repr(s.pvalue),
-                             better, s.n_skipped])
-        return out.getvalue()
+        header = ["score", self.names[0], self.names[1], "difference", "low", "high",
+                  "pvalue", "better", "skipped"]
+        rows = [[key, s.a, s.b, s.difference, *s.interval, s.pvalue,
+                 {"a": self.names[0], "b": self.names[1]}.get(s.better, s.better),
+                 s.n_skipped] for key, s in self.scores.items()]
+        return csv_text([header, *rows])
 
     def format(self) -> str:
         return str(self)
 
     def __str__(self) -> str:
-        a, b = (visible(n) for n in self.names)
-        pct = f"{self.level * 100:g}%"
-        head = f"{'score':<22}{a[:12]:>12}{b[:12]:>12}{'difference':>12}  {pct + ' interval':<22}" \
-               f"{'p-value':>9}  better"
+        a, b = self.names
         size = (f"items of total weight {self.n_samples:.6g}"
                 if isinstance(self.n_samples, float) else f"N = {self.n_samples} items")
-        lines = [f"paired bootstrap: {self.n_boot} replicates over {size}", head]
-        for key, s in self.scores.items():
-            winner = {"a": a, "b": b, "tie": "tie"}[s.better]
-            mark = "" if s.significant() else " (not significant at 0.05)"
-            lines.append(f"{key:<22}{s.a:>12.4f}{s.b:>12.4f}{s.difference:>+12.4f}  "
-                         f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]".ljust(82)
-                         + f"{_fmt_p(s.pvalue, self.n_boot):>9}  {winner}{mark}")
-        return "\n".join(lines + self.notes)
+        rows = [[key, f"{s.a:.4f}", f"{s.b:.4f}", f"{s.difference:+.4f}",
+                 "undefined" if math.isnan(s.interval[0]) else
+                 f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
+                 _fmt_p(s.pvalue, self.n_boot - s.n_skipped),
+                 {"a": a, "b": b, "tie": "tie"}[s.better]
+                 + ("" if s.significant() else " (not significant at 0.05)"), s.n_skipped]
+                for key, s in self.scores.items()]
+        table = text_table(["score", a, b, "difference", f"{self.level * 100:g}% interval",
+                            "p-value", "better", "replicates skipped"], rows,
+                           align_numbers=True)
+        return "\n".join([f"paired bootstrap: {self.n_boot} replicates over {size}", table,
+                          *(visible(note, backslash=False) for note in self.notes)])
 
 
-def _fmt_p(p: float, n_boot: int) -> str:
-    floor = 1.0 / (n_boot + 1)
+def _fmt_p(p: float, n_scored: int) -> str:
+    """The p-value, or ``<floor`` at its floor 1 / (replicates scored + 1)."""
+    if math.isnan(p):
+        return "undefined"
+    floor = 1.0 / (n_scored + 1)
     return f"<{floor:.1g}" if p <= floor else f"{p:.3g}"
 
 

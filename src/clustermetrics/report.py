@@ -19,7 +19,7 @@ import numpy as np
 from ._html import goodness_style, html_table
 from ._html import text as html_text
 from ._json import dumps, json_data, json_label
-from ._text import csv_text, plural, text_table, visible
+from ._text import Shown, csv_text, plural, text_table, visible
 from .bootstrap import (
     FLAG_BIAS,
     FLAG_SMALL,
@@ -146,28 +146,32 @@ class Report(ScoreMapping):
     def to_csv(self) -> str:
         """One row per score: ``metric,value``, then with intervals ``ci_low,ci_high,
         ci_level,n_boot,seed,skipped,ci_method,flags``, with significance ``z,pvalue,
-        null_mean,null_sd`` (empty for scores without an analytic null) and with a noise
-        label ``noise_label,noise,n_noise`` (csv-module quoting; labels as their ``str()``)."""
+        null_mean,null_sd`` (empty for scores without an analytic null), with permutation
+        tests ``perm_pvalue,perm_pvalue_se,perm_null_mean,perm_null_sd,n_perm,
+        perm_skipped`` and with a noise label ``noise_label,noise,n_noise`` (csv-module
+        quoting; labels as their ``str()``; a missing or undefined number is an empty
+        cell)."""
         header = ["metric", "value"]
-        rows = [[k, repr(v)] for k, v in self._values.items()]
+        rows: list[list[Any]] = [[k, v] for k, v in self._values.items()]
         if self.significance is not None:
             header += ["z", "pvalue", "null_mean", "null_sd"]
             for row, key in zip(rows, self._values, strict=True):
                 sig = self.significance.get(key)
-                row += ["", "", "", ""] if sig is None else \
-                    [repr(sig.z), repr(sig.pvalue), repr(sig.null_mean), repr(sig.null_sd)]
+                row += [None] * 4 if sig is None else \
+                    [sig.z, sig.pvalue, sig.null_mean, sig.null_sd]
         if self.permutation is not None:
             header += ["perm_pvalue", "perm_pvalue_se", "perm_null_mean", "perm_null_sd",
-                       "n_perm"]
+                       "n_perm", "perm_skipped"]
             for row, key in zip(rows, self._values, strict=True):
                 test = self.permutation[key]
-                row += [repr(test.pvalue), repr(test.pvalue_se), repr(test.null_mean),
-                        repr(test.null_sd), str(test.n_perm)]
+                row += [test.pvalue, test.pvalue_se, test.null_mean, test.null_sd,
+                        test.n_perm, test.n_skipped]
         return _csv(header, rows, self.intervals, self.bootstrap, self.noise,
                     list(self._values))
 
-    def summary(self) -> str:
-        """The one-line description of the table (and of noise handling)."""
+    def summary(self) -> Shown:
+        """The one-line description of the table (and of noise handling), as the terminal
+        shows it (the noise label escaped as in messages)."""
         t = self.table
         line = (f"N = {t.n_samples}, {plural(t.n_classes, 'class', 'classes')}, "
                 f"{plural(t.n_clusters, 'cluster')}")
@@ -176,7 +180,7 @@ class Report(ScoreMapping):
             what = "as singleton clusters" if nz.mode == "singletons" else "excluded"
             line += (f"; noise label {visible(repr(nz.label), backslash=False)}: "
                      f"{nz.n_noise} of {plural(nz.n_samples, 'point')} {what}")
-        return line
+        return Shown(line)
 
     def format(self, diagnostics: int | str | None = 0) -> str:
         """The score table; with ``diagnostics`` a positive number of rows (or None or
@@ -193,6 +197,7 @@ class Report(ScoreMapping):
             if self.permutation is not None:
                 row.append(permutation_cell(self.permutation[k]))
             rows.append(row)
+        table: str
         if self.intervals or sig is not None or self.permutation is not None:
             header = ["metric", "score", "value"]
             if self.intervals:
@@ -524,9 +529,9 @@ def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Inter
         for row, key in zip(rows, keys, strict=True):
             iv = intervals.get(key)
             if iv is None:  # a score without an interval: empty cells
-                row += ["", "", "", "", "", "", "", ""]
+                row += [None] * 8
                 continue
-            row += [repr(iv.low), repr(iv.high), repr(iv.level), iv.n_boot, seed,
+            row += [iv.low, iv.high, iv.level, iv.n_boot, seed,
                     iv.n_skipped, iv.method, "; ".join(iv.flags)]
     if noise is not None:
         header += ["noise_label", "noise", "n_noise"]
@@ -631,9 +636,8 @@ class MultiReport(ScoreMapping):
     def to_csv(self) -> str:
         """One row per score: ``metric,best,best_reference,min,max,mean,std``, then the
         best reference's interval and the noise handling as in :meth:`Report.to_csv`."""
-        rows = [[k, repr(v), self.best_reference[k], repr(self.spread[k].min),
-                 repr(self.spread[k].max), repr(self.spread[k].mean),
-                 repr(self.spread[k].std)] for k, v in self._values.items()]
+        rows = [[k, v, self.best_reference[k], *self.spread[k]]
+                for k, v in self._values.items()]
         return _csv(["metric", "best", "best_reference", "min", "max", "mean", "std"], rows,
                     self.intervals, self.bootstrap, self.noise, list(self._values))
 
@@ -642,9 +646,7 @@ class MultiReport(ScoreMapping):
         ``diagnostics`` as in :meth:`Report.format`, for every reference."""
         top = _diagnostics_rows(diagnostics)
         intervals = self.intervals
-        head = [f"{plural(len(self.reports), 'reference')}: "
-                + "; ".join(f"{visible(name)} ({r.summary()})"
-                            for name, r in self.reports.items())]
+        head: list[str] = [self._heading()]
         first = self._first()
         sig, perm = first.significance, first.permutation
 
@@ -682,10 +684,14 @@ class MultiReport(ScoreMapping):
         """Notebook view: the best value of every score (coloured in its direction), the
         reference that gave it, the spread and every other per-score field, then each
         reference's own report (folded)."""
-        head = "; ".join(f"{visible(name)} ({r.summary()})" for name, r in self.reports.items())
         data = self.to_dict()
         data.pop("reports")
         folded = "".join(f"<details><summary>against {html_text(name)}</summary>"
                          f"{r._repr_html_()}</details>" for name, r in self.reports.items())
-        return report_html(f"{plural(len(self.reports), 'reference')}: {head}", data,
-                           "best", after=folded)
+        return report_html(self._heading(), data, "best", after=folded)
+
+    def _heading(self) -> Shown:
+        """The line naming the references, each with its table's summary."""
+        return Shown(f"{plural(len(self.reports), 'reference')}: "
+                     + "; ".join(f"{visible(name)} ({r.summary()})"
+                                 for name, r in self.reports.items()))

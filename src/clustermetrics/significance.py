@@ -79,7 +79,8 @@ _WHOLE_ITEMS = "its random tables permute whole items"
 
 def permutation_test(labels_true: Any, labels_pred: Any = None, metric: str = "ari", *,
                      n_perm: int = 999, seed: Any = None, sampler: str = "auto",
-                     progress: bool | None = False) -> PermutationTest:
+                     progress: bool | None = False,
+                     sample_weight: Any = None) -> PermutationTest:
     """Permutation test of one registered score: its p-value against random labellings
     with the same class and cluster sizes (the permutation model).
 
@@ -97,6 +98,10 @@ def permutation_test(labels_true: Any, labels_pred: Any = None, metric: str = "a
         sampler draws from the same distribution.
     progress : bool or None, default False
         Show a progress bar on stderr (None: when stderr is a terminal).
+    sample_weight : array-like of shape (n_samples,) of non-negative integers, optional
+        How many times each item counts: the test is that of the repeated items (the
+        random tables permute N = the total weight items, the table's margins fixed).
+        Real weights are refused: the permutation model permutes whole items.
 
     Returns
     -------
@@ -118,7 +123,7 @@ def permutation_test(labels_true: Any, labels_pred: Any = None, metric: str = "a
     Hubert & Arabie, J. Classification 2 (1985).
     """
     (key,) = _one_metric(metric)
-    table = as_contingency(labels_true, labels_pred)
+    table = as_contingency(labels_true, labels_pred, sample_weight)
     return permutation_tests(table, [key], n_perm=n_perm, seed=seed, sampler=sampler,
                              progress=progress)[key]
 

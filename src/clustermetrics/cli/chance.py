@@ -7,8 +7,15 @@ import argparse
 
 from ..experiments.chance import SETUPS, ChanceResult, chance_study
 from ..experiments.pages import chance_sections
-from ..registry import resolve_metrics
-from .options import add_run_options, integer, numpy_seed, progress_of, with_extras, write_page
+from .options import (
+    add_run_options,
+    integer,
+    metric_keys,
+    numpy_seed,
+    progress_of,
+    with_extras,
+    write_page,
+)
 from .output import add_output_options, render
 
 __all__ = ["add_chance_command"]
@@ -38,7 +45,7 @@ def add_chance_command(sub) -> None:
 
 
 def _chance(args: argparse.Namespace) -> str:
-    metrics = resolve_metrics(args.metrics)
+    metrics = metric_keys(args.metrics)
     setups = [s for s in SETUPS if args.experiment in ("both", s.key)]
     curves = chance_study(metrics, setups=setups, n_repeats=args.repeats,
                           n_points=args.points, seed=args.seed, progress=progress_of(args))

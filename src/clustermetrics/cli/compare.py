@@ -8,16 +8,18 @@ import argparse
 import numpy as np
 
 from ..evaluate import check_intervals
-from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, resolve_algorithms
+from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED
 from ..experiments.compare import Comparison, compare, mark_near_best
 from ..experiments.datasets import DATASETS, load_dataset, read_table
 from ..experiments.pages import compare_sections
 from ..noise import NOISE_MODES
-from ..registry import resolve_metrics
 from .options import (
     MAX_POINTS,
     add_run_options,
+    algorithm_names,
+    comma_list,
     integer,
+    metric_keys,
     positive_float,
     progress_of,
     refuse_unused,
@@ -113,17 +115,13 @@ def _dataset_names(args: argparse.Namespace) -> list[str]:
             raise CliError(f"{option} applies to --data")
     if args.dataset is None:
         return ["overlapping"]
-    names = [n.strip() for n in args.dataset.split(",")]
-    if not any(names):
-        raise CliError(f"--dataset names no dataset, got {args.dataset!r}; choose from "
-                       f"{', '.join(DATASETS)}")
-    for n in names:
-        if n not in DATASETS:
-            raise CliError(f"unknown dataset {n!r} (--dataset); choose from "
-                           f"{', '.join(DATASETS)}")
-    if len(set(names)) != len(names):
-        raise CliError(f"--dataset names a dataset twice: {args.dataset!r}")
-    return names
+    return comma_list(args.dataset, "--dataset", _dataset)
+
+
+def _dataset(name: str) -> str:
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+    return name
 
 
 def _check_compare_options(args: argparse.Namespace, names: list[str],
@@ -168,9 +166,10 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
 
 def _load_datasets(args: argparse.Namespace, names: list[str]) -> list:
     if args.data is not None:
-        features = [c.strip() for c in args.features.split(",")] if args.features else None
+        features = comma_list(args.features, "--features") if args.features else None
         found = [read_table(args.data, args.label_col, feature_cols=features, sep=args.sep,
-                                names={"sep": "--sep"})]
+                            names={"sep": "--sep", "label_col": "--label-col",
+                                   "feature_cols": "--features"})]
     else:
         found = [load_dataset(n, n_clusters=args.n_clusters or 5,
                               n_per_cluster=args.n_per_cluster or 400,
@@ -211,8 +210,8 @@ def _check_max_pairwise(max_pairwise: int, algorithms: list[str], ks: list[int] 
 
 
 def _compare(args: argparse.Namespace) -> str:
-    algorithms = resolve_algorithms(args.algorithms)  # bad names fail before any work
-    metrics = resolve_metrics(args.metrics)
+    algorithms = algorithm_names(args.algorithms)  # bad names fail before any work
+    metrics = metric_keys(args.metrics)
     k_spans(args.k)  # its syntax, before any data is read
     names = _dataset_names(args)
     noise = _check_compare_options(args, names, algorithms)
@@ -222,8 +221,11 @@ def _compare(args: argparse.Namespace) -> str:
     _check_max_pairwise(max_pairwise, algorithms, ks, datasets)
     if args.paired is not None:
         # a bad name, or a score without a bootstrap interval, fails before any work
-        check_intervals(resolve_metrics(args.paired), False,
-                        "name another score to test by with --paired")
+        paired = metric_keys(args.paired, "--paired") or []
+        if len(paired) != 1:
+            raise CliError(f"--paired names the one score to test by, got {args.paired!r}")
+        check_intervals(paired, False, "name another score to test by with --paired",
+                        "--paired")
     elif args.paired_n_boot != 1000:
         raise CliError("--paired-n-boot applies to --paired: name the score to test by")
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",
@@ -233,7 +235,7 @@ def _compare(args: argparse.Namespace) -> str:
         mark_near_best(runs, {d.name: d.y for d in datasets}, args.paired,
                        n_boot=args.paired_n_boot, seed=args.seed or 0,
                        noise=noise or "cluster")
-    shown = metrics if args.metrics is not None else None
+    shown = metrics
     if args.report:
         write_page(args.report, "clustermetrics compare", lambda: compare_sections(
             runs, {d.name: d for d in datasets}, chosen=args.show, metrics=shown))
@@ -263,7 +265,7 @@ def k_spans(text: str | None) -> list[tuple[int, int]] | None:
     ordered = sorted(spans)
     for (_, hi), (lo, _) in zip(ordered, ordered[1:], strict=False):  # a k twice
         if lo <= hi:
-            raise CliError(f"--k names k = {lo} twice (each k is one run), got {text!r}")
+            raise CliError(f"--k names {lo} twice (each k is one run), got {text!r}")
     return spans
 
 

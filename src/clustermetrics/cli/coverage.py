@@ -4,6 +4,7 @@ population's score, on simulated populations of known scores."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from ..bootstrap import METHODS
 from ..experiments.coverage import (
@@ -13,17 +14,18 @@ from ..experiments.coverage import (
     coverage_study,
 )
 from ..experiments.pages import coverage_sections
-from ..registry import resolve_metrics
 from .options import (
     add_run_options,
+    comma_list,
     confidence_level,
     integer,
+    metric_keys,
     numpy_seed,
     progress_of,
     with_extras,
     write_page,
 )
-from .output import CliError, add_output_options, render
+from .output import add_output_options, render
 
 __all__ = ["add_coverage_command"]
 
@@ -64,15 +66,10 @@ def add_coverage_command(sub) -> None:
 
 
 def _coverage(args: argparse.Namespace) -> str:
-    keys = resolve_metrics(args.metrics)
-    shapes = _names(args.shapes, SHAPES, "--shapes")
-    methods = _names(args.methods, METHODS, "--methods")
-    sizes = []
-    for text in args.sizes.split(","):
-        try:
-            sizes.append(integer(2, MAX_SIZE)(text.strip()))
-        except argparse.ArgumentTypeError as exc:
-            raise CliError(f"--sizes: {exc}") from None
+    keys = metric_keys(args.metrics)
+    shapes = comma_list(args.shapes, "--shapes", _known(SHAPES))
+    methods = comma_list(args.methods, "--methods", _known(METHODS))
+    sizes = comma_list(args.sizes, "--sizes", integer(2, MAX_SIZE))
     result = coverage_study(shapes, sizes, keys, methods=methods, n_tables=args.tables,
                             n_boot=args.n_boot, level=args.level,
                             population=args.population, seed=args.seed,
@@ -83,11 +80,10 @@ def _coverage(args: argparse.Namespace) -> str:
     return render(result, args.format)
 
 
-def _names(text: str, known, option: str) -> list[str]:
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    for name in names:
+def _known(known) -> Callable[[str], str]:
+    """A parser of one value of a comma list: one of ``known``."""
+    def parse(name: str) -> str:
         if name not in known:
-            raise CliError(f"{option}: unknown {name!r}; known: {', '.join(known)}")
-    if not names:
-        raise CliError(f"{option} is empty")
-    return list(dict.fromkeys(names))
+            raise ValueError(f"unknown {name!r}; known: {', '.join(known)}")
+        return name
+    return parse

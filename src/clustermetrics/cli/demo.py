@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..experiments.algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
+from ..experiments.algorithms import MAX_PAIRWISE, MAX_SEED
 from ..experiments.datasets import SIMULATED
 from ..experiments.pages import demo_sections
 from ..experiments.recovery_study import DemoResult, recovery_study
@@ -15,12 +15,15 @@ from .compare import AGGLOMERATIVE
 from .options import (
     MAX_POINTS,
     add_run_options,
+    algorithm_names,
+    comma_list,
     integer,
     numpy_seed,
     positive_float,
     progress_of,
     refuse_unused,
     show_needs_report,
+    sklearn_seed,
     with_extras,
     write_page,
 )
@@ -55,7 +58,8 @@ def add_demo_command(sub) -> None:
                    help="overlap of the simulated clusters (default 1; --data overlapping)")
     p.add_argument("--algorithms", help="comma-separated algorithms (default: all)")
     p.add_argument("--seeds", default="0,1",
-                   help="algorithm seeds, one table each (default 0,1: Tables 1 and 2; "
+                   help="comma-separated algorithm seeds, one table each (default 0,1: "
+                        "Tables 1 and 2; "
                         f"0 to {MAX_SEED}, scikit-learn's range)")
     p.add_argument("--data-seed", type=numpy_seed, default=0,
                    help="seed of the simulated data (any non-negative integer)")
@@ -76,23 +80,9 @@ def add_demo_command(sub) -> None:
     p.set_defaults(handler=with_extras(_demo))
 
 
-def _seeds(text: str) -> list[int]:
-    parts = [s.strip() for s in text.split(",")]
-    try:
-        seeds = [int(s) for s in parts]
-    except ValueError:
-        seeds = []
-    if not seeds or min(seeds) < 0 or max(seeds) > MAX_SEED:
-        raise CliError(f"--seeds must be comma-separated integers from 0 to {MAX_SEED:,}"
-                       f"{SEED_RANGE}, got {text!r}")
-    if len(set(seeds)) != len(seeds):
-        raise CliError(f"--seeds names a seed twice (its table would repeat), got {text!r}")
-    return seeds
-
-
 def _demo(args: argparse.Namespace) -> str:
-    algorithms = resolve_algorithms(args.algorithms)
-    seeds = _seeds(args.seeds)
+    algorithms = algorithm_names(args.algorithms)
+    seeds = comma_list(args.seeds, "--seeds", sklearn_seed)  # a seed twice: a table twice
     if args.n_min > args.n_max:
         raise CliError(f"need --n-min <= --n-max, got {args.n_min} and {args.n_max}")
     if args.paper_size and args.n_per_cluster is not None:

@@ -16,9 +16,8 @@ from ..experiments.hierarchy_study import (
     score_curve,
 )
 from ..hierarchy import updatable_metrics
-from ..registry import resolve_metrics
 from ..sources.files import read_label_file
-from .options import add_run_options, with_extras, write_page
+from .options import add_run_options, comma_list, integer, metric_keys, with_extras, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_hierarchy_command"]
@@ -52,21 +51,9 @@ def add_hierarchy_command(sub) -> None:
     p.set_defaults(handler=with_extras(_hierarchy))
 
 
-def _cuts(text: str | None) -> list[int]:
-    if text is None:
-        return []
-    try:
-        cuts = [int(x) for x in text.split(",")]
-    except ValueError:
-        cuts = []
-    if not cuts or min(cuts) < 1:
-        raise CliError(f"--k must be comma-separated positive integers, got {text!r}")
-    return cuts
-
-
 def _hierarchy(args: argparse.Namespace) -> str:
-    metrics = resolve_metrics(args.metrics) if args.metrics is not None else None
-    cuts = _cuts(args.k)
+    metrics = metric_keys(args.metrics)
+    cuts = [] if args.k is None else comma_list(args.k, "--k", integer(1))
     if args.linkage is not None:
         if args.data is not None:
             raise CliError("give DATA or --linkage, not both")
@@ -89,9 +76,10 @@ def _hierarchy(args: argparse.Namespace) -> str:
             raise CliError("--truth applies to --linkage; DATA has its --true-col")
         if not args.true_col:
             raise CliError("DATA needs --true-col (the ground-truth column)")
-        features = [c.strip() for c in args.features.split(",")] if args.features else None
+        features = comma_list(args.features, "--features") if args.features else None
         dataset = read_table(args.data, args.true_col, feature_cols=features, sep=args.sep,
-                             names={"sep": "--sep"})
+                             names={"sep": "--sep", "label_col": "--true-col",
+                                    "feature_cols": "--features"})
         method = args.method or "ward"
         tree = linkage_tree(dataset.X, method)
         truth, source = dataset.y, f"{dataset.name}, {method} linkage"

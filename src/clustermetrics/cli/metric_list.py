@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 
 from .._json import dumps
-from .._text import text_table
+from .._text import csv_text, text_table
 from ..registry import METRICS
 from .output import add_output_options, render
 
@@ -39,11 +37,7 @@ class MetricListing:
 
     def to_csv(self) -> str:
         rows = self.rows()
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue()
+        return csv_text([list(rows[0]), *(list(r.values()) for r in rows)])
 
     def format(self) -> str:
         def bound(x: float) -> str:

@@ -7,18 +7,23 @@ import argparse
 import functools
 import warnings
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from ..experiments.algorithms import MAX_SEED, SEED_RANGE
+from .._text import named_twice, visible
+from ..experiments.algorithms import MAX_SEED, SEED_RANGE, resolve_algorithms
 from ..experiments.compare import captured_warnings, merge_counts
 from ..experiments.html import Section, write_report
+from ..registry import resolve_metrics
 from .output import CliError, log
 
-__all__ = ["MAX_POINTS", "integer", "numpy_seed", "positive_float", "sklearn_seed",
-           "confidence_level",
+__all__ = ["MAX_POINTS", "algorithm_names", "comma_list", "metric_keys", "integer",
+           "numpy_seed", "positive_float", "sklearn_seed", "confidence_level",
            "add_run_options", "progress_of", "refuse_unused", "show_needs_report",
            "with_extras", "write_page"]
 
 MAX_POINTS = 10_000_000  # simulated points per dataset (3 features: 240 MB)
+
+T = TypeVar("T")
 
 
 def integer(lo: int, hi: int | None = None, why: str = "") -> Callable[[str], int]:
@@ -43,6 +48,57 @@ def integer(lo: int, hi: int | None = None, why: str = "") -> Callable[[str], in
 # algorithms, make_blobs) only [0, 2**32 - 1].
 numpy_seed = integer(0)
 sklearn_seed = integer(0, MAX_SEED, SEED_RANGE)
+
+
+def _name(text: str) -> str:
+    """A name (a column, say): any text but the empty one."""
+    if not text:
+        raise ValueError("an empty name")
+    return text
+
+
+def comma_list(text: str, option: str,
+               parse: Callable[[str], T] = _name) -> list[T]:  # type: ignore[assignment]
+    """The values of a comma-separated option, each stripped of surrounding blanks and
+    parsed by ``parse`` (an argparse type, or a function raising ValueError), in the
+    order given. Every command reads such an option this way: a bad value (an empty one
+    included) or a value given twice (after parsing: ``ari`` and ``adjusted_rand_score``
+    are one score) is a one-line error naming the option.
+
+    >>> comma_list("8x10, 30x40", "--shapes")
+    ['8x10', '30x40']
+    >>> comma_list("2,3,2", "--k", int)
+    Traceback (most recent call last):
+    ...
+    clustermetrics.cli.output.CliError: --k names 2 twice
+    """
+    values = []
+    for item in text.split(","):
+        try:
+            values.append(parse(item.strip()))
+        except (ValueError, argparse.ArgumentTypeError) as exc:
+            raise CliError(f"{option}: {exc}") from None
+    try:
+        named_twice(values, option)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    return values
+
+
+def metric_keys(text: str | None, option: str = "--metrics") -> list[str] | None:
+    """The registry keys a ``--metrics`` option names (None when not given), by
+    :func:`comma_list`: a score named twice, by any of its names, is refused."""
+    if text is None:
+        return None
+    return comma_list(text, option, lambda name: resolve_metrics([name])[0])
+
+
+def algorithm_names(text: str | None) -> list[str]:
+    """The algorithms an ``--algorithms`` option names (all when not given), by
+    :func:`comma_list`."""
+    if text is None:
+        return resolve_algorithms(None)
+    return comma_list(text, "--algorithms", lambda name: resolve_algorithms([name])[0])
 
 
 def positive_float(text: str) -> float:
@@ -107,9 +163,10 @@ def write_page(directory: str, title: str, sections: Callable[[], list],
     """Build the sections (plots) and write the page; warnings raised while drawing (a
     glyph missing from the font, say) go into the page as notes, not to the terminal."""
     built, caught = captured_warnings(sections)
-    if caught:
+    if caught:  # messages: their user strings are literals already, shown as they are
         built = [*built, Section("Notes", ["Warnings raised while drawing the plots:",
-                                           *merge_counts(caught)])]
+                                           *(visible(line, backslash=False)
+                                             for line in merge_counts(caught))])]
     page = write_report(directory, title, built, intro)
     log(f"report written to {page}")
 

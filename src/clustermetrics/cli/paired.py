@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._text import one_role
 from ..bootstrap import MAX_N_BOOT
 from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
@@ -11,7 +12,14 @@ from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
 from ..sources.weights import cell_counts, classify, problem_counts
 from .engines import FLAGS
-from .options import add_run_options, confidence_level, integer, progress_of, write_page
+from .options import (
+    add_run_options,
+    confidence_level,
+    integer,
+    metric_keys,
+    progress_of,
+    write_page,
+)
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]
@@ -71,8 +79,10 @@ def _labels(args: argparse.Namespace):
         if args.header:
             raise CliError("--header applies to the three-file form (TRUTH A B); a one-file "
                            "table always starts with its header line")
-        if args.weight_col in columns:
-            raise CliError(f"--weight-col names a label column, {args.weight_col!r}")
+        for option, col in (("--true-col", args.true_col), ("--a-col", args.a_col),
+                            ("--b-col", args.b_col)):  # labels, never the weights
+            one_role({option: [col], "--weight-col": [args.weight_col] if args.weight_col
+                      else []})
         names = {**FLAGS, "pred_col": "--a-col"}
         weights = None
         if args.weight_col is not None:
@@ -114,7 +124,7 @@ def _paired(args: argparse.Namespace) -> str:
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")
-    metrics = DEFAULT_PAIRED if args.metrics is None else args.metrics
+    metrics = DEFAULT_PAIRED if args.metrics is None else metric_keys(args.metrics)
     result = compare_clusterings(t, a, b, metrics, n_boot=args.n_boot, ci=args.ci,
                                  seed=args.seed, noise_label=args.noise_label,
                                  noise=args.noise, names=names, progress=progress_of(args),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .._json import dumps
 from .._progress import progress_bar
-from .._text import csv_text, plural, text_table, visible
+from .._text import csv_text, named_twice, one_role, plural, text_table, visible
 from ..bootstrap import DEFAULT_METHOD, METHODS
 from ..diagnostics import check_top
 from ..evaluate import check_intervals, check_options, evaluate
@@ -30,7 +30,7 @@ from ..report import (
 )
 from ..sources.files import is_parquet
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
-from .options import numpy_seed
+from .options import metric_keys, numpy_seed
 from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_score_command"]
@@ -104,7 +104,8 @@ def add_score_command(sub) -> None:
 
 
 def _score(args: argparse.Namespace) -> str:
-    keys = resolve_metrics(args.metrics)  # bad names and options fail before any file is read
+    # bad names and options fail before any file is read
+    keys = metric_keys(args.metrics) or resolve_metrics(None)
     top = _details_count(args.details)
     if args.details is not None and args.format == "csv":
         raise CliError("--details with --format csv: the split and merge tables have no "
@@ -125,15 +126,15 @@ def _score(args: argparse.Namespace) -> str:
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
     references = _references(args)
     pred_cols = args.pred_col or [None]
-    if len(set(pred_cols)) != len(pred_cols):
-        raise CliError("--pred-col names the same column twice")
-    if args.weight_col is not None:
-        if args.pred is not None:
-            raise CliError("--weight-col reads a column of one table: give FILE with "
-                           "--true-col and --pred-col instead of TRUTH PRED")
-        for name, cols in (("--true-col", args.true_col or []), ("--pred-col", pred_cols)):
-            if args.weight_col in cols:
-                raise CliError(f"--weight-col names the {name} column {args.weight_col!r}")
+    named_twice(pred_cols, "--pred-col")
+    if args.weight_col is not None and args.pred is not None:
+        raise CliError("--weight-col reads a column of one table: give FILE with "
+                       "--true-col and --pred-col instead of TRUTH PRED")
+    for option, cols in (("--true-col", args.true_col), ("--pred-col", args.pred_col)):
+        # a label column may serve as truth and prediction (a reference scored against
+        # itself), never as the weights
+        one_role({option: cols or [], "--weight-col": [args.weight_col] if args.weight_col
+                  else []})
     if len(pred_cols) > 1 and len(references) > 1:
         raise CliError("repeat --true-col (several references) or --pred-col (several "
                        "runs), not both")
@@ -267,8 +268,7 @@ def _references(args: argparse.Namespace) -> list[tuple[str, str, str | None]]:
         raise CliError("--reference adds label files in the two-file form (TRUTH PRED); "
                        "repeat --true-col to compare with several columns of one table")
     cols = args.true_col or [None]
-    if len(set(cols)) != len(cols):
-        raise CliError("--true-col names the same column twice")
+    named_twice(cols, "--true-col")
     return [(col or "truth", args.truth, col) for col in cols]
 
 

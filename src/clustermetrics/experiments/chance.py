@@ -149,7 +149,7 @@ def chance_json(curves: Sequence[ChanceCurves]) -> str:
 def chance_csv(curves: Sequence[ChanceCurves]) -> str:
     rows = [row for c in curves for row in c.to_rows()]
     fields = list(rows[0])
-    return csv_text([fields, *(["" if r[f] is None else r[f] for f in fields] for r in rows)])
+    return csv_text([fields, *([r[f] for f in fields] for r in rows)])
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ class NearBest:
 
     ``difference`` is the run's score minus the best run's, ``interval`` the paired
     bootstrap's percentile interval of that difference at ``level`` and ``raw_pvalue``
-    its p-value before the adjustment (NaN for the best run itself)."""
+    its p-value before the adjustment (NaN for the best run itself); ``n_skipped`` the
+    replicates on which the score was undefined for either run (left out of both)."""
 
     key: str
     best: str
@@ -68,6 +69,7 @@ class NearBest:
     interval: tuple[float, float] = (math.nan, math.nan)
     raw_pvalue: float = math.nan
     level: float = 0.95
+    n_skipped: int = 0
 
     @property
     def tied(self) -> bool:
@@ -130,7 +132,8 @@ class Run:
                                   "pvalue": self.near_best.raw_pvalue,
                                   "pvalue_holm": self.near_best.pvalue,
                                   "alpha": self.near_best.alpha,
-                                  "not_significantly_worse": self.near_best.tied}}
+                                  "not_significantly_worse": self.near_best.tied,
+                                  "skipped": self.near_best.n_skipped}}
                    if self.near_best is not None else {})}
 
 
@@ -325,7 +328,8 @@ def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str,
         best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True, level=level)
         for r, s, p in zip(others, paired, holm([s.pvalue for s in paired]), strict=True):
             r.near_best = NearBest(entry.key, label, p, alpha, difference=s.difference,
-                                   interval=s.interval, raw_pvalue=s.pvalue, level=level)
+                                   interval=s.interval, raw_pvalue=s.pvalue, level=level,
+                                   n_skipped=s.n_skipped)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -352,6 +356,12 @@ def table_metrics(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> 
     return [k for k in dict.fromkeys(metrics) if k not in RECOVERY_KEYS.values()]
 
 
+def _where(run: Run) -> str:
+    """The run, as a note below the runs table names it."""
+    return f"  {visible(run.dataset)} / {run.algorithm}" + ("" if run.k is None
+                                                           else f" (k = {run.k})")
+
+
 def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str:
     """One row per algorithm and dataset (score columns: :func:`table_metrics`); notes
     (subsamples, noise) and the warnings of each run below the table."""
@@ -374,12 +384,14 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
             nb = r.near_best
             rows[-1].append("-" if nb is None else "best" if nb.is_best else
                             f"{'≈ ' if nb.tied else 'worse '}{nb.pvalue:.3g}")
-        where = f"  {visible(r.dataset)} / {r.algorithm}" + ("" if r.k is None
-                                                             else f" (k = {r.k})")
+            if nb is not None and nb.n_skipped:
+                notes.append(f"{_where(r)}: paired bootstrap: {nb.n_skipped} of the "
+                             f"replicates skipped ({nb.key} undefined on them)")
         if r.note:
-            notes.append(f"{where}: {visible(r.note, backslash=False)}")
+            notes.append(f"{_where(r)}: {visible(r.note, backslash=False)}")
         if r.warnings:
-            notes.append(f"{where}: warnings: {visible('; '.join(r.warnings), backslash=False)}")
+            notes.append(f"{_where(r)}: warnings: "
+                         f"{visible('; '.join(r.warnings), backslash=False)}")
     text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
@@ -430,7 +442,8 @@ def runs_csv(runs: Sequence[Run]) -> str:
               "warnings", *keys]
     marked = any(r.near_best is not None for r in runs)
     if marked:
-        fields += ["near_best_key", "near_best_pvalue_holm", "not_significantly_worse"]
+        fields += ["near_best_key", "near_best_pvalue_holm", "not_significantly_worse",
+                   "near_best_skipped"]
     rows = []
     for r in runs:
         d = r.to_dict()
@@ -439,10 +452,11 @@ def runs_csv(runs: Sequence[Run]) -> str:
                    warnings="; ".join(r.warnings))
         if r.near_best is not None:
             row.update(near_best_key=r.near_best.key,
-                       near_best_pvalue_holm=repr(r.near_best.pvalue),
-                       not_significantly_worse=str(r.near_best.tied))
-        row.update({k: repr(v) for k, v in r.scores.items()})
-        rows.append(["" if row.get(f) is None else row[f] for f in fields])
+                       near_best_pvalue_holm=r.near_best.pvalue,
+                       not_significantly_worse=str(r.near_best.tied),
+                       near_best_skipped=r.near_best.n_skipped)
+        row.update(r.scores)
+        rows.append([row.get(f) for f in fields])
     return csv_text([fields, *rows])
 
 

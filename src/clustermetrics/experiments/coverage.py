@@ -14,6 +14,7 @@ sqrt(c (1 - c) / n_tables). Intervals carrying a flag are counted too, and also 
 from __future__ import annotations
 
 import math
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ import numpy as np
 
 from .._json import dumps
 from .._progress import progress_bar
-from .._text import csv_text
+from .._text import csv_text, named_twice
 from ..bootstrap import (
     METHODS,
     check_bootstrap_options,
@@ -34,7 +35,7 @@ from ..bootstrap import (
     jackknife_values,
     replicate_values,
 )
-from ..evaluate import replicate_scores, score_values
+from ..evaluate import check_intervals, no_interval_lines, replicate_scores, score_values
 from ..registry import METRICS, resolve_metrics
 from ..table import Contingency
 from ._text import text_table
@@ -106,9 +107,18 @@ def coverage_study(shapes: Sequence[CoverageShape | str] = tuple(SHAPES),
     [('8x10', 300, 'ari', 'percentile', 3)]
     """
     keys = resolve_metrics(metrics)
+    # the study measures intervals: a score without one is refused when named, and left
+    # out with a warning of every score (metrics=None)
+    lacking = check_intervals(keys, metrics is None, "leave it out of the metrics: the "
+                              "coverage study measures bootstrap intervals", "metrics")
+    for line in no_interval_lines(lacking):
+        warnings.warn(line, stacklevel=2)
+    keys = [k for k in keys if k not in lacking]
     shapes = [SHAPES[s] if isinstance(s, str) else s for s in shapes]
     for method in methods:
         check_method(method, "methods")
+    named_twice([s.key for s in shapes], "shapes")
+    named_twice(list(methods), "methods")
     check_bootstrap_options(level, n_boot, ("level", "n_boot"))
     check_seed(seed)
     if not isinstance(seed, (int, np.integer)):
@@ -119,6 +129,7 @@ def coverage_study(shapes: Sequence[CoverageShape | str] = tuple(SHAPES),
     for n in sizes:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
             raise ValueError(f"sizes must be integers >= 2, got {n!r}")
+    named_twice([int(n) for n in sizes], "sizes")
     bar = progress_bar(len(shapes) * len(sizes) * n_tables, "coverage", progress)
     rows: list[CoverageRow] = []
     try:

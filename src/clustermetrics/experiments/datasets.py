@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._text import no_such_column, quoted_list
+from .._text import find_column, named_twice, one_role
 from ..sources.files import is_parquet, no_sep_for_parquet, read_table_rows
 from .halo import stellar_halo
 
@@ -171,11 +171,12 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     """Features and true labels from a CSV/TSV or Parquet file.
 
     ``label_col`` holds the ground truth (read as text from CSV, as stored from Parquet);
-    every other column (or only ``feature_cols``) is a feature and must be numeric.
-    Raises ``ValueError`` naming the missing column (and listing the columns), the first
-    non-numeric feature column (with an example value), or a missing value; ``sep`` with
-    a Parquet file is an error too. ``names`` respells parameters in messages (``{"sep":
-    "--sep"}``).
+    every other column (or only ``feature_cols``) is a feature and must be numeric. A
+    column asked for must be named once in the file (other names may repeat), and the
+    label column is not a feature. Raises ``ValueError`` naming the missing column (and
+    listing the columns), the first non-numeric feature column (with an example value),
+    or a missing value; ``sep`` with a Parquet file is an error too. ``names`` respells
+    parameters in messages (``{"sep": "--sep", "label_col": "--label-col"}``).
 
     Examples
     --------
@@ -187,44 +188,50 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     ([[1.0, 2.0], [3.0, 4.5]], ['a', 'b'])
     """
     path = os.fspath(path)
+    spell = {"label_col": "label_col", "feature_cols": "feature_cols", **(names or {})}
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file")
     if is_parquet(path):
         no_sep_for_parquet(sep, path, names)
-        columns = _read_parquet(path)
+        header, columns = _read_parquet(path)
     else:
-        columns = _read_csv(path, sep)
-    if label_col not in columns:
-        raise no_such_column(path, label_col, "label column", columns)
-    names = list(feature_cols) if feature_cols else [c for c in columns if c != label_col]
-    missing = [c for c in names if c not in columns]
-    if missing:
-        raise ValueError(f"{path} has no feature column {missing[0]!r}; "
-                         f"columns are: {quoted_list(columns)}")
-    if not names:
+        header, columns = _read_csv(path, sep)
+    label_at = find_column(path, header, label_col, spell["label_col"])
+    if feature_cols is None:
+        features = [i for i in range(len(header)) if i != label_at]
+    else:
+        named_twice(feature_cols, spell["feature_cols"])
+        one_role({spell["label_col"]: [label_col], spell["feature_cols"]: feature_cols})
+        features = [find_column(path, header, c, spell["feature_cols"])
+                    for c in feature_cols]
+    if not features:
         raise ValueError(f"{path} has no feature columns besides {label_col!r}")
-    X = np.column_stack([_numeric(path, c, columns[c]) for c in names])
-    y = _labels(path, label_col, columns[label_col])
+    X = np.column_stack([_numeric(path, header[i], columns[i], spell["feature_cols"])
+                         for i in features])
+    y = _labels(path, label_col, columns[label_at])
     name = os.path.basename(path)
-    # the description follows the name in reports: the file only where the name is not it
+    # the description follows the name in reports (user text, escaped where it is shown):
+    # the file only where the name is not it
     where = "" if path == name else f" (file {path})"
     return Dataset(name, X, y, f"{X.shape[0]} rows, {X.shape[1]} features, labels in "
-                               f"column {label_col!r}{where}")
+                               f"column '{label_col}'{where}")
 
 
-def _read_csv(path: str, sep: str | None) -> dict[str, list]:
+def _read_csv(path: str, sep: str | None) -> tuple[list[str], list[list]]:
+    """The header and the values of each column (names may repeat)."""
     header, body = read_table_rows(path, sep)
-    return {name: [fields[i] for _, fields in body] for i, name in enumerate(header)}
+    return list(header), [[fields[i] for _, fields in body] for i in range(len(header))]
 
 
-def _read_parquet(path: str) -> dict[str, list]:
+def _read_parquet(path: str) -> tuple[list[str], list[list]]:
+    """The column names and the values of each column (names may repeat)."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
         pq = None
     if pq is not None:
-        table = pq.read_table(path)
-        return {name: table.column(name).to_pylist() for name in table.column_names}
+        table = pq.ParquetFile(path).read()  # read_table refuses a repeated name
+        return list(table.column_names), [c.to_pylist() for c in table.columns]
     try:
         import duckdb
     except ImportError as exc:
@@ -232,10 +239,10 @@ def _read_parquet(path: str) -> dict[str, list]:
                           "pip install 'clustermetrics[duckdb]'") from exc
     rel = duckdb.connect().read_parquet(path)
     rows = rel.fetchall()
-    return {name: [r[i] for r in rows] for i, name in enumerate(rel.columns)}
+    return list(rel.columns), [[r[i] for r in rows] for i in range(len(rel.columns))]
 
 
-def _numeric(path: str, name: str, values: list) -> np.ndarray:
+def _numeric(path: str, name: str, values: list, option: str = "feature_cols") -> np.ndarray:
     out = np.empty(len(values), dtype=np.float64)
     for i, v in enumerate(values):
         if v is None or (isinstance(v, str) and not v.strip()):
@@ -248,7 +255,7 @@ def _numeric(path: str, name: str, values: list) -> np.ndarray:
         except (TypeError, ValueError):
             raise ValueError(f"{path}: feature column {name!r} is not numeric "
                              f"(row {i + 1}: {v!r}); choose the feature columns "
-                             "(features) or drop it") from None
+                             f"({option}) or drop it") from None
     if not np.isfinite(out).all():
         raise ValueError(f"{path}: feature column {name!r} has NaN or infinite values")
     return out

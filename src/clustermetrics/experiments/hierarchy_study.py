@@ -99,8 +99,7 @@ class CurveResult:
         others = self.shown_k[1:]
         return csv_text([["score", "best_n_clusters", "best_value", "value_at_true_k",
                           *[f"value_at_k={k}" for k in others]],
-                         *[[key, k, repr(v), repr(t),
-                            *[repr(self.at(key, c)) for c in others]]
+                         *[[key, k, v, t, *[self.at(key, c) for c in others]]
                            for key, k, v, t in self.rows()]])
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .._text import visible
 from ..diagnostics import diagnose
 from ..paired import PairedComparison
 from ..registry import METRICS
@@ -123,10 +122,12 @@ def paired_table(runs: Sequence[Run]) -> Table | None:
                      "-" if nb.is_best else f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
                      "-" if nb.is_best else f"{nb.raw_pvalue:.3g}",
                      "-" if nb.is_best else f"{nb.pvalue:.3g}",
-                     "best" if nb.is_best else "yes" if nb.tied else "no"])
+                     "best" if nb.is_best else "yes" if nb.tied else "no",
+                     "-" if nb.is_best else nb.n_skipped])
     return Table(["dataset", "algorithm", "k", f"{key} ({METRICS[key].name})",
                   "difference from the best", f"{level:.0%} interval", "p-value",
-                  "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})"], rows,
+                  "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})",
+                  "replicates skipped"], rows,
                  f"Paired comparison with the best run of each dataset by {key}: a paired "
                  "bootstrap over the points (difference = run - best), p-values of \"no "
                  "difference\" adjusted over each dataset's runs by Holm's step-down method")
@@ -150,7 +151,7 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
 def paired_sections(result: PairedComparison) -> list[Section]:
     """The page of ``clustermetrics paired``: each score of A and B, their difference with
     its interval and p-value, and which is better."""
-    a, b = (visible(n) for n in result.names)
+    a, b = result.names  # user text: the page escapes it, once
     names = {"a": a, "b": b, "tie": "tie"}
     rows = [[f"{key} ({METRICS[key].name})", f"{s.a:.4f}", f"{s.b:.4f}",
              f"{s.difference:+.4f}", f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",

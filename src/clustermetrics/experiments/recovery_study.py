@@ -248,7 +248,7 @@ def demo_csv(study: Study, timing: Sequence[Any]) -> str:
     rows = [{"kind": "run", "table": table, **settings, **row}
             for table, row in zip(table_of, run_rows, strict=True)]
     rows += [{"kind": "timing", **settings, "n": t.n, "method": t.method,
-              "seconds": repr(t.seconds), "rate": repr(t.rate)} for t in timing]
+              "seconds": t.seconds, "rate": t.rate} for t in timing]
     return csv_text([fields, *([row.get(f, "") for f in fields] for row in rows)])
 
 

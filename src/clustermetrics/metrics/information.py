@@ -27,10 +27,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..table import Contingency
+from ..table import Contingency, as_contingency
 from ..table.factorize import factorize
 from ..table.stack import TableStack, is_stack
-from ..table.validation import as_label_array
+from ..table.validation import as_label_array, check_same_length
 from ._cells import (
     _CHUNK,
     accurate_sum,
@@ -302,11 +302,12 @@ _RANDOM_MODEL = Choice(RANDOM_MODELS, "Random clusterings E[MI] is taken over, t
 _BETA = Real("Weight of completeness: beta > 1 weighs completeness more.", low=0.0)
 
 
-def entropy(labels: Any) -> float:
+def entropy(labels: Any, *, sample_weight: Any = None) -> float:
     """Shannon entropy (nats) of one labelling: H = -sum_i p_i log p_i, p_i = a_i / N.
 
     Range [0, log K]; 0 for a single label. Unlike scikit-learn, empty input raises
-    ``ValueError`` instead of returning 1.0.
+    ``ValueError`` instead of returning 1.0. ``sample_weight``: one non-negative weight
+    per item; a_i is then the total weight of label i (integer weights: repetitions).
 
     Examples
     --------
@@ -317,7 +318,14 @@ def entropy(labels: Any) -> float:
     ----------
     Shannon, Bell System Technical Journal 27 (1948).
     """
-    codes, uniques = factorize(as_label_array(labels, "labels"))
+    values = as_label_array(labels, "labels")
+    if sample_weight is not None:  # the weighted sizes, checked as every score checks them
+        if np.ndim(sample_weight) == 1:
+            check_same_length(values, np.empty(len(sample_weight)), "labels",
+                              "sample_weight")
+        return _entropy_of_sizes(Contingency.from_labels(
+            values, values, sample_weight=sample_weight).class_sizes)
+    codes, uniques = factorize(values)
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
@@ -784,13 +792,15 @@ def _ami_one_sided(table: Contingency, average_method: str, random_model: str) -
 
 
 def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None, *,
-                                       beta: float = 1.0) -> tuple[float, float, float]:
+                                       beta: float = 1.0, sample_weight: Any = None,
+                                       ) -> tuple[float, float, float]:
     """Homogeneity, completeness and V-measure at once (Rosenberg & Hirschberg).
 
     homogeneity h = MI / H(truth) (1.0 when H(truth) = 0): each cluster holds one class;
     completeness c = MI / H(prediction) (1.0 when H(prediction) = 0): each class sits in
     one cluster; V = (1 + beta) h c / (beta h + c) (0.0 when h + c = 0, and when beta = 0
     and c = 0, where scikit-learn raises ZeroDivisionError). All in [0, 1].
+    ``sample_weight`` as in :func:`homogeneity_score` (one weight per item).
 
     Examples
     --------
@@ -804,8 +814,7 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
     evaluation measure", EMNLP-CoNLL (2007).
     """
     beta = _BETA.check("beta", beta)
-    table = labels_true if isinstance(labels_true, Contingency) and labels_pred is None \
-        else Contingency.from_labels(labels_true, labels_pred)
+    table = as_contingency(labels_true, labels_pred, sample_weight)
     return _share(table, 1), _share(table, 2), _v_measure(table, beta, raising=False)
 
 

@@ -72,7 +72,8 @@ def _marxer_purwins(table: Contingency) -> MarxerPurwins:
     return table.cached("marxer_purwins", _compute)
 
 
-def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
+def marxer_purwins(labels_true: Any, labels_pred: Any = None, *,
+                   sample_weight: Any = None) -> MarxerPurwins:
     """Marxer & Purwins' precision, recall and F-measure, equations (1)-(6).
 
     Precision of class c in cluster k is one minus the share of the *other* classes' items
@@ -89,6 +90,9 @@ def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
         True class labels, or a contingency table (then ``labels_pred`` must be None).
     labels_pred : array-like of shape (n_samples,), optional
         Predicted cluster labels.
+    sample_weight : array-like of shape (n_samples,) of non-negative numbers, optional
+        How much each item counts (integer weights: repetitions), as in
+        :func:`marxer_purwins_f_score`.
 
     Returns
     -------
@@ -109,7 +113,7 @@ def marxer_purwins(labels_true: Any, labels_pred: Any = None) -> MarxerPurwins:
     R. Marxer and H. Purwins, "An F-measure for evaluation of unsupervised clustering with
     non-determined number of clusters", technical report, Universitat Pompeu Fabra (2008).
     """
-    return _marxer_purwins(as_contingency(labels_true, labels_pred))
+    return _marxer_purwins(as_contingency(labels_true, labels_pred, sample_weight))
 
 
 @score(zero_division=True, real=_REAL_MASSES)

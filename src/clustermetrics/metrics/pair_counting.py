@@ -200,7 +200,8 @@ def leave_out_copies(replicate: Contingency | TableStack, copies: Any) -> None:
     replicate.cached("pair_counts", lambda t: every._replace(tp=every.tp - Fraction(copies)))
 
 
-def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
+def pair_counts(labels_true: Any, labels_pred: Any = None, *,
+                sample_weight: Any = None) -> PairCounts:
     """Counts of unordered item pairs by agreement: TP, FN, FP, TN.
 
     TP: together in both labellings; FN: together in the truth, apart in the prediction;
@@ -208,6 +209,8 @@ def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
     C(N, 2). Computed in O(nnz) from the contingency table, as exact Python integers.
     On a table of real-valued masses (real ``sample_weight``) each is the sum of
     C(n, 2) = n (n - 1) / 2 over the real masses, an exact :class:`~fractions.Fraction`.
+    ``sample_weight``: one non-negative weight per item (integer: repetitions of it), as
+    in every score.
 
     Examples
     --------
@@ -218,22 +221,23 @@ def pair_counts(labels_true: Any, labels_pred: Any = None) -> PairCounts:
     ----------
     Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985).
     """
-    return _pairs(as_contingency(labels_true, labels_pred))
+    return _pairs(as_contingency(labels_true, labels_pred, sample_weight))
 
 
-def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None) -> np.ndarray:
+def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None, *,
+                          sample_weight: Any = None) -> np.ndarray:
     """scikit-learn's pair confusion matrix: ``[[TN, FP], [FN, TP]]`` over *ordered* pairs.
 
     Each entry is twice the unordered count of :func:`pair_counts`; the total is N(N-1).
     Returned as int64 like scikit-learn, or as an object array of exact Python ints when a
-    count exceeds int64 (float64 for real-valued masses).
+    count exceeds int64 (float64 for real-valued masses, from real ``sample_weight``).
 
     Examples
     --------
     >>> pair_confusion_matrix([0, 0, 1, 1], [1, 1, 0, 0]).tolist()
     [[8, 0], [0, 4]]
     """
-    tp, fn, fp, tn = pair_counts(labels_true, labels_pred)
+    tp, fn, fp, tn = pair_counts(labels_true, labels_pred, sample_weight=sample_weight)
     cells = [[2 * tn, 2 * fp], [2 * fn, 2 * tp]]
     if any(isinstance(x, Fraction) for x in (tp, fn, fp, tn)):
         return np.array([[float(x) for x in row] for row in cells], dtype=np.float64)
@@ -836,7 +840,8 @@ def _moments(table: Contingency) -> PairMoments:
         t.cluster_sizes))
 
 
-def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
+def rand_moments(labels_true: Any, labels_pred: Any = None, *,
+                 sample_weight: Any = None) -> PairMoments:
     """The pair count S = TP and its exact mean and variance under the permutation model.
 
     Random labellings with the table's class and cluster sizes (one labelling's items
@@ -852,6 +857,8 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     Every affine function of S with the margins fixed (RI, ARI, pair precision, recall
     and F1, FMI, adjusted FMI, Czekanowski-Dice, Kulczynski, phi, McNemar) takes its
     null mean and variance from these; ``z`` is the standardized Rand index.
+    ``sample_weight``: integer weights repeat items (the permutation model of the repeated
+    items); real weights are refused, the model permutes whole items.
 
     Examples
     --------
@@ -864,7 +871,7 @@ def rand_moments(labels_true: Any, labels_pred: Any = None) -> PairMoments:
     Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985); Romano, Vinh,
     Bailey & Verspoor, "Adjusting for chance clustering comparison measures", JMLR 17 (2016).
     """
-    table = as_contingency(labels_true, labels_pred)
+    table = as_contingency(labels_true, labels_pred, sample_weight)
     require_counts(table, "rand_moments", _CHANCE)
     return _moments(table)
 

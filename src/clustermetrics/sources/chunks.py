@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .._text import no_such_column
+from .._text import find_column
 from ..table import Contingency
 
 __all__ = ["ContingencyBuilder", "from_chunks"]
@@ -123,7 +123,5 @@ def _column_names(chunk: Any) -> list[str]:
 
 
 def _column(chunk: Any, name: str, option: str) -> Any:
-    names = _column_names(chunk)
-    if name not in names:
-        raise no_such_column("the chunk", name, option, names)
+    find_column("the chunk", _column_names(chunk), name, option)
     return chunk[name]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._text import no_such_column
+from .._text import find_column
 
 __all__ = ["WHITESPACE", "Layout", "is_blank", "open_text", "read_bytes", "resolve_sep",
            "scan", "text_suffix"]
@@ -90,13 +90,7 @@ class Layout:
         assert self.header is not None
         if not isinstance(col, str) or not col:
             raise ValueError(f"{option} must be a column name, got {col!r}")
-        hits = [i for i, name in enumerate(self.header) if name == col]
-        if not hits:
-            raise no_such_column(self.path, col, option, self.header)
-        if len(hits) > 1:
-            raise ValueError(f"{self.path} has {len(hits)} columns named {col!r} ({option}); "
-                             "the column to read must be named once")
-        return hits[0]
+        return find_column(self.path, self.header, col, option)
 
     def check_blank(self, drop_null: bool) -> None:
         """Blank lines among the rows are rows of missing labels: an error unless dropped."""

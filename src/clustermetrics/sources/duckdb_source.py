@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._text import no_such_column
+from .._text import find_column
 from ..table import Contingency
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
@@ -191,8 +191,7 @@ class _Read:
             return
         columns = dict(zip(relation.columns, map(str, relation.types), strict=True))
         option = self.spell["weight_col"]
-        if self.weight_col not in columns:
-            raise no_such_column(self.name, self.weight_col, option, columns)
+        find_column(self.name, list(columns), self.weight_col, option)
         if _weight_family(columns[self.weight_col]) is None:
             raise ValueError(f"{self.name}: column {self.weight_col!r} ({option}) has type "
                              f"{columns[self.weight_col]}; weights are integers, floats, "
@@ -371,8 +370,7 @@ def _relation(source):
 def _check_columns(relation, name, true_col, pred_col):
     columns = dict(zip(relation.columns, map(str, relation.types), strict=True))
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
-        if col not in columns:
-            raise no_such_column(name, col, option, columns)
+        find_column(name, list(columns), col, option)
         if any(bad in columns[col].upper() for bad in _NOT_LABELS):
             raise ValueError(f"{name}: column {col!r} has type {columns[col]}, which cannot "
                              "hold labels")

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .._text import no_such_column
+from .._text import find_column
 from ..table import Contingency
 from ._common import check_nulls, labels
 from .chunks import ContingencyBuilder
@@ -223,12 +223,7 @@ def label_types(files: list[str], true_col: str, pred_col: str, name: str,
         for option, col in ((spell["true_col"], true_col), (spell["pred_col"], pred_col)):
             if not isinstance(col, str) or not col:
                 raise ValueError(f"{option} must be a column name, got {col!r}")
-            hits = schema.get_all_field_indices(col)
-            if not hits:
-                raise no_such_column(path, col, option, schema.names)
-            if len(hits) > 1:
-                raise ValueError(f"{path} has {len(hits)} columns named {col!r} ({option}); "
-                                 "the column to read must be named once")
+            find_column(path, schema.names, col, option)
             twins = [n for n in schema.names if n != col and n.lower() == col.lower()]
             if twins:
                 raise ValueError(f"{path} has columns {col!r} and {twins[0]!r} ({option}), "
@@ -265,12 +260,7 @@ def weight_type(files: list[str], weight_col: str, name: str,
             raise ValueError(f"{path} cannot be read as Parquet: "
                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
                              ) from None
-        hits = schema.get_all_field_indices(weight_col)
-        if not hits:
-            raise no_such_column(path, weight_col, option, schema.names)
-        if len(hits) > 1:
-            raise ValueError(f"{path} has {len(hits)} columns named {weight_col!r} "
-                             f"({option}); the column to read must be named once")
+        find_column(path, schema.names, weight_col, option)
         kind = schema.field(weight_col).type
         value = kind.value_type if pa.types.is_dictionary(kind) else kind
         family = ("uint" if pa.types.is_unsigned_integer(value) else "int"

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from .._text import no_such_column
+from .._text import find_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
@@ -254,8 +254,7 @@ def _parquet_groups(spark, links, true_col, pred_col, types, weight=None):
 def _check_columns(dataframe, name, true_col, pred_col) -> None:
     fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
     for option, col in (("true_col", true_col), ("pred_col", pred_col)):
-        if col not in fields:
-            raise no_such_column(name, col, option, fields)
+        find_column(name, [f.name for f in dataframe.schema.fields], col, option)
         if fields[col] in _NOT_LABELS:
             raise ValueError(f"{name} column {col!r} has type {fields[col]}, which cannot "
                              "hold labels")
@@ -270,8 +269,7 @@ def _weight_family(type_name: str) -> str | None:
 
 def _check_weight(dataframe, name, col, option) -> None:
     fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
-    if col not in fields:
-        raise no_such_column(name, col, option, fields)
+    find_column(name, [f.name for f in dataframe.schema.fields], col, option)
     if _weight_family(fields[col]) is None:
         raise ValueError(f"{name}: column {col!r} ({option}) has type {fields[col]}; "
                          "weights are integers, floats, decimals or numbers written as text")

@@ -515,13 +515,16 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
 
 
 def contingency_matrix(labels_true: Any, labels_pred: Any, *, eps: float | None = None,
-                       sparse: bool = False, dtype: Any = np.int64) -> Any:
+                       sparse: bool = False, dtype: Any = np.int64,
+                       sample_weight: Any = None) -> Any:
     """scikit-learn's ``contingency_matrix``: counts of (class, cluster) pairs.
 
     Rows follow the sorted true labels, columns the sorted predicted labels. Returns a dense
     array, or a ``scipy.sparse.csr_matrix`` with ``sparse=True``; ``eps`` is added to every
     cell of the dense matrix (not allowed with ``sparse``). Build a :class:`Contingency`
-    instead to keep the table sparse and reusable.
+    instead to keep the table sparse and reusable. ``sample_weight`` (one non-negative
+    weight per item) makes each cell the sum of its items' weights, as
+    :meth:`Contingency.from_labels`; real weights need a float ``dtype``.
 
     Examples
     --------
@@ -530,7 +533,10 @@ def contingency_matrix(labels_true: Any, labels_pred: Any, *, eps: float | None 
     """
     if eps is not None and sparse:
         raise ValueError("Cannot set 'eps' when sparse=True")
-    table = Contingency.from_labels(labels_true, labels_pred)
+    table = Contingency.from_labels(labels_true, labels_pred, sample_weight)
+    if table.real_valued and np.dtype(dtype).kind in "biu":
+        raise ValueError(f"sample_weight has non-integral values, whose cell masses dtype "
+                         f"{np.dtype(dtype)} would truncate: pass dtype=np.float64")
     if sparse:
         return table.to_sparse().astype(dtype)
     if eps is not None:
