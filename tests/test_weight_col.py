@@ -435,8 +435,7 @@ def test_paired_command_with_real_weights(tmp_path, capsys):
     t, a, b, w = (list(c) for c in zip(*rows, strict=True))
     w = [float(x) for x in w]
     code, out, err = _run(capsys, "paired", path, "--true-col", "t", "--a-col", "a",
-                          "--b-col", "b", "--weight-col", "w", "--n-boot", "20",
-                          "--format", "json")
+                          "--b-col", "b", "--weight-col", "w", "--format", "json")
     assert code == 0, err
     got = json.loads(out)
     assert got["n_samples"] == pytest.approx(sum(w))

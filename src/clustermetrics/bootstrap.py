@@ -48,7 +48,8 @@ from .metrics.pair_counting import copy_pairs, leave_out_copies
 from .table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
-           "check_method", "check_seed", "interval_flags", "interval_from_replicates",
+           "check_level", "check_method", "check_seed", "interval_flags",
+           "interval_from_replicates",
            "replicate_table", "stack_size",
            "jackknife_cells", "jackknife_values", "replicate_values",
            "DEFAULT_METHOD", "FLAG_BIAS", "FLAG_BOUND", "FLAG_SMALL", "JACKKNIFE_CELLS",
@@ -122,13 +123,20 @@ def check_seed(seed: Any, name: str = "seed", maximum: int | None = None,
         raise ValueError(f"{name} must be {what}, got {seed!r}")
 
 
+def check_level(level: Any, name: str = "ci") -> None:
+    """ValueError naming the option ``name`` unless ``level`` is a confidence level in
+    (0, 1)."""
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) \
+            or not 0.0 < float(level) < 1.0:
+        raise ValueError(f"{name} must be a confidence level in (0, 1), e.g. 0.95, "
+                         f"got {level!r}")
+
+
 def check_bootstrap_options(ci: Any, n_boot: Any, names: tuple[str, str] = ("ci", "n_boot"),
                             seed: Any = None, seed_name: str = "seed") -> None:
     """ValueError naming the option (as ``names`` spell them) when ``ci``, ``n_boot`` or
     ``seed`` is unusable. Cheap: runs before any table is built."""
-    if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0.0 < float(ci) < 1.0:
-        raise ValueError(f"{names[0]} must be a confidence level in (0, 1), e.g. 0.95, "
-                         f"got {ci!r}")
+    check_level(ci, names[0])
     if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) \
             or not 2 <= n_boot <= MAX_N_BOOT:
         raise ValueError(f"{names[1]} must be an integer from 2 to {MAX_N_BOOT:,}, "

@@ -34,7 +34,7 @@ from .table import REAL_MASSES, Contingency, as_contingency
 from .table.stack import STACK_MAX_N, TableStack
 
 __all__ = ["check_intervals", "check_options", "evaluate", "evaluate_references",
-           "evaluate_table", "is_several", "replicate_scores", "score_values"]
+           "evaluate_table", "is_several", "replicate_scores", "score_values", "table_scores"]
 
 
 _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
@@ -313,20 +313,38 @@ def replicate_scores(table: Contingency, counts: np.ndarray, keys: list[str],
     (:func:`~clustermetrics.bootstrap.replicate_table`). Where a score cannot be computed
     on every replicate of the stack (a ``ValueError``: one is outside its domain), or the
     replicates count more items than a stack holds, each replicate is scored alone."""
+    return _stack_scores(table, counts, keys, replicates=True)
+
+
+def table_scores(table: Contingency, counts: np.ndarray, keys: list[str]) -> np.ndarray:
+    """The scores ``keys`` of tables with the cells of ``table`` and other counts of whole
+    items, one table per row of the (B, nnz) array ``counts`` (e.g. the leave-one-out
+    tables of a jackknife): as :func:`replicate_scores`, but the tables are samples of
+    distinct items, not replicates holding copies of one item, so every pair counts.
+    Returns a (len(keys), B) array, NaN where a score is undefined on a table."""
+    return _stack_scores(table, counts, keys, replicates=False)
+
+
+def _stack_scores(table: Contingency, counts: np.ndarray, keys: list[str], *,
+                  replicates: bool) -> np.ndarray:
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
     out = np.full((len(keys), counts.shape[0]), np.nan)
+
+    def one(row: np.ndarray) -> Contingency:
+        return replicate_table(table, row) if replicates else table.with_counts(row)
     if int(counts.sum(axis=1).max(initial=0)) >= STACK_MAX_N:
         for b, row in enumerate(counts):
-            scores = score_values(replicate_table(table, row), keys)
+            scores = score_values(one(row), keys)
             out[:, b] = [scores[k] for k in keys]
         return out
     stack = TableStack(table, counts)
-    leave_out_copies(stack, copy_pairs(table.counts, counts).sum(axis=1))
+    if replicates:
+        leave_out_copies(stack, copy_pairs(table.counts, counts).sum(axis=1))
     for i, key in enumerate(keys):
         try:
             out[i] = METRICS[key].compute_many(stack)
-        except ValueError:  # one replicate is outside the score's domain: each alone
-            out[i] = [score_values(replicate_table(table, row), [key])[key] for row in counts]
+        except ValueError:  # one table is outside the score's domain: each alone
+            out[i] = [score_values(one(row), [key])[key] for row in counts]
     return out
 
 

@@ -1,19 +1,56 @@
-"""Is clustering A better than clustering B on this truth? A paired bootstrap over items.
+"""Is clustering A better than clustering B on this truth? A paired jackknife over items.
 
-Both clusterings label the same N items, so their scores are correlated: resampling the
-items once and scoring A and B on the same resample measures the uncertainty of the
-*difference*, which is far smaller than the two intervals suggest on their own. An item is
-all a score sees of it through its (class, A-cluster, B-cluster) triple, so resampling N
-items is one draw of Multinomial(N, n_tab / N) over the non-zero cells of the three-way
-table; the two two-way tables are its margins. Each replicate costs O(nnz of the
-three-way table), not O(N).
+Both clusterings label the same N items, so their scores are correlated, and the question
+is the sampling error of one statistic of the items: the difference
+``d = score(truth, A) - score(truth, B)``. Its standard error is the jackknife's
+(Quenouille, Biometrika 43, 1956; Tukey, Ann. Math. Statist. 29, 1958): leave each item
+out in turn, recompute d, and take se² = (N - 1) / N · Σ (d_(i) - mean)². An item is all
+a score sees of it through its (class, A-cluster, B-cluster) triple, so the items of one
+cell of the three-way table leave the same two tables out: the N leave-one-out
+differences take one value per cell, and the jackknife scores A's table once per
+non-zero cell of it and B's table once per cell of B's (as stacks of tables), not N
+times.
 
-With ``sample_weight`` the resampled unit is still the item, carrying its weight: a
-replicate draws n items (n = items of positive weight) with replacement, and each cell
-counts the weights of the items drawn into it. Items of one cell with one weight are
-exchangeable, so the draw is a multinomial over those (cell, weight) groups. Real
-(non-integral) weights work the same way: each replicate is then a table of real masses
-(float sums), and the scores that need whole items are refused before any replicate.
+**One rule for the verdict and the interval.** t = d / se is referred to Student's t with
+ν degrees of freedom: the interval is d ∓ t_ν((1 + level) / 2) · se and the two-sided
+p-value of "no difference" is 2 P(T_ν > |d| / se), so p < 1 - level exactly when the
+interval excludes 0 (the p-value is the smallest 1 - level whose interval excludes 0).
+ν is Satterthwaite's (Biometrics Bulletin 2, 1946): the chi-square whose first two
+moments match those of se², 2 / ν = 2 / (N - 1) + (b₂ - 3) / N with b₂ the kurtosis of
+the leave-one-out differences. Normal ones give ν = N - 1, Tukey's choice; when a few
+items carry the variance (the errors of near-perfect clusterings) ν is small and the
+interval wide.
+
+**Why not the bootstrap.** A bootstrap replicate holds about 63 % of the distinct items,
+and a plug-in score of a sparse table (NMI, VI, V-measure, B-cubed, the matchings)
+depends on how many distinct items fill its cells. On 20 classes, n = 100, both
+clusterings keeping each true label with probability 0.5 (300 samples), the replicates'
+standard deviation of the difference of NMIs was 0.034 against its sampling standard
+deviation of 0.050, and the percentile bootstrap this test replaced declared the two
+"different at 5 %" in 14 % of the samples. The jackknife's variance is biased upward,
+not downward, for any symmetric statistic of independent items (Efron & Stein, Ann.
+Statist. 9, 1981), smooth or not: its standard error there was 0.049. Its bias
+correction is left out: noisy on such tables, it tripled the false rejections (6 % to
+20 %).
+
+**Sampled items.** Above :data:`JACKKNIFE_MAX_CELLS` groups of items, a stratified
+systematic sample of about that many items stands for them all (strata: the sizes of an
+item's cells in A's and B's tables; see :func:`_stratified_sample`).
+
+**Flags: where no p-value is given.** :data:`FLAG_CONSTANT`: the clusterings differ but no
+leave-one-out table changes the difference (a score that moves in jumps: the ratio of
+cluster counts, the exact-match scores, the pseudo recovery rate): the jackknife sees no
+spread, t would be infinite and p = 0, so the result gives no interval and no p-value.
+In the calibration study this took up to 10 % of the null comparisons of those scores
+(3 classes, n = 30, keep 0.9), each of which would otherwise have been a false positive;
+on the rest of its grid (3 to 50 classes, n = 30 to 2,000, keep 0.2 to 0.9) the test held
+its level for every score without another flag. :data:`FLAG_UNDEFINED`: no leave-one-out
+table could be scored (one item).
+
+**Weights.** With ``sample_weight`` the unit left out is still the item, with its weight:
+items of one cell with one weight leave the same tables out, so they are one group of
+the jackknife. Real (non-integral) weights give tables of real masses (float sums), and
+the scores that need whole items are refused before any table is scored.
 """
 
 from __future__ import annotations
@@ -22,42 +59,52 @@ import math
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
+from scipy import special
 
 from . import _kernels
 from ._json import dumps
 from ._progress import progress_bar
 from ._text import csv_text, text_table, visible
 from ._threads import replicate_threads, scored_in_order
-from .bootstrap import check_bootstrap_options, multinomial_sampler, replicate_table, stack_size
-from .evaluate import check_intervals, left_out, no_interval_lines, replicate_scores
+from .bootstrap import check_level, jackknife_cells, stack_size
+from .evaluate import check_intervals, left_out, no_interval_lines, table_scores
 from .metrics.definition import ScoreUnavailable
 from .noise import check_noise_mode, noise_in_replicate, with_noise
 from .registry import METRICS, MetricInfo, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
 from .table.validation import (
-    MAX_ITEMS,
-    REAL_TOTAL,
     as_label_array,
     as_mass_array,
     check_same_length,
 )
 
-__all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "DEFAULT_PAIRED"]
+__all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "jackknife_t",
+           "DEFAULT_PAIRED", "FLAG_CONSTANT", "FLAG_UNDEFINED", "JACKKNIFE_MAX_CELLS", "METHOD"]
 
 DEFAULT_PAIRED = ("ari", "ami", "nmi", "v_measure", "bcubed_f", "clustering_accuracy",
                   "recovery_rate")
+JACKKNIFE_MAX_CELLS = 2000  # three-way cells left out one by one; a systematic sample above
+FLAG_CONSTANT = "no leave-one-out variation"
+FLAG_UNDEFINED = "undefined on every leave-one-out table"
+METHOD = "paired jackknife, Student t with Satterthwaite's degrees of freedom"
+# a standard error below this share of the scores' size is the rounding of equal values
+_ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
 class PairedScore:
-    """One score of A and B on the same truth, and what the paired bootstrap says of
-    ``difference = a - b``: its ``interval`` at ``level`` and the two-sided ``pvalue`` of
-    "no difference". ``better`` names the better clustering ("a", "b", or "tie" when the
-    values are equal), by the score's own direction."""
+    """One score of A and B on the same truth, and what the paired jackknife says of
+    ``difference = a - b``: its standard error ``se``, the degrees of freedom ``df`` of
+    its t reference, its ``interval`` at ``level`` and the two-sided ``pvalue`` of "no
+    difference", which is below 1 - ``level`` exactly when the interval excludes 0.
+    ``better`` names the better clustering ("a", "b", or "tie" when the values are
+    equal), by the score's own direction. ``flags`` name why no interval and no p-value
+    could be given (both NaN then). ``n_skipped``: items whose leave-one-out table the
+    score is undefined on (left out of the jackknife)."""
 
     key: str
     a: float
@@ -66,45 +113,57 @@ class PairedScore:
     interval: tuple[float, float]
     pvalue: float
     better: str
+    se: float = math.nan
+    df: float = math.nan
+    level: float = 0.95
+    flags: tuple[str, ...] = ()
     n_skipped: int = 0
 
-    def significant(self, alpha: float = 0.05) -> bool:
-        return self.pvalue < alpha
+    def significant(self, alpha: float | None = None) -> bool:
+        """p < ``alpha`` (default 1 - ``level``: exactly when the interval excludes 0);
+        False when flagged (no p-value)."""
+        return bool(self.pvalue < (1.0 - self.level if alpha is None else alpha))
 
 
 @dataclass(frozen=True)
 class PairedComparison:
-    """Result of :func:`compare_clusterings`: one :class:`PairedScore` per key."""
+    """Result of :func:`compare_clusterings`: one :class:`PairedScore` per key.
+    ``n_items``: the items the jackknife leaves out (``n_samples`` is their total weight
+    with ``sample_weight``); ``sampled``: a systematic sample of them stood for all
+    (more than :data:`JACKKNIFE_MAX_CELLS` cells)."""
 
     scores: dict[str, PairedScore]
-    n_boot: int
     level: float
-    seed: Any
     n_samples: int | float  # the total weight, a float with real weights
+    n_items: int
     names: tuple[str, str] = ("a", "b")
     notes: list[str] = field(default_factory=list)
+    sampled: bool = False
 
     def __getitem__(self, key: str) -> PairedScore:
         return self.scores[key]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n_samples": self.n_samples, "n_boot": self.n_boot, "level": self.level,
-                "seed": self.seed if isinstance(self.seed, int) else None,
-                "names": list(self.names), "notes": list(self.notes),
+        return {"n_samples": self.n_samples, "n_items": self.n_items, "level": self.level,
+                "method": METHOD, "sampled": self.sampled, "names": list(self.names),
+                "notes": list(self.notes),
                 "scores": {k: {"a": s.a, "b": s.b, "difference": s.difference,
-                               "interval": list(s.interval), "pvalue": s.pvalue,
-                               "better": s.better, "skipped": s.n_skipped}
+                               "interval": list(s.interval), "se": s.se, "df": s.df,
+                               "pvalue": s.pvalue, "significant": s.significant(),
+                               "better": s.better, "flags": list(s.flags),
+                               "skipped": s.n_skipped}
                            for k, s in self.scores.items()}}
 
     def to_json(self) -> str:
         return dumps(self.to_dict())
 
     def to_csv(self) -> str:
-        header = ["score", self.names[0], self.names[1], "difference", "low", "high",
-                  "pvalue", "better", "skipped"]
-        rows = [[key, s.a, s.b, s.difference, *s.interval, s.pvalue,
+        header = ["score", self.names[0], self.names[1], "difference", "low", "high", "se",
+                  "df", "pvalue", "significant", "better", "flags", "skipped"]
+        rows = [[key, s.a, s.b, s.difference, *s.interval, s.se, s.df, s.pvalue,
+                 s.significant(),
                  {"a": self.names[0], "b": self.names[1]}.get(s.better, s.better),
-                 s.n_skipped] for key, s in self.scores.items()]
+                 "; ".join(s.flags), s.n_skipped] for key, s in self.scores.items()]
         return csv_text([header, *rows])
 
     def format(self) -> str:
@@ -112,45 +171,73 @@ class PairedComparison:
 
     def __str__(self) -> str:
         a, b = self.names
-        size = (f"items of total weight {self.n_samples:.6g}"
+        size = (f"items of total weight {self.n_samples:.6g} ({self.n_items} items)"
                 if isinstance(self.n_samples, float) else f"N = {self.n_samples} items")
+        alpha = f"{1 - self.level:.3g}"
         rows = [[key, f"{s.a:.4f}", f"{s.b:.4f}", f"{s.difference:+.4f}",
-                 "undefined" if math.isnan(s.interval[0]) else
+                 "-" if s.flags else "undefined" if math.isnan(s.interval[0]) else
                  f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-                 _fmt_p(s.pvalue, self.n_boot - s.n_skipped),
+                 "-" if s.flags else _fmt_p(s.pvalue),
                  {"a": a, "b": b, "tie": "tie"}[s.better]
-                 + ("" if s.significant() else " (not significant at 0.05)"), s.n_skipped]
+                 + (" ! no verdict" if s.flags else "" if s.significant()
+                    else f" (not significant at {alpha})"), s.n_skipped]
                 for key, s in self.scores.items()]
         table = text_table(["score", a, b, "difference", f"{self.level * 100:g}% interval",
-                            "p-value", "better", "replicates skipped"], rows,
-                           align_numbers=True)
-        return "\n".join([f"paired bootstrap: {self.n_boot} replicates over {size}", table,
-                          *(visible(note, backslash=False) for note in self.notes)])
+                            "p-value", "better", "items skipped"], rows, align_numbers=True)
+        head = (f"paired jackknife over {size}: t intervals of the difference "
+                "(Satterthwaite's degrees of freedom)"
+                + (", a stratified sample of the items left out" if self.sampled else ""))
+        return "\n".join([head, table, *(visible(note, backslash=False) for note in self.notes),
+                          *_flag_notes(self.scores)])
 
 
-def _fmt_p(p: float, n_scored: int) -> str:
-    """The p-value, or ``<floor`` at its floor 1 / (replicates scored + 1)."""
+def _fmt_p(p: float) -> str:
+    """The p-value (``undefined`` when NaN; below the smallest double, ``<1e-300``)."""
     if math.isnan(p):
         return "undefined"
-    floor = 1.0 / (n_scored + 1)
-    return f"<{floor:.1g}" if p <= floor else f"{p:.3g}"
+    return "<1e-300" if p == 0 else f"{p:.3g}"
+
+
+def _flag_notes(scores: dict[str, PairedScore]) -> list[str]:
+    """One line per flag, naming the scores it marks."""
+    by_flag: dict[str, list[str]] = {}
+    for key, s in scores.items():
+        for flag in s.flags:
+            by_flag.setdefault(flag, []).append(key)
+    return [f"! {flag} ({', '.join(keys)}): {_FLAG_WHY[flag]}"
+            for flag, keys in by_flag.items()]
+
+
+_FLAG_WHY = {
+    FLAG_CONSTANT: "the clusterings differ, but leaving out any one item leaves the "
+                   "difference as it is, so the jackknife sees no spread: no interval and "
+                   "no p-value",
+    FLAG_UNDEFINED: "no leave-one-out table could be scored (a single item, or the score "
+                    "is undefined on each): no interval and no p-value",
+}
 
 
 def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
                         metrics: str | Iterable[str] | None = DEFAULT_PAIRED, *,
-                        n_boot: int = 1000, ci: float = 0.95, seed: Any = None,
-                        noise_label: Any = None, noise: str = "singletons",
-                        names: tuple[str, str] = ("a", "b"),
+                        ci: float = 0.95, noise_label: Any = None,
+                        noise: str = "singletons", names: tuple[str, str] = ("a", "b"),
                         progress: bool | None = None,
                         sample_weight: Any = None) -> PairedComparison:
-    """Paired bootstrap comparison of two clusterings of the same items against one truth.
+    """Paired jackknife comparison of two clusterings of the same items against one truth.
 
-    For each score, the difference ``d = score(truth, a) - score(truth, b)``, a percentile
-    interval of the paired replicates' differences at level ``ci``, and a two-sided
-    p-value of "no difference" from the replicates centred on ``d`` (Efron & Tibshirani,
-    *An Introduction to the Bootstrap*, 1993, 16.4):
-    ``p = (1 + #{|d* - d| >= |d|}) / (n_boot + 1)``. A replicate on which a score is
-    undefined for either clustering is skipped for that score (counted in ``n_skipped``).
+    For each score, the difference ``d = score(truth, a) - score(truth, b)``, its
+    jackknife standard error over the items (Quenouille 1956, Tukey 1958; grouped by the
+    cells of the truth × A × B table), and one rule for the interval and the test: the
+    interval ``d ∓ t se`` at level ``ci`` with Student's t at Satterthwaite's degrees of
+    freedom (Biometrics Bulletin 2, 1946), and the two-sided p-value of "no difference"
+    ``2 P(T > |d| / se)``, below ``1 - ci`` exactly when the interval excludes 0. Where
+    the jackknife cannot judge a score (``PairedScore.flags``, see the module docstring)
+    the interval and the p-value are NaN. An item whose leave-one-out table a score is
+    undefined on is left out of that score's jackknife (counted in ``n_skipped``).
+
+    Calibration, by simulation (``clustermetrics paired-calibration``): on equally good
+    clusterings the test says "different at 5 %" at about the nominal rate for every
+    score, where the previous percentile bootstrap said it up to three times as often.
 
     Parameters
     ----------
@@ -159,12 +246,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     metrics : str or iterable of str, optional
         Registry keys (default: ARI, AMI, NMI, V-measure, B-cubed F, clustering accuracy
         and recovery rate); None for every registered score.
-    n_boot : int, default=1000
-        Paired replicates.
     ci : float, default=0.95
-        Level of the intervals of the differences.
-    seed : int, numpy Generator or None
-        Makes the replicates reproducible.
+        Level of the intervals of the differences (the test's level is ``1 - ci``).
     noise_label, noise : optional
         As in :func:`clustermetrics.evaluate`: a predicted label meaning "not clustered"
         (in A and B), scored as singletons or excluded.
@@ -178,14 +261,14 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         give tables of real masses: a score that needs whole items (AMI, SRI, ...) is
         refused naming ``sample_weight`` when asked for by name, and left out with one
         warning when ``metrics`` is the default or None. A score without a valid
-        bootstrap interval (``METRICS[key].no_bootstrap``: MARI) is refused when named
-        and left out with a warning when ``metrics`` is None. The bootstrap
-        resamples the items, each carrying its weight, not the copies a weight stands for:
-        the items are the independent observations, and a weight says how much one
-        counts, not how many independent observations it is. Resampling copies would
-        make the intervals of an item of weight w as narrow as w observed items (by
-        about sqrt(w) under a constant weight). When the weights do count independent
-        identical observations, repeat the items (``numpy.repeat``) instead.
+        resampling interval (``METRICS[key].no_bootstrap``: MARI) is refused when named
+        and left out with a warning when ``metrics`` is None. The jackknife leaves out
+        the items, each with its weight, not the copies a weight stands for: the items
+        are the independent observations, and a weight says how much one counts, not how
+        many independent observations it is. Leaving out copies would make the intervals
+        of an item of weight w as narrow as w observed items (by about sqrt(w) under a
+        constant weight). When the weights do count independent identical observations,
+        repeat the items (``numpy.repeat``) instead.
 
     Returns
     -------
@@ -198,16 +281,15 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     >>> truth = rng.integers(0, 4, 400)
     >>> good = np.where(rng.random(400) < 0.9, truth, rng.integers(0, 4, 400))
     >>> poor = np.where(rng.random(400) < 0.5, truth, rng.integers(0, 4, 400))
-    >>> r = compare_clusterings(truth, good, poor, "ari", n_boot=200, seed=1)
-    >>> r["ari"].better, r["ari"].pvalue < 0.05
-    ('a', True)
+    >>> r = compare_clusterings(truth, good, poor, "ari")
+    >>> r["ari"].better, r["ari"].pvalue < 0.05, r["ari"].significant()
+    ('a', True, True)
     """
-    check_bootstrap_options(ci, n_boot, ("ci", "n_boot"), seed)
+    check_level(ci, "ci")
     if noise_label is not None:
         check_noise_mode(noise)
     keys = resolve_metrics(metrics)
-    # every result here (difference interval, p-value) comes from the replicates: a score
-    # without a bootstrap interval is refused when named, else left out with a warning
+    # a score without a resampling interval is refused when named, else left out
     lacking = check_intervals(keys, metrics is None or metrics is DEFAULT_PAIRED,
                               "leave it out of the metrics to compare by the others")
     for line in no_interval_lines(lacking):
@@ -226,11 +308,12 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         _refuse_noise_singletons(noise_label, a, b)
     three = _ThreeWay(t, a, b, w)
     # scores refused on A's or B's table (real masses: ScoreUnavailable naming
-    # sample_weight) are refused before any replicate, or left out of the default set
+    # sample_weight) are refused before any leave-one-out table, or left out of the
+    # default set
     refused: dict[str, ScoreUnavailable] = {}
     score = _scorer(keys, noise_label, noise, refused)
     base_a, base_b = score(three.table_a, False), score(three.table_b, False)
-    assert base_a is not None and base_b is not None  # only replicates are skipped
+    assert base_a is not None and base_b is not None  # only leave-one-out tables are None
     if refused:
         if not (metrics is None or metrics is DEFAULT_PAIRED) or len(refused) == len(keys):
             raise next(iter(refused.values()))
@@ -238,53 +321,27 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
             warnings.warn(line, stacklevel=2)
         keys = [k for k in keys if k not in refused]
         score = _scorer(keys, noise_label, noise)
-    rng = np.random.default_rng(seed)
-    draw = three.sampler()
-    # whole item counts and no noise rewrite: each side's replicate is its table with new
-    # cell counts, scored from them as the bootstrap's are (matchings started warm)
-    from_counts = noise_label is None and three.table_a.counts.dtype.kind != "f"
-
-    def differences(block: np.ndarray) -> np.ndarray:
-        """a - b per score (rows) and replicate (columns) of a block of drawn replicates;
-        NaN where a side is skipped. Replicates of whole items are scored as stacks."""
-        if from_counts:
-            return replicate_scores(three.table_a, three.margins_a(block), keys) - \
-                replicate_scores(three.table_b, three.margins_b(block), keys)
-        out = np.full((len(keys), block.shape[0]), np.nan)
-        for i, counts in enumerate(block):
-            sa = score(replicate_table(three.table_a, three.margin_a(counts)), True)
-            sb = score(replicate_table(three.table_b, three.margin_b(counts)), True)
-            if sa is not None and sb is not None:
-                out[:, i] = [sa[k] - sb[k] for k in keys]
-        return out
-    diffs = np.full((len(keys), n_boot), np.nan)
-    size = stack_size(max(three.table_a.nnz, three.table_b.nnz), n_boot) if from_counts \
-        else 1
-    blocks = [(lo, min(lo + size, n_boot)) for lo in range(0, n_boot, size)]
-    bar = progress_bar(n_boot, "paired bootstrap", progress)
+    units = three.jackknife_units()
+    leave_out = _LeaveOneOut(three, units, keys, score, noise_label is None and not three.real)
+    bar = progress_bar(leave_out.n_tables, "paired jackknife", progress)
     try:
-        threads = replicate_threads(max(three.table_a.nnz, three.table_b.nnz))
-        with _kernels.repeated(n_boot):  # compiled kernels load when the replicates repay it
-            # drawn here in order, scored on the replicate threads: the same on any number
-            draws = (np.stack([draw(rng) for _ in range(lo, hi)]) for lo, hi in blocks)
-            for (lo, hi), block in zip(blocks, scored_in_order(differences, draws, threads),
-                                       strict=True):
-                diffs[:, lo:hi] = block
-                bar.update(hi - lo)
+        jack = leave_out.differences(bar.update)
     finally:
         bar.close()
-    out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, ci)
-           for k, row in zip(keys, diffs, strict=True)}
+    out = {k: _paired_score(METRICS[k], base_a[k], base_b[k], row, units.weight,
+                            three.n_items, ci)
+           for k, row in zip(keys, jack, strict=True)}
     notes = [] if w is None else [
-        f"weighted: N = {three.n} is the sum of the weights of {three.n_items} items; each "
-        "replicate resamples the items, each carrying its weight"]
+        f"weighted: N = {three.n} is the sum of the weights of {three.n_items} items; the "
+        "jackknife leaves out one item at a time, with its weight"]
     notes += [f"not compared: {line}" for line in no_interval_lines(lacking)]
-    return PairedComparison(out, int(n_boot), float(ci), seed, three.n,
-                            cast("tuple[str, str]", tuple(names)), notes)
+    return PairedComparison(out, float(ci), three.n, three.n_items,
+                            cast("tuple[str, str]", tuple(names)), notes,
+                            units.cell.shape[0] < units.n_groups)
 
 
 def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
-    """``sample_weight`` checked: one non-negative integer per item, some positive."""
+    """``sample_weight`` checked: one non-negative weight per item, some positive."""
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
         raise ValueError("sample_weight must be a sequence of one weight per item, got "
                          f"{type(sample_weight).__name__}")
@@ -312,12 +369,25 @@ def _same(value: Any, label: Any) -> bool:
         return False
 
 
+class _Units(NamedTuple):
+    """The groups of items the jackknife leaves out, one item at a time: each group's
+    three-way ``cell``, the ``amount`` leaving one of its items out takes from that cell
+    (1, or the item's weight), and ``weight``, how many items the group stands for.
+    ``n_groups``: the groups before a systematic sample kept some of them."""
+
+    cell: np.ndarray
+    amount: np.ndarray
+    weight: np.ndarray
+    n_groups: int
+
+
 class _ThreeWay:
     """The (truth, A, B) table: its non-zero cells, and the index of each cell's (truth, A)
-    and (truth, B) margin cells, so a replicate's two tables are two bincounts.
+    and (truth, B) cell in the two tables (``ta``, ``tb``), the tables being its margins.
 
     ``w``: checked weights (:func:`_weights`); the cells then count weights, and
-    :meth:`sampler` resamples items carrying them."""
+    ``groups`` holds, per (cell, weight) group of items, its cell, its number of items
+    and their weight, sorted by cell."""
 
     def __init__(self, t: np.ndarray, a: np.ndarray, b: np.ndarray,
                  w: np.ndarray | None = None):
@@ -328,35 +398,16 @@ class _ThreeWay:
         # two-stage keys: each fits in int64 for N < 3e9 (codes < N)
         ta_keys, ta_of_item = np.unique(tc * al.shape[0] + ac, return_inverse=True)
         tb_keys, tb_of_item = np.unique(tc * bl.shape[0] + bc, return_inverse=True)
-        cells, first, cell_of_item, counts = np.unique(
+        _, first, cell_of_item, counts = np.unique(
             ta_of_item * np.int64(tb_keys.shape[0]) + tb_of_item, return_index=True,
             return_inverse=True, return_counts=True)
         self.n_items = int(t.shape[0])
         self.counts = counts.astype(np.int64)
         self.groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         if w is not None:
-            # (cell, weight) groups of exchangeable items, sorted by cell
-            real = w.dtype.kind == "f"
-            # (cell, weight) pairs, sorted: lexsort keeps float weights exact
-            order = np.lexsort((w, cell_of_item.reshape(-1)))
-            cell_sorted, w_sorted = cell_of_item.reshape(-1)[order], w[order]
-            new = np.ones(order.shape[0], dtype=bool)
-            new[1:] = (cell_sorted[1:] != cell_sorted[:-1]) | (w_sorted[1:] != w_sorted[:-1])
-            firsts = np.flatnonzero(new)
-            sizes = np.diff(np.append(firsts, order.shape[0]))
-            group_cell, weights = cell_sorted[firsts], w_sorted[firsts]
-            heaviest = weights.max()
-            if real and self.n_items * float(heaviest) > REAL_TOTAL[1]:
-                raise ValueError(f"sample_weight: {self.n_items} items of weight up to "
-                                 f"{float(heaviest):.3g} can make a replicate of more than "
-                                 "1e150, the largest total of real masses")
-            if not real and self.n_items * int(heaviest) > MAX_ITEMS:
-                raise ValueError(f"sample_weight: {self.n_items} items of weight up to "
-                                 f"{int(heaviest)} can make a replicate of more "
-                                 f"than 2**63 - 1 = {MAX_ITEMS} items, the largest table "
-                                 "counted exactly")
+            self.groups = _weight_groups(cell_of_item.reshape(-1), w)
+            group_cell, sizes, weights = self.groups
             starts = np.flatnonzero(np.diff(group_cell, prepend=-1))
-            self.groups = (sizes.astype(np.int64), weights, starts)
             self.counts = np.add.reduceat(sizes * weights, starts)
         self.real = self.counts.dtype.kind == "f"
         self.n: int | float = float(self.counts.sum()) if self.real else \
@@ -365,59 +416,187 @@ class _ThreeWay:
         self.ta = ta_of_item[first]
         self.tb = tb_of_item[first]
         self.n_ta, self.n_tb = ta_keys.shape[0], tb_keys.shape[0]
-        del cells  # only the first index of each cell and its count are needed
         self.table_a = Contingency.from_sorted_cells(
             ta_keys // al.shape[0], ta_keys % al.shape[0], self.margin_a(self.counts), tl, al)
         self.table_b = Contingency.from_sorted_cells(
             tb_keys // bl.shape[0], tb_keys % bl.shape[0], self.margin_b(self.counts), tl, bl)
 
-    def sampler(self) -> Callable[[np.random.Generator], np.ndarray]:
-        """A replicate's cell counts: the items resampled (n_items draws with
-        replacement), each adding its weight to its cell."""
+    def jackknife_units(self, most: int | None = None) -> _Units:
+        """The groups of exchangeable items (the cells, or the (cell, weight) groups);
+        above ``most`` groups (default :data:`JACKKNIFE_MAX_CELLS`), a stratified
+        systematic sample of about ``most`` items (:func:`_stratified_sample`), strata by
+        the sizes of the unit's cells in A's and B's tables."""
         if self.groups is None:
-            draw_cells = multinomial_sampler(self.counts)
-            return lambda rng: draw_cells(rng, self.n_items)
-        sizes, weights, starts = self.groups
-        draw_groups = multinomial_sampler(sizes)
-
-        def draw(rng: np.random.Generator) -> np.ndarray:
-            return np.add.reduceat(draw_groups(rng, self.n_items) * weights, starts)
-        return draw
+            cell, amount, size = np.arange(self.counts.shape[0]), \
+                np.ones(self.counts.shape[0], dtype=np.int64), self.counts
+        else:
+            cell, size, amount = self.groups
+        most = JACKKNIFE_MAX_CELLS if most is None else most
+        if size.shape[0] <= most:
+            return _Units(cell, amount, size.astype(np.float64), int(size.shape[0]))
+        strata = np.stack([_size_class(self.table_a.counts[self.ta[cell]]),
+                           _size_class(self.table_b.counts[self.tb[cell]])])
+        chosen, weight = _stratified_sample(size, strata, most)
+        return _Units(cell[chosen], amount[chosen], weight, int(size.shape[0]))
 
     # float64 bincount sums are exact below 2**53 (every count and sum is at most the
-    # replicate's total); above it the sums are taken in int64
+    # table's total); above it the sums are taken in int64
     def margin_a(self, counts: np.ndarray) -> np.ndarray:
         return self._margin(self.ta, counts, self.n_ta)
 
     def margin_b(self, counts: np.ndarray) -> np.ndarray:
         return self._margin(self.tb, counts, self.n_tb)
 
-    def margins_a(self, block: np.ndarray) -> np.ndarray:
-        """:meth:`margin_a` of each replicate (row) of a block."""
-        return np.stack([self.margin_a(counts) for counts in block])
-
-    def margins_b(self, block: np.ndarray) -> np.ndarray:
-        return np.stack([self.margin_b(counts) for counts in block])
-
     def _margin(self, index: np.ndarray, counts: np.ndarray, size: int) -> np.ndarray:
         if self.real:  # real masses: float sums
             return np.bincount(index, weights=counts, minlength=size)
-        if not self.exact and (self.groups is None or int(counts.sum()) < 2**53):
+        if not self.exact:
             return np.bincount(index, weights=counts, minlength=size).astype(np.int64)
         out = np.zeros(size, dtype=np.int64)
         np.add.at(out, index, np.asarray(counts, dtype=np.int64))
         return out
 
 
+def _size_class(sizes: np.ndarray) -> np.ndarray:
+    """Cell sizes by octave (1, 2-3, 4-7, ...; real masses likewise): leaving an item out
+    of a cell of one item or of two changes a score most differently."""
+    return np.floor(np.log2(np.asarray(sizes, dtype=np.float64))).astype(np.int64)
+
+
+# items drawn from each stratum at least (all of a smaller one), while the floors take at
+# most half of the sample
+_STRATUM_FLOOR = 32
+
+
+def _stratified_sample(size: np.ndarray, strata: np.ndarray, most: int,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(chosen units, items each stands for): per stratum (a column of ``strata``), a
+    systematic sample (:func:`~clustermetrics.bootstrap.jackknife_cells`) of its share of
+    ``most`` items, at least :data:`_STRATUM_FLOOR` (fewer when the strata are many: the
+    floors take at most half of ``most``), or all of its units when they are fewer.
+
+    The leave-one-out values that carry a jackknife's variance can sit in a few rare
+    cells (pure noise: the cells of two items among thousands of one, which alone make
+    ARI's pairs). On 30,000 items over 3,000 x 3,000 labels, a plain systematic sample
+    of 40 items missed them all and put ARI's standard error 60 times too low (of 200:
+    10 % low); drawn per stratum of cell sizes, 200 items gave it exactly."""
+    _, stratum = np.unique(strata, axis=1, return_inverse=True)
+    stratum = stratum.reshape(-1)
+    n_strata = int(stratum.max()) + 1
+    floor = max(1, min(_STRATUM_FLOOR, most // (2 * n_strata)))
+    total = float(size.sum())
+    chosen, weights = [], []
+    for h in range(n_strata):
+        units = np.flatnonzero(stratum == h)
+        items = float(size[units].sum())
+        share = max(floor, round(most * items / total))
+        if units.shape[0] <= share:
+            chosen.append(units)
+            weights.append(size[units].astype(np.float64))
+            continue
+        picked, times = jackknife_cells(size[units], share)
+        chosen.append(units[picked])
+        weights.append(times * (items / float(times.sum())))
+    return np.concatenate(chosen), np.concatenate(weights)
+
+
+def _weight_groups(cell_of_item: np.ndarray, w: np.ndarray,
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell, number of items, weight) of each (cell, weight) group of positive-weight
+    items, sorted by cell (every table scored is the sample less one item, so the
+    checked total of the weights bounds them all)."""
+    order = np.lexsort((w, cell_of_item))  # lexsort keeps float weights exact
+    cell_sorted, w_sorted = cell_of_item[order], w[order]
+    new = np.ones(order.shape[0], dtype=bool)
+    new[1:] = (cell_sorted[1:] != cell_sorted[:-1]) | (w_sorted[1:] != w_sorted[:-1])
+    firsts = np.flatnonzero(new)
+    sizes = np.diff(np.append(firsts, order.shape[0])).astype(np.int64)
+    return cell_sorted[firsts], sizes, w_sorted[firsts]
+
+
+class _LeaveOneOut:
+    """The leave-one-out tables of both sides: for each side, one table per distinct
+    (cell of that side's table, amount) among the units, scored in blocks (stacks of
+    whole items, else one table at a time), and the differences A - B per unit."""
+
+    def __init__(self, three: _ThreeWay, units: _Units, keys: list[str],
+                 score: Callable[[Contingency, bool], dict[str, float] | None],
+                 stacked: bool):
+        self.keys, self.score, self.stacked = keys, score, stacked
+        self.n_units = units.cell.shape[0]
+        self.sides = [] if three.n_items < 2 else [
+            (table, *_distinct(cells[units.cell], units.amount))
+            for table, cells in ((three.table_a, three.ta), (three.table_b, three.tb))]
+        self.n_tables = sum(first.shape[0] for _, first, _, _ in self.sides)
+
+    def differences(self, step: Callable[[int], Any]) -> np.ndarray:
+        """(len(keys), units) leave-one-out differences A - B, NaN where undefined;
+        ``step(k)`` after each block of k tables."""
+        if not self.sides:  # one item: nothing to leave out
+            return np.full((len(self.keys), self.n_units), np.nan)
+        a, b = (self._scores(*side, step) for side in self.sides)
+        return a - b
+
+    def _scores(self, table: Contingency, cells: np.ndarray, amounts: np.ndarray,
+                inverse: np.ndarray, step: Callable[[int], Any]) -> np.ndarray:
+        m = cells.shape[0]
+        size = stack_size(table.nnz, m) if self.stacked else 1
+        blocks = [(lo, min(lo + size, m)) for lo in range(0, m, size)]
+        out = np.empty((len(self.keys), m))
+        tables = (_without(table.counts, cells[lo:hi], amounts[lo:hi]) for lo, hi in blocks)
+        with _kernels.repeated(m):  # compiled kernels load when the tables repay it
+            for (lo, hi), values in zip(blocks, scored_in_order(
+                    lambda c: self._block(table, c), tables, replicate_threads(table.nnz)),
+                    strict=True):
+                out[:, lo:hi] = values
+                step(hi - lo)
+        return out[:, inverse]
+
+    def _block(self, table: Contingency, counts: np.ndarray) -> np.ndarray:
+        if self.stacked:
+            return table_scores(table, counts, self.keys)
+        out = np.full((len(self.keys), counts.shape[0]), np.nan)
+        for i, row in enumerate(counts):
+            values = self.score(table.with_counts(row), True)
+            if values is not None:
+                out[:, i] = [values[k] for k in self.keys]
+        return out
+
+
+def _distinct(cells: np.ndarray, amounts: np.ndarray,
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (cell, amount) pairs (a leave-one-out table each) and, per unit, the
+    index of its pair."""
+    order = np.lexsort((amounts, cells))
+    c, v = cells[order], amounts[order]
+    new = np.ones(order.shape[0], dtype=bool)
+    new[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
+    inverse = np.empty(order.shape[0], dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return c[new], v[new], inverse
+
+
+def _without(counts: np.ndarray, cells: np.ndarray, amounts: np.ndarray) -> np.ndarray:
+    """One table per (cell, amount): ``counts`` less ``amount`` at ``cell``. A real mass
+    left within rounding of 0 by the float subtraction is 0 (the cell's last item)."""
+    out = np.repeat(counts[None, :], cells.shape[0], axis=0)
+    rows = np.arange(cells.shape[0])
+    left = out[rows, cells] - amounts
+    if left.dtype.kind == "f":
+        left[left <= 1e-12 * out[rows, cells]] = 0.0
+    out[rows, cells] = left
+    return out
+
+
 def _scorer(keys: list[str], noise_label: Any, noise: str,
             refused: dict[str, ScoreUnavailable] | None = None
             ) -> Callable[[Contingency, bool], dict[str, float] | None]:
-    """Scores of a table (NaN where undefined), after the noise rewrite; for a replicate,
-    None where the rewrite leaves nothing (skipped, as in :mod:`.bootstrap`). ``refused``
-    collects the scores unavailable on a table that is not a replicate."""
-    def score(table: Contingency, replicate: bool) -> dict[str, float] | None:
+    """Scores of a table (NaN where undefined), after the noise rewrite; for a
+    leave-one-out table, None where the rewrite leaves nothing (skipped). ``refused``
+    collects the scores unavailable on a table that is not a leave-one-out table."""
+    def score(table: Contingency, left_out: bool) -> dict[str, float] | None:
         if noise_label is not None:
-            kept = noise_in_replicate(table, noise_label, noise) if replicate \
+            kept = noise_in_replicate(table, noise_label, noise) if left_out \
                 else with_noise(table, noise_label, noise)[0]
             if kept is None:
                 return None
@@ -427,7 +606,7 @@ def _scorer(keys: list[str], noise_label: Any, noise: str,
             try:
                 values[k] = float(METRICS[k].compute(table)[0])
             except ScoreUnavailable as exc:
-                if refused is not None and not replicate:
+                if refused is not None and not left_out:
                     refused.setdefault(k, exc)
                 values[k] = math.nan
             except ValueError:
@@ -436,19 +615,85 @@ def _scorer(keys: list[str], noise_label: Any, noise: str,
     return score
 
 
-def _paired_score(entry: MetricInfo, value_a: float, value_b: float, row: np.ndarray,
-                  level: float) -> PairedScore:
-    kept = row[~np.isnan(row)]
+def _paired_score(entry: MetricInfo, value_a: float, value_b: float, jack: np.ndarray,
+                  weight: np.ndarray, n: int, level: float) -> PairedScore:
     d = value_a - value_b
-    if kept.size == 0 or math.isnan(d):
-        interval, p = (math.nan, math.nan), math.nan
-    else:
-        tail = (1.0 - level) / 2.0 * 100.0
-        interval = tuple(np.percentile(kept, [tail, 100.0 - tail]).tolist())
-        extreme = np.count_nonzero(np.abs(kept - d) >= abs(d) - 1e-12 * max(1.0, abs(d)))
-        p = (1.0 + int(extreme)) / (int(kept.size) + 1.0)
     better = "tie" if value_a == value_b else \
         ("a" if entry.is_better(value_a, value_b) else "b")
-    return PairedScore(entry.key, float(value_a), float(value_b), float(d), interval,
-                       float(min(p, 1.0)), better,
-                       int(row.size - kept.size))
+    ok = ~np.isnan(jack)
+    skipped = int(round(float(weight[~ok].sum()) * n / float(weight.sum())))
+    scale = max(1.0, abs(value_a), abs(value_b))
+    if math.isnan(d):
+        test = JackknifeT((math.nan, math.nan), math.nan, math.nan, math.nan, ())
+    else:
+        test = jackknife_t(d, jack[ok], weight[ok], n, level, scale)
+    return PairedScore(entry.key, float(value_a), float(value_b), float(d), test.interval,
+                       test.pvalue, better, test.se, test.df, float(level), test.flags,
+                       skipped)
+
+
+class JackknifeT(NamedTuple):
+    """What :func:`jackknife_t` says of a difference."""
+
+    interval: tuple[float, float]
+    pvalue: float
+    se: float
+    df: float
+    flags: tuple[str, ...]
+
+
+def jackknife_t(d: float, leave_one_out: np.ndarray, weights: np.ndarray, n: int,
+                level: float, scale: float = 1.0) -> JackknifeT:
+    """The interval at ``level`` and the two-sided p-value of a statistic ``d`` of ``n``
+    items from its leave-one-out values, each standing for ``weights`` of the items: the
+    jackknife's standard error (Tukey 1958) and Student's t at Satterthwaite's degrees of
+    freedom (see the module docstring). One rule: p < 1 - ``level`` exactly when the
+    interval excludes 0. A standard error within rounding of 0 (below 1e-12 ``scale``,
+    the size of the scores) gives p = 1 and the interval [d, d] when d is within rounding
+    of 0 too, else :data:`FLAG_CONSTANT` and no interval or p-value.
+
+    >>> t = jackknife_t(0.5, np.array([0.4, 0.5, 0.6, 0.5]), np.ones(4), 4, 0.95)
+    >>> round(t.se, 4), round(t.df, 3), t.pvalue < 0.05, t.interval[0] > 0
+    (0.1225, 4.8, True, True)
+    """
+    if leave_one_out.shape[0] == 0 or n < 2:
+        return JackknifeT((math.nan, math.nan), math.nan, math.nan, math.nan,
+                          (FLAG_UNDEFINED,))
+    se, df = _jackknife_se(leave_one_out, weights, n)
+    tiny = _ROUNDING * scale
+    if se <= tiny:
+        if abs(d) <= tiny:
+            return JackknifeT((d, d), 1.0, se, df, ())
+        return JackknifeT((math.nan, math.nan), math.nan, se, df, (FLAG_CONSTANT,))
+    half = float(special.stdtrit(df, 0.5 + level / 2.0)) * se
+    low, high = d - half, d + half
+    p = 2.0 * float(special.stdtr(df, -abs(d) / se))
+    return JackknifeT((low, high), _one_rule(p, low, high, 1.0 - level), se, df, ())
+
+
+def _jackknife_se(values: np.ndarray, weights: np.ndarray, n: int) -> tuple[float, float]:
+    """The jackknife's standard error, sqrt((n - 1) / n · Σ (x_(i) - mean)²) over the n
+    leave-one-out values (``values``, each standing for ``weights`` of them), and
+    Satterthwaite's degrees of freedom of its square, 2 / (2 / (n - 1) + (b₂ - 3) / n)
+    with b₂ their kurtosis: the variance of a sample variance of n values of kurtosis b₂,
+    relative to its square, is 2 / (n - 1) + (b₂ - 3) / n, and a chi-square's is
+    2 / ν. Always positive (b₂ >= 1)."""
+    w = weights * (n / float(weights.sum()))  # the units stand for all n items
+    u = values - float(np.dot(w, values)) / n
+    m2 = float(np.dot(w, u * u)) / n
+    if m2 <= 0.0:
+        return 0.0, math.inf
+    b2 = float(np.dot(w, (u * u) ** 2)) / n / (m2 * m2)
+    return math.sqrt((n - 1) * m2), 2.0 / (2.0 / (n - 1) + (b2 - 3.0) / n)
+
+
+def _one_rule(p: float, low: float, high: float, alpha: float) -> float:
+    """``p`` on the side of ``alpha`` the interval says (0 outside it: p < alpha): t's
+    distribution function and its inverse are inverses only to rounding, which could
+    otherwise put p a few ulps on the other side of alpha."""
+    excludes = low > 0.0 or high < 0.0
+    if excludes and not p < alpha:
+        return float(np.nextafter(alpha, 0.0))
+    if not excludes and p < alpha:
+        return alpha
+    return p

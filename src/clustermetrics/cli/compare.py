@@ -83,10 +83,8 @@ def add_compare_command(sub) -> None:
                         f"subsamples (default 0; 0 to {MAX_SEED}, scikit-learn's range)")
     p.add_argument("--paired", metavar="SCORE",
                    help="test every run against the best run of its dataset by SCORE (a "
-                        "paired bootstrap over the points, Holm-adjusted p-values) and mark "
-                        "the runs not significantly worse")
-    p.add_argument("--paired-n-boot", type=integer(2, 1_000_000), default=1000,
-                   help="with --paired: replicates per comparison (default 1000)")
+                        "paired jackknife t test over the points, Holm-adjusted p-values) "
+                        "and mark the runs not significantly worse")
     p.add_argument("--show", metavar="ALGORITHM",
                    help="the run detailed in the --report page (default: best exact "
                         "recovery rate)")
@@ -226,14 +224,11 @@ def _compare(args: argparse.Namespace) -> str:
             raise CliError(f"--paired names the one score to test by, got {args.paired!r}")
         check_intervals(paired, False, "name another score to test by with --paired",
                         "--paired")
-    elif args.paired_n_boot != 1000:
-        raise CliError("--paired-n-boot applies to --paired: name the score to test by")
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",
                    metrics=metrics, max_pairwise=max_pairwise, progress=progress_of(args),
                    curves=args.curves)
     if args.paired is not None:
         mark_near_best(runs, {d.name: d.y for d in datasets}, args.paired,
-                       n_boot=args.paired_n_boot, seed=args.seed or 0,
                        noise=noise or "cluster")
     shown = metrics
     if args.report:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from .._text import one_role
-from ..bootstrap import MAX_N_BOOT
 from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
@@ -15,7 +14,6 @@ from .engines import FLAGS
 from .options import (
     add_run_options,
     confidence_level,
-    integer,
     metric_keys,
     progress_of,
     write_page,
@@ -27,12 +25,13 @@ __all__ = ["add_paired_command"]
 
 def add_paired_command(sub) -> None:
     p = sub.add_parser(
-        "paired", help="is clustering A better than B? (paired bootstrap)",
+        "paired", help="is clustering A better than B? (paired jackknife t test)",
         description="Score two clusterings A and B of the same items against one truth and "
-                    "test their difference with a paired bootstrap over items: the "
-                    "difference, its interval and a two-sided p-value per score. Three "
-                    "files with one label per row, or one table with --true-col, --a-col "
-                    "and --b-col.")
+                    "test their difference with a paired jackknife over items: the "
+                    "difference, its t interval and the two-sided p-value of the same "
+                    "rule per score (p < 1 - level exactly when the interval excludes 0), "
+                    "or a flag where the test cannot judge. Three files with one label "
+                    "per row, or one table with --true-col, --a-col and --b-col.")
     p.add_argument("truth", metavar="TRUTH", help="true labels, or the table")
     p.add_argument("a", metavar="A", nargs="?", help="labels of clustering A")
     p.add_argument("b", metavar="B", nargs="?", help="labels of clustering B")
@@ -41,19 +40,17 @@ def add_paired_command(sub) -> None:
     p.add_argument("--b-col", help="column of clustering B in a one-file table")
     p.add_argument("--weight-col", metavar="NAME",
                    help="column of row weights in a one-file table: each row counts that "
-                        "many times in the scores; the bootstrap resamples rows, each "
-                        "carrying its weight")
+                        "many times in the scores; the jackknife leaves out rows, each "
+                        "with its weight")
     p.add_argument("--sep", help="field separator (default: tab for .tsv/.tab, else comma)")
     p.add_argument("--header", action="store_true",
                    help="label files start with a header line (three-file form)")
     p.add_argument("--metrics", default=None,
                    help=f"comma-separated score keys (default: {','.join(DEFAULT_PAIRED)}; "
                         "with real weights, those that need whole items are left out)")
-    p.add_argument("--n-boot", type=integer(2, MAX_N_BOOT), default=1000,
-                   help="paired replicates (default 1000)")
     p.add_argument("--ci", type=confidence_level, default=0.95,
-                   help="level of the intervals of the differences (default 0.95)")
-    p.add_argument("--seed", type=integer(0), help="seed of the replicates")
+                   help="level of the intervals of the differences; the test's level is "
+                        "1 - CI (default 0.95)")
     p.add_argument("--noise-label", metavar="LABEL",
                    help="predicted label marking noise points in A and B (e.g. -1)")
     p.add_argument("--noise", choices=NOISE_MODES, default="singletons",
@@ -125,10 +122,9 @@ def _paired(args: argparse.Namespace) -> str:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")
     metrics = DEFAULT_PAIRED if args.metrics is None else metric_keys(args.metrics)
-    result = compare_clusterings(t, a, b, metrics, n_boot=args.n_boot, ci=args.ci,
-                                 seed=args.seed, noise_label=args.noise_label,
-                                 noise=args.noise, names=names, progress=progress_of(args),
-                                 sample_weight=weights)
+    result = compare_clusterings(t, a, b, metrics, ci=args.ci,
+                                 noise_label=args.noise_label, noise=args.noise, names=names,
+                                 progress=progress_of(args), sample_weight=weights)
     if args.report:
         write_page(args.report, "clustermetrics paired", lambda: paired_sections(result))
     return render(result, args.format)

@@ -52,13 +52,16 @@ _SUMMARY = ("ari", "ami", "nmi", "v_measure")
 @dataclass(frozen=True)
 class NearBest:
     """How a run compares with the best run on its dataset by ``key``: the paired
-    bootstrap's p-value of "no difference" (Holm-adjusted over the dataset's runs) and
-    whether the run is not significantly worse than the best at ``alpha``.
+    jackknife t test's p-value of "no difference" (Holm-adjusted over the dataset's runs)
+    and whether the run is not significantly worse than the best at ``alpha``.
 
-    ``difference`` is the run's score minus the best run's, ``interval`` the paired
-    bootstrap's percentile interval of that difference at ``level`` and ``raw_pvalue``
-    its p-value before the adjustment (NaN for the best run itself); ``n_skipped`` the
-    replicates on which the score was undefined for either run (left out of both)."""
+    ``difference`` is the run's score minus the best run's, ``interval`` the t interval
+    of that difference at ``level`` and ``raw_pvalue`` its p-value before the adjustment
+    (NaN for the best run itself); ``n_skipped`` the items whose leave-one-out tables the
+    score is undefined on for either run (left out of the jackknife). ``flags``: why the
+    test could not judge this comparison (:attr:`clustermetrics.paired.PairedScore.flags`);
+    the p-values are then NaN, the run is neither near the best nor worse, and the others'
+    adjustment counts only the comparisons judged."""
 
     key: str
     best: str
@@ -70,10 +73,12 @@ class NearBest:
     raw_pvalue: float = math.nan
     level: float = 0.95
     n_skipped: int = 0
+    flags: tuple[str, ...] = ()
 
     @property
     def tied(self) -> bool:
-        return not self.pvalue < self.alpha
+        """Not significantly worse than the best (False when the test could not judge)."""
+        return not self.flags and not self.pvalue < self.alpha
 
 
 @dataclass
@@ -132,7 +137,9 @@ class Run:
                                   "pvalue": self.near_best.raw_pvalue,
                                   "pvalue_holm": self.near_best.pvalue,
                                   "alpha": self.near_best.alpha,
-                                  "not_significantly_worse": self.near_best.tied,
+                                  "flags": list(self.near_best.flags),
+                                  "not_significantly_worse": None if self.near_best.flags
+                                  else self.near_best.tied,
                                   "skipped": self.near_best.n_skipped}}
                    if self.near_best is not None else {})}
 
@@ -303,12 +310,12 @@ def _fit(dataset: Dataset, name: str, k: int, seed: int, max_pairwise: int,
 
 
 def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str, *,
-                   n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                   noise: str = "cluster", level: float = 0.95) -> None:
+                   alpha: float = 0.05, noise: str = "cluster", level: float = 0.95) -> None:
     """Set each run's :class:`NearBest`: per dataset, the best run by ``key`` is compared
-    with every other run by a paired bootstrap over the items
-    (:func:`~clustermetrics.compare_clusterings`), and the p-values are adjusted for the
-    several comparisons by Holm's step-down method (Holm, Scand. J. Statist. 6, 1979).
+    with every other run by the paired jackknife t test over the items
+    (:func:`~clustermetrics.compare_clusterings`), and the p-values of the comparisons
+    it judges are adjusted for their number by Holm's step-down method (Holm, Scand. J.
+    Statist. 6, 1979).
     A run is "near the best" when its adjusted p-value is not below ``alpha``; ``level``
     is that of the intervals of the differences."""
     entry = METRICS[resolve_metrics(key)[0]]
@@ -322,14 +329,16 @@ def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str,
         others = [r for r in group if r is not best]
         # A = the run, B = the best: the difference is the run's score minus the best's
         paired = [compare_clusterings(truths[name], r.labels, best.labels, entry.key,
-                                      n_boot=n_boot, ci=level, seed=seed,
-                                      **noise_options)[entry.key] for r in others]
+                                      ci=level, **noise_options)[entry.key] for r in others]
         label = best.algorithm + ("" if best.k is None else f" (k = {best.k})")
         best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True, level=level)
-        for r, s, p in zip(others, paired, holm([s.pvalue for s in paired]), strict=True):
-            r.near_best = NearBest(entry.key, label, p, alpha, difference=s.difference,
-                                   interval=s.interval, raw_pvalue=s.pvalue, level=level,
-                                   n_skipped=s.n_skipped)
+        judged = [i for i, s in enumerate(paired) if not s.flags]
+        adjusted = dict(zip(judged, holm([paired[i].pvalue for i in judged]), strict=True))
+        for i, (r, s) in enumerate(zip(others, paired, strict=True)):
+            r.near_best = NearBest(entry.key, label, adjusted.get(i, math.nan), alpha,
+                                   difference=s.difference, interval=s.interval,
+                                   raw_pvalue=s.pvalue, level=level, n_skipped=s.n_skipped,
+                                   flags=s.flags)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -383,10 +392,11 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
         if marked:
             nb = r.near_best
             rows[-1].append("-" if nb is None else "best" if nb.is_best else
+                            "no verdict !" if nb.flags else
                             f"{'≈ ' if nb.tied else 'worse '}{nb.pvalue:.3g}")
             if nb is not None and nb.n_skipped:
-                notes.append(f"{_where(r)}: paired bootstrap: {nb.n_skipped} of the "
-                             f"replicates skipped ({nb.key} undefined on them)")
+                notes.append(f"{_where(r)}: paired jackknife: {nb.n_skipped} of the "
+                             f"items skipped ({nb.key} undefined without them)")
         if r.note:
             notes.append(f"{_where(r)}: {visible(r.note, backslash=False)}")
         if r.warnings:
@@ -396,9 +406,11 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
     if marked:
-        legend += (f"; vs best: paired bootstrap against the best run of the dataset, "
-                   f"p-values Holm-adjusted; ≈ = not significantly worse at "
-                   f"{marked[0].alpha:g}")
+        legend += (f"; vs best: paired jackknife t test against the best run of the "
+                   f"dataset, p-values Holm-adjusted; ≈ = not significantly worse at "
+                   f"{marked[0].alpha:g}; ! = the test cannot judge ("
+                   + "; ".join(sorted({f for nb in marked for f in nb.flags}) or ["none"])
+                   + ")")
     return "\n".join([text, "", legend] + (["notes:", *notes] if notes else [])
                      + curves_text(runs, columns))
 
@@ -443,7 +455,7 @@ def runs_csv(runs: Sequence[Run]) -> str:
     marked = any(r.near_best is not None for r in runs)
     if marked:
         fields += ["near_best_key", "near_best_pvalue_holm", "not_significantly_worse",
-                   "near_best_skipped"]
+                   "near_best_skipped", "near_best_flags"]
     rows = []
     for r in runs:
         d = r.to_dict()
@@ -453,8 +465,10 @@ def runs_csv(runs: Sequence[Run]) -> str:
         if r.near_best is not None:
             row.update(near_best_key=r.near_best.key,
                        near_best_pvalue_holm=r.near_best.pvalue,
-                       not_significantly_worse=str(r.near_best.tied),
-                       near_best_skipped=r.near_best.n_skipped)
+                       not_significantly_worse="" if r.near_best.flags
+                       else str(r.near_best.tied),
+                       near_best_skipped=r.near_best.n_skipped,
+                       near_best_flags="; ".join(r.near_best.flags))
         row.update(r.scores)
         rows.append([row.get(f) for f in fields])
     return csv_text([fields, *rows])

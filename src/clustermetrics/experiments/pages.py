@@ -119,18 +119,21 @@ def paired_table(runs: Sequence[Run]) -> Table | None:
         rows.append([r.dataset, r.algorithm, "-" if r.k is None else r.k,
                      f"{r.scores[key]:.4f}",
                      "best" if nb.is_best else f"{nb.difference:+.4f}",
-                     "-" if nb.is_best else f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
-                     "-" if nb.is_best else f"{nb.raw_pvalue:.3g}",
-                     "-" if nb.is_best else f"{nb.pvalue:.3g}",
-                     "best" if nb.is_best else "yes" if nb.tied else "no",
+                     "-" if nb.is_best or nb.flags else
+                     f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
+                     "-" if nb.is_best or nb.flags else f"{nb.raw_pvalue:.3g}",
+                     "-" if nb.is_best or nb.flags else f"{nb.pvalue:.3g}",
+                     "best" if nb.is_best else "; ".join(nb.flags) if nb.flags
+                     else "yes" if nb.tied else "no",
                      "-" if nb.is_best else nb.n_skipped])
     return Table(["dataset", "algorithm", "k", f"{key} ({METRICS[key].name})",
                   "difference from the best", f"{level:.0%} interval", "p-value",
                   "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})",
-                  "replicates skipped"], rows,
+                  "items skipped"], rows,
                  f"Paired comparison with the best run of each dataset by {key}: a paired "
-                 "bootstrap over the points (difference = run - best), p-values of \"no "
-                 "difference\" adjusted over each dataset's runs by Holm's step-down method")
+                 "jackknife t test over the points (difference = run - best), p-values of "
+                 "\"no difference\" adjusted over each dataset's runs by Holm's step-down "
+                 "method; where the test cannot judge, its flag instead of a verdict")
 
 
 def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
@@ -150,19 +153,24 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
 
 def paired_sections(result: PairedComparison) -> list[Section]:
     """The page of ``clustermetrics paired``: each score of A and B, their difference with
-    its interval and p-value, and which is better."""
+    its interval and p-value (or the flag saying why the test cannot judge it), and which
+    is better."""
     a, b = result.names  # user text: the page escapes it, once
     names = {"a": a, "b": b, "tie": "tie"}
     rows = [[f"{key} ({METRICS[key].name})", f"{s.a:.4f}", f"{s.b:.4f}",
-             f"{s.difference:+.4f}", f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-             f"{s.pvalue:.3g}", names[s.better],
-             "yes" if s.significant() else "no", s.n_skipped]
+             f"{s.difference:+.4f}",
+             "-" if s.flags else f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
+             "-" if s.flags else f"{s.pvalue:.3g}", names[s.better],
+             "; ".join(s.flags) if s.flags else "yes" if s.significant() else "no",
+             s.n_skipped]
             for key, s in result.scores.items()]
     table = Table(["score", a, b, f"difference ({a} - {b})", f"{result.level:.0%} interval",
-                   "p-value", "better", "significant at 0.05", "replicates skipped"], rows,
-                  f"Paired bootstrap: {result.n_boot} replicates over N = {result.n_samples} "
-                  "items; two-sided p-values of \"no difference\" (Efron & Tibshirani, An "
-                  "Introduction to the Bootstrap, 1993, 16.4)")
+                   "p-value", "better", f"significant at {1 - result.level:.3g}",
+                   "items skipped"], rows,
+                  f"Paired jackknife over N = {result.n_samples} items: t intervals of the "
+                  "differences and two-sided p-values of \"no difference\" from one rule "
+                  "(jackknife standard error, Tukey 1958; Student's t at Satterthwaite's "
+                  "degrees of freedom, 1946)")
     return [Section(f"Paired comparison: {a} against {b}", [table, *result.notes])]
 
 
