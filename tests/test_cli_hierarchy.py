@@ -123,6 +123,8 @@ METRICS_ARGV = {
     "paired": ["t.txt", "t.txt", "t.txt"],
     "chance": ["--repeats", "2"],
     "coverage": ["--tables", "2"],
+    "paired-calibration": ["--trials", "1", "--classes", "3", "--keeps", "0.5",
+                           "--sizes", "30"],
     "compare": ["--dataset", "iris"],
     "hierarchy": ["d.csv", "--true-col", "label"],
 }

@@ -21,6 +21,7 @@ from .hierarchy import add_hierarchy_command
 from .metric_list import add_metrics_command
 from .output import PROG, CliError, as_flags, error_line, log, write
 from .paired import add_paired_command
+from .paired_calibration import add_paired_calibration_command
 from .score import add_score_command
 
 __all__ = ["build_parser", "main"]
@@ -40,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for add in (add_score_command, add_metrics_command, add_compare_command,
                 add_paired_command, add_demo_command, add_chance_command,
-                add_coverage_command, add_hierarchy_command):
+                add_coverage_command, add_paired_calibration_command,
+                add_hierarchy_command):
         add(sub)
     return parser
 
