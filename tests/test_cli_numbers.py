@@ -81,6 +81,11 @@ SPEC = [
     (["chance"], "--repeats", ints(1, 10**5), "cli.chance.chance_study"),
     (["chance"], "--points", ints(1, 99), "cli.chance.chance_study"),
     (["chance"], "--seed", ints(0), "cli.chance.chance_study"),
+    (["paired-calibration"], "--trials", ints(1, 10**6),
+     "cli.paired_calibration.paired_calibration"),
+    (["paired-calibration"], "--seed", ints(0), "cli.paired_calibration.paired_calibration"),
+    (["paired-calibration"], "--alpha", lambda t: _float(t) is not None and 0 < _float(t) < 1,
+     "cli.paired_calibration.paired_calibration"),
 ]
 
 values = st.one_of(

@@ -86,8 +86,9 @@ def test_report_csv_leaves_undefined_numbers_empty():
 
 
 def test_paired_csv_leaves_an_undefined_interval_empty():
-    score = PairedScore("ari", 0.5, 0.5, 0.0, (math.nan, math.nan), math.nan, "tie", 10)
-    result = PairedComparison({"ari": score}, 10, 0.95, 0, 8)
+    score = PairedScore("ari", 0.5, 0.5, 0.0, (math.nan, math.nan), math.nan, "tie",
+                        n_skipped=10)
+    result = PairedComparison({"ari": score}, 0.95, 10, 10)
     (row,) = csv.DictReader(io.StringIO(result.to_csv()))
     assert row["low"] == row["high"] == row["pvalue"] == "" and row["skipped"] == "10"
     assert "undefined" in str(result)

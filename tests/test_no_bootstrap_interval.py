@@ -185,6 +185,7 @@ INTERVAL_COMMANDS = {
     "coverage": (["--tables", "2", "--metrics", "ari,{key}"], "--metrics"),
     "compare": (["--dataset", "iris", "--algorithms", "kmeans", "--paired", "{key}"],
                 "--paired"),
+    "paired-calibration": (["--trials", "1", "--metrics", "ari,{key}"], "--metrics"),
 }
 
 
@@ -196,7 +197,7 @@ def test_every_command_that_draws_intervals_has_a_case():
     sub = next(a for a in build_parser()._actions
                if isinstance(a, argparse._SubParsersAction))
     drawing = {name for name, p in sub.choices.items()
-               if any(a.dest in ("ci", "n_boot", "paired_n_boot") for a in p._actions)}
+               if any(a.dest in ("ci", "n_boot", "paired", "alpha") for a in p._actions)}
     assert drawing == set(INTERVAL_COMMANDS)
 
 

@@ -1,11 +1,12 @@
-"""How many replicates or draws were skipped is in every output that reports a result
-drawn from them: a paired comparison (``compare_clusterings``, the ``paired`` command) as
-text, JSON, CSV and HTML, the runs of ``compare --paired`` likewise, and a report's
-permutation tests.
+"""How many items, replicates or draws were skipped is in every output that reports a
+result drawn from them: a paired comparison (``compare_clusterings``, the ``paired``
+command) as text, JSON, CSV and HTML, the runs of ``compare --paired`` likewise, and a
+report's permutation tests.
 
-A replicate is skipped for a score when the score is undefined on it for A or B (here:
-noise excluded, and a replicate drew only noise points of one side). The count reported in
-each format is the count in the result."""
+An item is skipped by the paired jackknife for a score when the score is undefined for A
+or B on the tables without it (here: noise excluded, and the item is the last point of
+one side that is not noise). The count reported in each format is the count in the
+result."""
 
 from __future__ import annotations
 
@@ -53,13 +54,13 @@ def _text_column(text, header, key):
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 0.8]))
-def test_every_format_of_a_paired_comparison_reports_the_skipped_replicates(seed, share):
+def test_every_format_of_a_paired_comparison_reports_the_skipped_items(seed, share):
     rng = np.random.default_rng(seed)
     t, a, b = _noisy(rng, 12, share)
     if (a == -1).all() or (b == -1).all():
         a[0] = b[0] = 0
-    result = cm.compare_clusterings(t, a, b, ["ari", "nmi"], n_boot=30, seed=seed,
-                                    noise_label=-1, noise="exclude")
+    result = cm.compare_clusterings(t, a, b, ["ari", "nmi"], noise_label=-1,
+                                    noise="exclude")
     data = json.loads(result.to_json())
     rows = {r["score"]: r for r in csv.DictReader(io.StringIO(result.to_csv()))}
     text = str(result)
@@ -67,7 +68,7 @@ def test_every_format_of_a_paired_comparison_reports_the_skipped_replicates(seed
     for key, s in result.scores.items():
         assert data["scores"][key]["skipped"] == s.n_skipped
         assert int(rows[key]["skipped"]) == s.n_skipped
-        assert int(re.sub(r"\D", "", _text_column(text, "replicates skipped", key))) == \
+        assert int(re.sub(r"\D", "", _text_column(text, "items skipped", key))) == \
             s.n_skipped
         at = page.index(f"{key} ({cm.METRICS[key].name})")
         assert page[at + 8] == str(s.n_skipped)  # the row's ninth cell
@@ -75,13 +76,15 @@ def test_every_format_of_a_paired_comparison_reports_the_skipped_replicates(seed
         assert all(s.n_skipped == 0 for s in result.scores.values())
 
 
-def test_the_text_floor_of_the_p_value_counts_only_scored_replicates():
-    """No replicate as extreme as the difference: p = 1 / (replicates scored + 1), shown
-    as below that floor, whatever the replicates skipped."""
-    scored = 30 - 10
-    score = PairedScore("ari", 0.9, 0.1, 0.8, (0.7, 0.9), 1 / (scored + 1), "a", 10)
-    text = str(PairedComparison({"ari": score}, 30, 0.95, 0, 50))
-    assert f"<{1 / (scored + 1):.1g}" in text
+def test_the_text_shows_a_p_value_below_the_doubles_and_an_undefined_one():
+    """A p-value that underflows to 0 is shown below the smallest double, not as 0; one
+    with no leave-one-out table left (NaN) as undefined, beside its skipped count."""
+    tiny = PairedScore("ari", 0.9, 0.1, 0.8, (0.7, 0.9), 0.0, "a", 0.05, 40.0)
+    none = PairedScore("nmi", 0.5, 0.5, 0.0, (float("nan"),) * 2, float("nan"), "tie",
+                       n_skipped=12)
+    text = str(PairedComparison({"ari": tiny, "nmi": none}, 0.95, 12, 12))
+    assert "<1e-300" in text and "undefined" in _text_column(text, "p-value", "nmi")
+    assert _text_column(text, "items skipped", "nmi") == "12"
 
 
 def _run(name, labels, table):
@@ -91,27 +94,27 @@ def _run(name, labels, table):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_compare_paired_reports_the_skipped_replicates(seed):
+def test_compare_paired_reports_the_skipped_items(seed):
     rng = np.random.default_rng(seed)
     t, a, b = _noisy(rng, 14, 0.7)
     a[0] = b[0] = 0
     runs = [_run(name, labels, cm.evaluate(t, labels, ["ari"], noise_label=-1,
                                            noise="exclude").table)
             for name, labels in (("x", a), ("y", b))]
-    mark_near_best(runs, {"d": t}, "ari", n_boot=40, seed=seed, noise="exclude")
+    mark_near_best(runs, {"d": t}, "ari", noise="exclude")
     other = next(r for r in runs if not r.near_best.is_best)
     skipped = other.near_best.n_skipped
     assert skipped == cm.compare_clusterings(
-        t, other.labels, next(r for r in runs if r is not other).labels, "ari", n_boot=40,
-        seed=seed, noise_label=-1, noise="exclude")["ari"].n_skipped
+        t, other.labels, next(r for r in runs if r is not other).labels, "ari",
+        noise_label=-1, noise="exclude")["ari"].n_skipped
     data = {r["algorithm"]: r for r in json.loads(runs_json(runs))}
     assert data[other.algorithm]["near_best"]["skipped"] == skipped
     rows = {r["algorithm"]: r for r in csv.DictReader(io.StringIO(runs_csv(runs)))}
     assert int(rows[other.algorithm]["near_best_skipped"]) == skipped
     text = runs_table(runs, ["ari"])
-    assert (f"{skipped} of the replicates skipped" in text) == (skipped > 0)
+    assert (f"{skipped} of the items skipped" in text) == (skipped > 0)
     cells = html_nodes(render_page("p", [Section("p", [paired_table(runs)])]))
-    assert "replicates skipped" in cells and str(skipped) in cells
+    assert "items skipped" in cells and str(skipped) in cells
 
 
 def test_a_reports_permutation_tests_count_their_skipped_draws_in_every_format():

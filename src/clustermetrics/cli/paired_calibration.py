@@ -4,8 +4,6 @@ clusterings different, per score, on a grid of simulated table shapes."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import Any
 
 from ..experiments.paired_calibration import (
     DEFAULT_CLASSES,
@@ -14,14 +12,14 @@ from ..experiments.paired_calibration import (
     DEFAULT_SIZES,
     paired_calibration,
 )
-from ..registry import resolve_metrics
-from .options import integer, numpy_seed, progress_of
-from .output import CliError, add_output_options, render
+from .options import comma_list, integer, metric_keys, numpy_seed, progress_of
+from .output import add_output_options, render
 
 __all__ = ["add_paired_calibration_command"]
 
 MAX_TRIALS = 1_000_000
 MAX_SIZE = 10**7
+MAX_CLASSES = 10**6
 
 
 def add_paired_calibration_command(sub) -> None:
@@ -47,7 +45,7 @@ def add_paired_calibration_command(sub) -> None:
                         f"{','.join(map(str, DEFAULT_SIZES))})")
     p.add_argument("--trials", type=integer(1, MAX_TRIALS), default=200,
                    help="samples per classes, keep and size (default 200)")
-    p.add_argument("--alpha", type=_probability_strictly, default=0.05,
+    p.add_argument("--alpha", type=_level, default=0.05,
                    help="level of the test (default 0.05)")
     p.add_argument("--seed", type=numpy_seed, default=0,
                    help="random seed (default 0; any non-negative integer)")
@@ -58,25 +56,18 @@ def add_paired_calibration_command(sub) -> None:
 
 
 def _calibration(args: argparse.Namespace) -> str:
-    keys = None if args.metrics.strip() == "all" else resolve_metrics(args.metrics)
-    classes = _list(args.classes, integer(2, 10**6), "--classes")
-    keeps = _list(args.keeps, _probability, "--keeps")
-    sizes = _list(args.sizes, integer(2, MAX_SIZE), "--sizes")
+    keys = None if args.metrics.strip() == "all" else metric_keys(args.metrics)
+    classes = comma_list(args.classes, "--classes", integer(2, MAX_CLASSES))
+    keeps = comma_list(args.keeps, "--keeps", _probability)
+    sizes = comma_list(args.sizes, "--sizes", integer(2, MAX_SIZE))
     result = paired_calibration(classes, keeps, sizes, keys, n_trials=args.trials,
                                 alpha=args.alpha, seed=args.seed,
                                 progress=progress_of(args))
     return render(result, args.format)
 
 
-def _probability_strictly(text: str) -> float:
-    """The level of a test: strictly between 0 and 1."""
-    value = _probability(text)
-    if value in (0.0, 1.0):
-        raise argparse.ArgumentTypeError(f"must be in (0, 1), e.g. 0.05, got {text!r}")
-    return value
-
-
 def _probability(text: str) -> float:
+    """A probability in [0, 1]."""
     try:
         value = float(text)
     except ValueError:
@@ -86,11 +77,9 @@ def _probability(text: str) -> float:
     return value
 
 
-def _list(text: str, parse: Callable[[str], Any], option: str) -> list:
-    values = []
-    for part in (x.strip() for x in text.split(",")):
-        try:
-            values.append(parse(part))
-        except argparse.ArgumentTypeError as exc:
-            raise CliError(f"{option}: {exc}") from None
-    return list(dict.fromkeys(values))
+def _level(text: str) -> float:
+    """The level of a test: a probability strictly between 0 and 1."""
+    value = _probability(text)
+    if value in (0.0, 1.0):
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), e.g. 0.05, got {text!r}")
+    return value

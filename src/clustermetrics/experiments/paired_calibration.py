@@ -26,10 +26,11 @@ import numpy as np
 
 from .._json import dumps
 from .._progress import progress_bar
-from .._text import csv_text
+from .._text import csv_text, named_twice
 from ..bootstrap import check_level, check_seed
+from ..evaluate import check_intervals, no_interval_lines
 from ..paired import compare_clusterings
-from ..registry import METRICS, resolve_metrics
+from ..registry import resolve_metrics
 from ._text import text_table
 
 __all__ = ["CalibrationRow", "CalibrationResult", "DEFAULT_CLASSES", "DEFAULT_KEEPS",
@@ -87,8 +88,16 @@ def paired_calibration(classes: Sequence[int] = DEFAULT_CLASSES,
     >>> [(row.n_classes, row.n, row.metric, row.trials) for row in r.rows]
     [(5, 60, 'ari', 4)]
     """
-    keys = [k for k in METRICS if METRICS[k].no_bootstrap is None] if metrics is None \
-        else resolve_metrics(metrics)
+    keys = resolve_metrics(metrics)
+    # the study measures the paired test: a score without one is refused when named, and
+    # left out with a warning of every score (metrics=None)
+    lacking = check_intervals(keys, metrics is None, "leave it out of the metrics: the "
+                              "study measures the paired test", "metrics")
+    for line in no_interval_lines(lacking):
+        warnings.warn(line, stacklevel=2)
+    keys = [k for k in keys if k not in lacking]
+    for values, name in ((classes, "classes"), (keeps, "keeps"), (sizes, "sizes")):
+        named_twice(list(values), name)
     check_level(alpha, "alpha")
     check_seed(seed)
     if not isinstance(seed, (int, np.integer)):
