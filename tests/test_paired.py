@@ -668,3 +668,43 @@ def test_a_sample_of_the_items_stands_for_them_all(monkeypatch):
     assert sampled.sampled and not exact.sampled
     for key in keys:
         assert sampled[key].se == pytest.approx(exact[key].se, rel=0.1), key
+
+
+def test_compare_paired_gives_a_flagged_comparison_no_verdict_in_every_output():
+    """compare --paired by a score that moves in jumps: the run the jackknife cannot
+    judge is neither near the best nor worse, its flag is in every output, and Holm's
+    adjustment counts only the comparisons judged."""
+    from clustermetrics.experiments.compare import (
+        RECOVERY_KEYS,
+        Run,
+        mark_near_best,
+        runs_csv,
+        runs_json,
+        runs_table,
+    )
+
+    t = np.array([0] * 10 + [1] * 10)
+    labels = {"jumps": np.array([0] * 6 + [1] * 4 + [2] * 5 + [3] * 5),  # 4 clusters
+              "exact": t.copy(),                                     # 2 clusters: best
+              "single": np.array([0] * 10 + [1] * 9 + [2])}          # one of one item
+    runs = []
+    for name, pred in labels.items():
+        table = cm.Contingency.from_labels(t, pred)
+        scores = dict(cm.evaluate(table, metrics=["clustering_ratio", *RECOVERY_KEYS.values()]))
+        runs.append(Run("d", name, 0, None, 0.0, scores,
+                        {"exact": 0.0, "greedy": 0.0, "pseudo": 0.0}, "", table, pred))
+    mark_near_best(runs, {"d": t}, "clustering_ratio")
+    by = {r.algorithm: r.near_best for r in runs}
+    assert by["exact"].is_best
+    assert by["jumps"].flags == (FLAG_CONSTANT,) and math.isnan(by["jumps"].pvalue)
+    assert not by["jumps"].tied
+    judged = by["single"]
+    assert not judged.flags and judged.pvalue == pytest.approx(judged.raw_pvalue)  # alone
+    data = {r["algorithm"]: r["near_best"] for r in json.loads(runs_json(runs))}
+    assert data["jumps"]["flags"] == [FLAG_CONSTANT]
+    assert data["jumps"]["not_significantly_worse"] is None
+    rows = {r["algorithm"]: r for r in csv.DictReader(io.StringIO(runs_csv(runs)))}
+    assert rows["jumps"]["near_best_flags"] == FLAG_CONSTANT
+    assert rows["jumps"]["not_significantly_worse"] == ""
+    text = runs_table(runs, ["clustering_ratio"])
+    assert "no verdict !" in text and FLAG_CONSTANT in text

@@ -87,7 +87,7 @@ __all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "jackknife_
 
 DEFAULT_PAIRED = ("ari", "ami", "nmi", "v_measure", "bcubed_f", "clustering_accuracy",
                   "recovery_rate")
-JACKKNIFE_MAX_CELLS = 2000  # three-way cells left out one by one; a systematic sample above
+JACKKNIFE_MAX_CELLS = 2000  # groups of items left out one by one; a stratified sample above
 FLAG_CONSTANT = "no leave-one-out variation"
 FLAG_UNDEFINED = "undefined on every leave-one-out table"
 METHOD = "paired jackknife, Student t with Satterthwaite's degrees of freedom"

@@ -408,9 +408,10 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
     if marked:
         legend += (f"; vs best: paired jackknife t test against the best run of the "
                    f"dataset, p-values Holm-adjusted; ≈ = not significantly worse at "
-                   f"{marked[0].alpha:g}; ! = the test cannot judge ("
-                   + "; ".join(sorted({f for nb in marked for f in nb.flags}) or ["none"])
-                   + ")")
+                   f"{marked[0].alpha:g}")
+        flags = sorted({f for nb in marked for f in nb.flags})
+        if flags:
+            legend += f"; no verdict ! = the test cannot judge ({'; '.join(flags)})"
     return "\n".join([text, "", legend] + (["notes:", *notes] if notes else [])
                      + curves_text(runs, columns))
 

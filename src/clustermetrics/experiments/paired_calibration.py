@@ -223,4 +223,4 @@ def _limit(alpha: float, m: int) -> float:
 
 def _cell(r: CalibrationRow) -> str:
     text = "-" if math.isnan(r.rate) else f"{r.rate:.3f}" + ("*" if r.rate > r.limit else "")
-    return text + (f" ({r.flagged / r.trials:.0%})" if r.flagged else "")
+    return text + (f" ({r.flagged / r.trials:.1%})" if r.flagged else "")
