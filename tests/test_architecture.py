@@ -23,7 +23,7 @@ LAYERS = [
     ("_merge_loop", 0), ("_hierarchy_kernels", 0), ("_sampling_kernels", 0),
     ("_matching_start", 0),  # imported by _numba_kernels (same rank: both leaves of the tree)
     ("_warm_kernels", 1),  # imports the cold solver's pieces from _numba_kernels
-    ("_threads", 0),
+    ("_threads", 0), ("_special_functions", 0),
 ]
 
 

@@ -104,6 +104,7 @@ def as_merges(tree: Any, n_samples: int | None = None) -> tuple[np.ndarray, np.n
         if children.size == 0 and children.ndim == 1:  # [] : the tree of one point
             children = children.reshape(0, 2)
         if children.ndim == 2 and children.shape[1] == 4:  # scipy's linkage matrix
+            # here, not at the top: scipy.cluster adds ~0.18 s to importing clustermetrics
             from scipy.cluster.hierarchy import is_valid_linkage
 
             if children.dtype.kind not in "iuf":
@@ -170,6 +171,7 @@ def _representatives(children: np.ndarray, n: int) -> np.ndarray:
 def cut_labels(children: np.ndarray, n_clusters: int) -> np.ndarray:
     """Labels 0 .. k-1 of the cut of a tree into ``n_clusters`` = k clusters (the first
     N - k merges), numbered in order of first appearance."""
+    # here, not at the top: scipy.sparse.csgraph adds ~0.14 s to importing clustermetrics
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 

@@ -45,8 +45,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
 
+from .._special_functions import gammaln
 from ._cells import accurate_sum
 
 __all__ = ["ALPHA_RANGE", "code_difference", "conditional_code", "entropy_code",

@@ -68,9 +68,9 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from scipy.special import gammaln
 
 from .. import _kernels
+from .._special_functions import gammaln
 
 __all__ = ["EXACT_TERM_COST", "exact_variance", "exact_work", "sample_cost", "sample_s",
            "sample_stats", "s_of_counts", "control_moments", "monte_carlo_variance"]

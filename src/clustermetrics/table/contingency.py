@@ -364,7 +364,7 @@ class Contingency:
 
     def to_sparse(self) -> Any:
         """The table as a ``scipy.sparse.csr_matrix`` (int64)."""
-        from scipy import sparse
+        from scipy import sparse  # here, not at the top: ~0.09 s of import time
 
         return sparse.csr_matrix((self._counts, (self._rows, self._cols)),
                                  shape=(self.n_classes, self.n_clusters),
