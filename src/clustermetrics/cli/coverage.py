@@ -14,6 +14,7 @@ from ..experiments.coverage import (
     coverage_study,
 )
 from ..experiments.pages import coverage_sections
+from .commands import SUMMARIES
 from .options import (
     add_run_options,
     comma_list,
@@ -35,7 +36,7 @@ MAX_SIZE = 10**9
 
 def add_coverage_command(sub) -> None:
     p = sub.add_parser(
-        "coverage", help="coverage of the bootstrap intervals on simulated populations",
+        "coverage", help=SUMMARIES["coverage"],
         description="Draw populations with known scores (classes uniform; each item kept in "
                     "its own cluster with some probability, else put in a random cluster), "
                     "take samples of each size, and count how often each interval method "

@@ -11,6 +11,7 @@ from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
 from ..sources.weights import cell_counts, classify, problem_counts
+from .commands import SUMMARIES
 from .engines import FLAGS
 from .options import (
     add_run_options,
@@ -27,7 +28,7 @@ __all__ = ["add_paired_command"]
 
 def add_paired_command(sub) -> None:
     p = sub.add_parser(
-        "paired", help="is clustering A better than B? (paired bootstrap)",
+        "paired", help=SUMMARIES["paired"],
         description="Score two clusterings A and B of the same items against one truth and "
                     "test their difference with a paired bootstrap over items: the "
                     "difference, its interval and a two-sided p-value per score. Three "
