@@ -86,3 +86,15 @@ def _imported_by(command: str) -> set[str]:
     """Command modules that ``command``'s module imports for shared pieces (demo reuses
     compare's agglomerative settings)."""
     return {"cli.compare"} if command == "demo" else set()
+
+
+def test_score_loads_no_experiment(tmp_path):
+    """Scoring two label files needs the file sources, not the experiments (algorithms,
+    datasets, report pages) that the study commands share."""
+    truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
+    truth.write_text("0\n0\n1\n1\n")
+    pred.write_text("0\n1\n1\n1\n")
+    loaded = _modules_after("from clustermetrics.cli import main\n"
+                            f"assert main(['score', {str(truth)!r}, {str(pred)!r}]) == 0")
+    assert "clustermetrics.sources.files" in loaded
+    assert sorted(m for m in loaded if m.startswith("clustermetrics.experiments")) == []

@@ -8,15 +8,8 @@ import argparse
 from ..experiments.chance import SETUPS, ChanceResult, chance_study
 from ..experiments.pages import chance_sections
 from .commands import SUMMARIES
-from .options import (
-    add_run_options,
-    integer,
-    metric_keys,
-    numpy_seed,
-    progress_of,
-    with_extras,
-    write_page,
-)
+from .option_values import integer, metric_keys, numpy_seed
+from .options import add_run_options, progress_of, with_extras, write_page
 from .output import add_output_options, render
 
 __all__ = ["add_chance_command"]

@@ -14,14 +14,11 @@ from ..experiments.datasets import DATASETS, load_dataset, read_table
 from ..experiments.pages import compare_sections
 from ..noise import NOISE_MODES
 from .commands import SUMMARIES
+from .option_values import comma_list, integer, metric_keys, positive_float
 from .options import (
     MAX_POINTS,
     add_run_options,
     algorithm_names,
-    comma_list,
-    integer,
-    metric_keys,
-    positive_float,
     progress_of,
     refuse_unused,
     show_needs_report,

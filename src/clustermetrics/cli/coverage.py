@@ -15,17 +15,8 @@ from ..experiments.coverage import (
 )
 from ..experiments.pages import coverage_sections
 from .commands import SUMMARIES
-from .options import (
-    add_run_options,
-    comma_list,
-    confidence_level,
-    integer,
-    metric_keys,
-    numpy_seed,
-    progress_of,
-    with_extras,
-    write_page,
-)
+from .option_values import comma_list, confidence_level, integer, metric_keys, numpy_seed
+from .options import add_run_options, progress_of, with_extras, write_page
 from .output import add_output_options, render
 
 __all__ = ["add_coverage_command"]

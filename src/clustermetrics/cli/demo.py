@@ -13,14 +13,11 @@ from ..experiments.recovery_study import DemoResult, recovery_study
 from ..experiments.timing import bruteforce_timing, scaling_timing
 from .commands import SUMMARIES
 from .compare import AGGLOMERATIVE
+from .option_values import comma_list, integer, numpy_seed, positive_float
 from .options import (
     MAX_POINTS,
     add_run_options,
     algorithm_names,
-    comma_list,
-    integer,
-    numpy_seed,
-    positive_float,
     progress_of,
     refuse_unused,
     show_needs_report,

@@ -18,7 +18,8 @@ from ..experiments.hierarchy_study import (
 from ..hierarchy import updatable_metrics
 from ..sources.files import read_label_file
 from .commands import SUMMARIES
-from .options import add_run_options, comma_list, integer, metric_keys, with_extras, write_page
+from .option_values import comma_list, integer, metric_keys
+from .options import add_run_options, with_extras, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_hierarchy_command"]

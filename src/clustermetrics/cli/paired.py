@@ -13,14 +13,8 @@ from ..sources.files import is_parquet, read_label_file, read_labels, read_weigh
 from ..sources.weights import cell_counts, classify, problem_counts
 from .commands import SUMMARIES
 from .engines import FLAGS
-from .options import (
-    add_run_options,
-    confidence_level,
-    integer,
-    metric_keys,
-    progress_of,
-    write_page,
-)
+from .option_values import confidence_level, integer, metric_keys
+from .options import add_run_options, progress_of, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]

@@ -31,7 +31,7 @@ from ..report import (
 from ..sources.files import is_parquet
 from .commands import SUMMARIES
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
-from .options import metric_keys, numpy_seed
+from .option_values import metric_keys, numpy_seed
 from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_score_command"]
