@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -161,12 +162,20 @@ def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) ->
 
 
 # ----------------------------------------------------------------- conversion
+def _is_masked_array(values: Any) -> bool:
+    """Is ``values`` a numpy masked array? Asked without importing numpy.ma (np.ma loads it
+    on first use, ~10 ms of the first score): while it is not loaded, no masked array
+    exists, since its class is defined there."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(values, ma.MaskedArray)
+
+
 def _to_numpy(values: Any, name: str) -> np.ndarray:
     if values is None:
         raise ValueError(f"{name} is required, got None")
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
-    if isinstance(values, np.ma.MaskedArray):
+    if _is_masked_array(values):
         if np.ma.count_masked(values):  # masked entries are missing, like None
             filled = np.ma.getdata(values).astype(object)
             filled[np.ma.getmaskarray(values)] = None
