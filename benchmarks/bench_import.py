@@ -91,6 +91,23 @@ def _first_call(call: str, env: dict[str, str]) -> tuple[float, float]:
     return imp, first
 
 
+def _importtime(module: str, env: dict[str, str]) -> float:
+    """Seconds ``python -X importtime -c "import MODULE"`` gives MODULE and the packages
+    above it (each is imported first, on a line of its own): their cumulative times."""
+    err = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                         env=env, check=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr
+    parts = module.split(".")
+    tops = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    total = 0
+    for line in err.splitlines():
+        fields = line.removeprefix("import time:").split("|")
+        if len(fields) == 3 and fields[2].strip() in tops and \
+                not fields[2].startswith("  "):  # top level: not nested under another
+            total += int(fields[1])
+    return total / 1e6
+
+
 def run(trees: dict[str, Path], mode: str, repeats: int, files: dict[str, str]) -> None:
     cache = tempfile.mkdtemp(prefix="cm-pyc-")
     envs = {name: _env(src, mode, cache) for name, src in trees.items()}
@@ -107,9 +124,13 @@ def run(trees: dict[str, Path], mode: str, repeats: int, files: dict[str, str]) 
                            stdout=subprocess.DEVNULL, check=True)
         for (name, label) in calls:
             _first_call(FIRST_CALLS[label], envs[name])
+    traced = {(name, top): float("inf") for name in trees
+              for top in ("clustermetrics", "clustermetrics.cli")}
     for _ in range(repeats):
         for t, label, code, env in cases:
             best[t, label] = min(best[t, label], _wall(code, env or base_env))
+        for (name, top) in traced:
+            traced[name, top] = min(traced[name, top], _importtime(top, envs[name]))
         for (name, label) in calls:
             imp, first = _first_call(FIRST_CALLS[label], envs[name])
             calls[name, label] = (min(calls[name, label][0], imp),
@@ -119,6 +140,9 @@ def run(trees: dict[str, Path], mode: str, repeats: int, files: dict[str, str]) 
     for (t, label), secs in best.items():
         who = f"[{t}] " if t else ""
         print(f"{who + label:<58} {secs:7.3f} s {secs / unit:5.1f}x")
+    for (name, top), secs in traced.items():
+        label = f"[{name}] -X importtime -c 'import {top}' (cumulative)"
+        print(f"{label:<58} {secs:7.3f} s")
     for (name, label), (imp, first) in calls.items():
         print(f"[{name}] import {imp:6.3f} s, then first {label}: {first:6.3f} s "
               f"(sum {imp + first:6.3f} s)")
