@@ -98,11 +98,18 @@ def _lazy_allowed(name: str) -> bool:
     return name.split(".")[0] in LAZY_EXTRAS or name in LAZY_SCIPY
 
 
+def _type_checking(node: ast.stmt) -> bool:
+    """``if TYPE_CHECKING:`` at module level: its imports are for the type checker only."""
+    return isinstance(node, ast.If) and ast.unparse(node.test) in (
+        "TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
 def _third_party_inside_functions(path: Path) -> list[tuple[str, list[str]]]:
     """(module, names) of each absolute import inside a function (``import a.b``:
     ("a.b", []); ``from a import b, c``: ("a", ["b", "c"]))."""
     tree = ast.parse(path.read_text())
     top = {id(node) for node in tree.body}
+    top |= {id(inner) for node in tree.body if _type_checking(node) for inner in node.body}
     out = []
     for node in ast.walk(tree):
         if id(node) in top:
