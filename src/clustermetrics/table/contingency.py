@@ -233,6 +233,22 @@ class Contingency:
         cols, cluster_labels = compact(cols, cluster_labels)
         return cls.from_sorted_cells(rows, cols, counts, class_labels, cluster_labels)
 
+    @staticmethod
+    def weighted_cells(t: np.ndarray, p: np.ndarray,
+                       weights: Weights) -> tuple[np.ndarray, np.ndarray, Weights]:
+        """The cells of label arrays with their weights: each cell's labels and the exact
+        sum of its items' weights, not yet decided counts or masses (cells summing to 0
+        left out). Feeding the cells of several parts to :meth:`from_weighted_labels`
+        gives the table of all the parts."""
+        t_codes, t_labels = factorize(t)
+        p_codes, p_labels = factorize(p)
+        cell, rows, cols = cell_groups(t_codes, p_codes, t_labels.shape[0],
+                                       p_labels.shape[0])
+        sums = weights.rows.reduce(cell, rows.shape[0])
+        keep = np.flatnonzero(sums.positive())
+        return t_labels[rows[keep]], p_labels[cols[keep]], \
+            Weights(sums.take(keep), weights.floats, np.ones(keep.shape[0], dtype=bool))
+
     @classmethod
     def from_weights(cls, rows: np.ndarray, cols: np.ndarray, weights: Weights,
                      class_labels: np.ndarray, cluster_labels: np.ndarray, subject: Subject,

@@ -34,7 +34,8 @@ import numpy as np
 
 from .validation import MAX_ITEMS, REAL_TOTAL
 
-__all__ = ["BinaryDigits", "BinaryRows", "DIGIT_BITS", "RationalSums", "Subject", "decide"]
+__all__ = ["BinaryDigits", "BinaryRows", "DIGIT_BITS", "RationalSums", "Subject",
+           "concat_sums", "decide"]
 
 DIGIT_BITS = 26  # digit sums of 2**37 rows fit in int64; two digits fit in 52 bits
 _BASE = 1 << DIGIT_BITS
@@ -76,6 +77,22 @@ class BinaryDigits:
     digits: np.ndarray
     low: int
     raw: bool = False
+
+    def take(self, keep: Any) -> BinaryDigits:
+        return BinaryDigits(self.digits[keep], self.low, self.raw)
+
+    def positive(self) -> np.ndarray:
+        return self.normalized().digits.any(axis=1)
+
+    def rationals(self) -> RationalSums:
+        """The same numbers as Python integers over a power of two."""
+        d = self.normalized()
+        num = np.zeros(d.digits.shape[0], dtype=object)
+        for c in range(d.digits.shape[1] - 1, -1, -1):
+            num = num * _BASE + d.digits[:, c].astype(object)
+        if d.low >= 0:
+            return RationalSums(num * (1 << (DIGIT_BITS * d.low)), 1)
+        return RationalSums(num, 1 << (-DIGIT_BITS * d.low))
 
     def reduce(self, index: np.ndarray, size: int) -> BinaryDigits:
         """Exact sums of the rows by group (``index`` below ``size``)."""
@@ -174,6 +191,14 @@ class BinaryRows:
     def take(self, keep: Any) -> BinaryRows:
         return BinaryRows(self.mantissa[keep], self.exponent[keep])
 
+    def positive(self) -> np.ndarray:
+        return np.asarray(self.mantissa) > 0
+
+    def digits(self) -> BinaryDigits:
+        """One digit row per row."""
+        n = self.mantissa.shape[0]
+        return self.reduce(np.arange(n), n).normalized()
+
     def reduce(self, index: np.ndarray, size: int) -> BinaryDigits:
         """Exact sums by group (``index`` below ``size``)."""
         mantissa = np.asarray(self.mantissa, dtype=np.int64)
@@ -265,6 +290,12 @@ class RationalSums:
         num[:] = [v.numerator * (den // v.denominator) for v in values]
         return RationalSums(num, den)
 
+    def take(self, keep: Any) -> RationalSums:
+        return RationalSums(self.num[keep], self.den)
+
+    def positive(self) -> np.ndarray:
+        return np.asarray(self.num > 0, dtype=bool)
+
     def over(self, den: int) -> RationalSums:
         """The same numbers over ``den`` (a multiple of this denominator)."""
         if den == self.den:
@@ -306,6 +337,26 @@ class RationalSums:
 
     def masses(self) -> np.ndarray:
         return np.array([int(v) / self.den for v in self.num.tolist()], dtype=np.float64)
+
+
+def concat_sums(parts: list[Any]) -> Any:
+    """One array of exact numbers from several (:class:`BinaryRows`,
+    :class:`BinaryDigits`, :class:`RationalSums`): binary digits while every part is
+    binary (whole int64 numbers are), else Python integers over a common denominator."""
+    def binary(x: Any) -> Any:
+        if isinstance(x, RationalSums) and x.den == 1 and x.num.dtype.kind == "i":
+            return BinaryRows(x.num, np.zeros(x.num.shape[0], dtype=np.int64)).digits()
+        return x.digits() if isinstance(x, BinaryRows) else x
+    parts = [binary(x) for x in parts]
+    if all(isinstance(x, BinaryDigits) for x in parts):
+        digits = [x.normalized() for x in parts]
+        low = min(x.low for x in digits)
+        width = max(x.low + x.digits.shape[1] for x in digits) - low
+        return BinaryDigits(np.concatenate([x.aligned(low, width) for x in digits]), low)
+    rationals = [x.rationals() if isinstance(x, BinaryDigits) else x for x in parts]
+    den = math.lcm(*(x.den for x in rationals))
+    return RationalSums(np.concatenate([x.over(den).num.astype(object) for x in rationals]),
+                        den)
 
 
 def _int_total(values: np.ndarray) -> int:

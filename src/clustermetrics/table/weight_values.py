@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .exact_sums import BinaryRows, RationalSums
+from .exact_sums import BinaryRows, RationalSums, concat_sums
 from .validation import MAX_ITEMS, as_raw_array
 
 __all__ = ["INFINITE", "INVALID", "MISSING", "NAN", "NEGATIVE", "OK", "PROBLEMS", "Weights",
@@ -50,9 +50,17 @@ class Weights:
         return int(self.positive.shape[0])
 
     def take(self, keep: Any) -> Weights:
-        rows = self.rows.take(keep) if isinstance(self.rows, BinaryRows) else \
-            RationalSums(self.rows.num[keep], self.rows.den)
-        return Weights(rows, self.floats, self.positive[keep])
+        return Weights(self.rows.take(keep), self.floats, self.positive[keep])
+
+    @staticmethod
+    def of(rows: Any, floats: bool) -> Weights:
+        """Weights of exact numbers already checked (an engine's group sums)."""
+        return Weights(rows, floats, rows.positive())
+
+    @staticmethod
+    def concat(parts: list[Weights]) -> Weights:
+        return Weights(concat_sums([w.rows for w in parts]), any(w.floats for w in parts),
+                       np.concatenate([w.positive for w in parts]))
 
     def item_values(self) -> np.ndarray:
         """One value per item: int64 when every weight is whole and their total is at most
