@@ -20,7 +20,7 @@ from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import arrow_labels, label_types, weight_type
-from .weights import FETCH, WeightCells, weight_cells, weight_steps
+from .weights import FETCH, WeightCells, weight_cells, weight_plan
 
 __all__ = ["from_spark", "from_spark_files"]
 
@@ -296,11 +296,13 @@ def _grouped(dataframe, true_col, pred_col, weight=None, names=None):
     rows = dataframe.select(F.col(_quoted(true_col)).alias("t"),
                             F.col(_quoted(pred_col)).alias("p"),
                             F.col(_quoted(weight[0])).alias("w"))
-    for name, expr in weight_steps(family, "spark"):  # exact digits of each weight
+    row_steps, sums, group_steps = weight_plan(family, "spark")
+    for name, expr in row_steps:  # exact digits of each weight
         rows = rows.withColumn(name, F.expr(expr))
     grouped = rows.groupBy("t", "p", "wk", "wx").agg(
-        F.count(F.lit(1)).alias("n"),
-        *(F.expr(f"CAST(sum(d{k}) AS BIGINT)").alias(f"d{k}") for k in range(6)))
+        F.count(F.lit(1)).alias("n"), *(F.expr(expr).alias(name) for name, expr in sums))
+    for name, expr in group_steps:
+        grouped = grouped.withColumn(name, F.expr(expr))
     arrow = _to_arrow(grouped.selectExpr("t", "p", "n", *FETCH))
     cells: WeightCells = weight_cells({c: arrow.column(c) for c in arrow.column_names},
                                       *(names or weight), family)

@@ -57,7 +57,8 @@ from ..table.weight_values import (
 from .delimited import is_blank
 
 __all__ = ["FETCH", "LONG", "TEXT_NUMBER", "WeightCells", "check_problems", "column_weights",
-           "grouped_sql", "text_digits", "text_weights", "weight_cells", "weight_steps"]
+           "grouped_sql", "text_digits", "text_weights", "weight_cells", "weight_plan",
+           "weight_steps"]
 
 LONG = 6  # a text number too long for the digit columns: grouped by its value
 TEXT_NUMBER = r"-?[0-9]+(\.[0-9]+)?"
@@ -279,15 +280,57 @@ def _decimal_steps(family: str, dialect: str) -> list[tuple[str, str]]:
     return steps
 
 
+def weight_plan(family: str, dialect: str) -> tuple[list[tuple[str, str]],
+                                                   list[tuple[str, str]],
+                                                   list[tuple[str, str]]]:
+    """(row steps, sums, group steps): columns a SELECT of the rows (t, p, w) adds
+    (:func:`weight_steps`, or cheaper ones), the aggregates of the GROUP BY (t, p, wk,
+    wx), and the columns computed from them that give the digit sums ``d0 .. d5``.
+    DuckDB sums integers and the two 52-bit halves of a float's block value exactly as
+    HUGEINT, then cuts the sums into digits; elsewhere each row's digits are summed."""
+    digits = [(f"d{k}", f"CAST(sum(d{k}) AS BIGINT)") for k in range(_DIGITS)]
+    if dialect != "duckdb" or family not in ("int", "uint", "float"):
+        return weight_steps(family, dialect), digits, []
+    if family == "float":
+        rows = weight_steps(family, dialect)
+        rows = rows[:[name for name, _ in rows].index("v") + 1]
+        rows += [("hi", f"CAST(floor(v * {2.0 ** -52!r}) AS BIGINT)"),
+                 ("lo", f"CAST(v - floor(v * {2.0 ** -52!r}) * {2.0 ** 52!r} AS BIGINT)")]
+        sums = [("sh", "sum(hi)"), ("sl", "sum(lo)")]  # HUGEINT: exact
+        # value = sh * 2**52 + sl; digits need not be below 2**26 (Python carries)
+        groups = [("d0", _digit("sl", 0)), ("d1", _digit("sl", 1)),
+                  ("d2", f"CAST(sl // {1 << 52} AS BIGINT) + {_digit('sh', 0)}"),
+                  ("d3", _digit("sh", 1)), ("d4", f"CAST(sh // {1 << 52} AS BIGINT)"),
+                  ("d5", "CAST(0 AS BIGINT)")]
+        return rows, sums, groups
+    kind = _kind([] if family == "uint" else [f"WHEN w < 0 THEN {NEGATIVE}"])
+    rows = [("wk", kind), ("wx", "0"),
+            ("x", f"CASE WHEN wk = {OK} THEN CAST(w AS HUGEINT) ELSE 0 END")]
+    # a sum of at most 2**64 values below 2**64: five digits
+    groups = [(f"d{k}", _digit("s", k) if k < 5 else "CAST(0 AS BIGINT)")
+              for k in range(_DIGITS)]
+    return rows, [("s", "sum(x)")], groups
+
+
+def _digit(total: str, k: int) -> str:
+    """Digit k (26 bits) of a non-negative HUGEINT, as BIGINT."""
+    return f"CAST(({total} // {1 << (_BITS * k)}) % {1 << _BITS} AS BIGINT)"
+
+
 def grouped_sql(rows: str, family: str, dialect: str) -> str:
     """GROUP BY (t, p, weight class ``wk``, group value ``wx``) of the rows (t, p, w) of
     the SELECT ``rows``: the rows ``n`` and the digit sums ``d0 .. d5``."""
+    row_steps, sums, group_steps = weight_plan(family, dialect)
     sql = f"SELECT t, p, w FROM ({rows}) AS r0"
-    for i, (name, expr) in enumerate(weight_steps(family, dialect)):
+    for i, (name, expr) in enumerate(row_steps):
         sql = f"SELECT *, {expr} AS {name} FROM ({sql}) AS r{i + 1}"
-    sums = ", ".join(f"CAST(sum(d{k}) AS BIGINT) AS d{k}" for k in range(_DIGITS))
-    return (f"SELECT t, p, wk, wx, count(*) AS n, {sums} FROM ({sql}) AS c "
-            "GROUP BY t, p, wk, wx")
+    aggregates = ", ".join(f"{expr} AS {name}" for name, expr in sums)
+    sql = (f"SELECT t, p, wk, wx, count(*) AS n, {aggregates} FROM ({sql}) AS c "
+           "GROUP BY t, p, wk, wx")
+    if not group_steps:
+        return sql
+    columns = ", ".join(f"{expr} AS {name}" for name, expr in group_steps)
+    return f"SELECT t, p, wk, wx, n, {columns} FROM ({sql}) AS g0"
 
 
 # what an engine fetches of its grouped weight columns
@@ -320,8 +363,10 @@ class WeightCells:
         wx, digits = self.wx[sel], self.digits[sel]
         if self.family in ("text", "decimal"):
             return Weights.of(_decimal_sums(kind, wx, rows, digits), False)
-        return Weights.of(_binary_sums(wx, digits, self.family == "float"),
-                          self.family == "float")
+        sums = _binary_sums(wx, digits, self.family == "float")
+        if self.family != "float":
+            sums = _as_int64(sums)
+        return Weights.of(sums, self.family == "float")
 
     def subject(self, name: str) -> Subject:
         return Subject.column(name, self.col, self.option)
@@ -333,12 +378,25 @@ def _binary_sums(wx: np.ndarray, digits: np.ndarray, blocks: bool) -> BinaryDigi
     if n == 0:
         return BinaryDigits(np.zeros((0, 1), dtype=np.int64), 0)
     at = 2 * np.asarray(wx, dtype=np.int64) if blocks else np.zeros(n, dtype=np.int64)
+    held = digits.any(axis=1)
+    if held.any() and not held.all():  # groups of zeros: no block of their own
+        at = np.where(held, at, int(at[held].min()))
     low = int(at.min())
     out = np.zeros((n, int(at.max()) - low + _DIGITS), dtype=np.int64)
     rows = np.arange(n)
     for k in range(_DIGITS):
         out[rows, at - low + k] = digits[:, k]
     return BinaryDigits(out, low, raw=True)
+
+
+def _as_int64(sums: BinaryDigits) -> Any:
+    """Whole sums that int64 holds (each below 2**63) as int64: the fast path of integer
+    columns; else the digits."""
+    d = sums.normalized()
+    if d.low != 0 or d.digits.shape[1] < 3 or d.digits[:, 3:].any() or \
+            np.any(d.digits[:, 2] >> 11):
+        return d
+    return RationalSums(d.digits[:, 0] | (d.digits[:, 1] << _BITS) | (d.digits[:, 2] << 52))
 
 
 def _decimal_sums(kind: np.ndarray, wx: np.ndarray, rows: np.ndarray,

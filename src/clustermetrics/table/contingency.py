@@ -24,6 +24,7 @@ from .counting import (
     compact_sizes,
     count_pairs,
     group_sum,
+    new_codes,
     sort_cells,
 )
 from .exact_sums import BinaryRows, RationalSums, Subject, decide
@@ -242,8 +243,8 @@ class Contingency:
         gives the table of all the parts."""
         t_codes, t_labels = factorize(t)
         p_codes, p_labels = factorize(p)
-        cell, rows, cols = cell_groups(t_codes, p_codes, t_labels.shape[0],
-                                       p_labels.shape[0])
+        cell, rows, cols = _held_cells(*cell_groups(t_codes, p_codes, t_labels.shape[0],
+                                                    p_labels.shape[0]))
         sums = weights.rows.reduce(cell, rows.shape[0])
         keep = np.flatnonzero(sums.positive())
         return t_labels[rows[keep]], p_labels[cols[keep]], \
@@ -259,9 +260,11 @@ class Contingency:
         :mod:`.exact_sums` (``real``: masses whatever the sums); cells of weight 0 are
         dropped, then the labels left without items."""
         n_t, n_p = class_labels.shape[0], cluster_labels.shape[0]
-        cell, cell_rows, cell_cols = cell_groups(rows, cols, n_t, n_p)
-        values = decide(weights.rows.reduce(cell, cell_rows.shape[0]), subject,
-                        weights.floats, real)
+        cell, cell_rows, cell_cols = _held_cells(*cell_groups(rows, cols, n_t, n_p))
+        sums = weights.rows.reduce(cell, cell_rows.shape[0])
+        held = np.flatnonzero(sums.positive())
+        cell_rows, cell_cols = cell_rows[held], cell_cols[held]
+        values = decide(sums.take(held), subject, weights.floats, real)
         keep = np.flatnonzero(values > 0)
         if keep.shape[0] == 0:  # positive sums below the smallest float
             raise ValueError(f"{subject.zero}")
@@ -521,6 +524,16 @@ class Contingency:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
                               self._cluster_labels, self._class_sizes, self._cluster_sizes))
+
+
+def _held_cells(cell: np.ndarray, rows: np.ndarray,
+                cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Only the cells that hold an item, of a dense grid of cells: exact sums cost a few
+    digits per cell, and the grid may be mostly empty."""
+    held = np.bincount(cell, minlength=rows.shape[0]) > 0
+    if held.all():
+        return cell, rows, cols
+    return new_codes(held)[cell], rows[held], cols[held]
 
 
 def as_contingency(labels_true: Any, labels_pred: Any = None,

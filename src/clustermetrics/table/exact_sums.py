@@ -108,7 +108,7 @@ class BinaryDigits:
                     continue
                 out[:, c] += np.bincount(index[part], weights=column,
                                          minlength=size).astype(np.int64)
-        return BinaryDigits(out, self.low, raw=True)
+        return BinaryDigits(out, self.low, raw=True).normalized()
 
     def normalized(self) -> BinaryDigits:
         if not self.raw:
@@ -218,47 +218,42 @@ class BinaryRows:
                 if digit.any():
                     out += np.bincount(base + k, weights=digit,
                                        minlength=size * span).astype(np.int64)
-        return BinaryDigits(out.reshape(size, span), low, raw=True)
+        return BinaryDigits(out.reshape(size, span), low, raw=True).normalized()
 
 
 def _round_digits(d: BinaryDigits) -> np.ndarray:
     """Correct rounding of normalised digit rows to float64, vectorised: the top 54 bits
     of each value, a sticky bit for the rest, round half to even. Values that round into
     the subnormal range (rounded at a fixed bit, not at 53) are rounded exactly in Python."""
-    digits = d.digits
-    n, width = digits.shape
-    out = np.zeros(n, dtype=np.float64)
-    nonzero = digits.any(axis=1)
-    if not nonzero.any():
+    out = np.zeros(d.digits.shape[0], dtype=np.float64)
+    nonzero = np.flatnonzero(d.digits.any(axis=1))
+    if nonzero.shape[0] == 0:
         return out
-    # top non-zero digit of each row, and the three below it (0 below the first column)
-    top = width - 1 - np.argmax(digits[:, ::-1] != 0, axis=1)
-    padded = np.concatenate([np.zeros((n, 3), np.int64), digits], axis=1)
-    rows = np.arange(n)
-    g0, g1, g2, g3 = (padded[rows, top + 3 - k] for k in range(4))
-    bits = _bit_length(g0)  # 1..26 where non-zero
-    bits = np.where(nonzero, bits, 1)
+    digits = d.digits[nonzero]
+    width = digits.shape[1]
+    present = digits != 0
+    top = width - 1 - np.argmax(present[:, ::-1], axis=1)  # the top non-zero digit
+    first = np.argmax(present, axis=1)  # the lowest non-zero digit
+    # the top digit and the three below it (0 below the first column)
+    g0, g1, g2, g3 = (np.where(top >= k, np.take_along_axis(
+        digits, np.maximum(top - k, 0)[:, None], axis=1)[:, 0], 0) for k in range(4))
+    bits = _bit_length(g0)  # 1..26
     a = (g0 << DIGIT_BITS) | g1  # bits + 26 bits
     b = (g2 << DIGIT_BITS) | g3  # 52 bits
     drop = 24 + bits  # bits of b below the top 54 bits of a:b
     t = (a << (28 - bits)) | (b >> drop)
-    sticky = (b & ((np.int64(1) << drop) - 1)) != 0
-    below = np.cumsum(np.concatenate([np.zeros((n, 1), np.int64),
-                                      (digits != 0).astype(np.int64)], axis=1), axis=1)
-    sticky |= below[rows, np.maximum(top - 3, 0)] > 0  # any digit below g3
+    sticky = ((b & ((np.int64(1) << drop) - 1)) != 0) | (first < top - 3)
     q = t >> 1
-    up = ((t & 1) == 1) & (sticky | ((q & 1) == 1))
-    q = q + up
+    q += ((t & 1) == 1) & (sticky | ((q & 1) == 1))  # round half to even
     # lowest bit of t: bit `drop` of b, whose lowest bit is at column top - 3
     exponent = DIGIT_BITS * (top - 3 + d.low) + drop + 1
-    out = np.ldexp(q.astype(np.float64), exponent.astype(np.int32))
-    out[~nonzero] = 0.0
+    rounded = np.ldexp(q.astype(np.float64), exponent.astype(np.int32))
     # at and below 2**-1022 the grid is fixed (2**-1074): rounding at 53 bits, then by
     # ldexp, would round twice
-    tiny = nonzero & (out <= 2.0 ** -1022)
-    for i in np.flatnonzero(tiny).tolist():  # subnormal: one rounding, at bit -1074
+    for i in np.flatnonzero(rounded <= 2.0 ** -1022).tolist():
         value = sum(int(x) << (DIGIT_BITS * c) for c, x in enumerate(digits[i].tolist()))
-        out[i] = _quotient(value, DIGIT_BITS * d.low)
+        rounded[i] = _quotient(value, DIGIT_BITS * d.low)
+    out[nonzero] = rounded
     return out
 
 
