@@ -21,11 +21,11 @@ NaN, infinite and negative weights (``-0`` is 0). Rows dropped for a missing lab
 (``drop_null``) are dropped whole: their weight is not read. Cells of weight 0 are left
 out, with the labels only they hold.
 
-Every engine sums exactly, inside the engine: each weight is cut into integer digits (26
-bits of a float's or an integer's binary value, in blocks of 52 bits by the float's
-exponent; seven decimal digits of a text or DECIMAL value, 21 each side of the point),
-a GROUP BY (true, predicted, class, block) sums the digits as BIGINT, and Python puts the
-sums together as exact numbers. Text with more than 21 digits on a side of its point is
+Every engine sums exactly, inside the engine: a GROUP BY (true, predicted, class, block)
+sums whole numbers (an integer; a float over 2**(26 * block), its block chosen by its
+exponent) or their integer digits (26 bits of them; seven decimal digits of a text or
+DECIMAL value, 21 each side of the point), and Python puts the sums together as exact
+numbers. Text with more than 21 digits on a side of its point is
 grouped by its value and read in Python. The order of the sums does not matter, so every
 engine gives the same table, bit for bit.
 """
@@ -191,25 +191,25 @@ def _integer_steps(family: str, dialect: str) -> list[tuple[str, str]]:
     kind = _kind([] if family.startswith("u") else [f"WHEN w < 0 THEN {NEGATIVE}"])
     if dialect == "spark" or family == "int":  # at most 63 bits: BIGINT arithmetic
         x = "CAST(w AS BIGINT)"
-        div = "div" if dialect == "spark" else "//"
     else:  # DuckDB's unsigned and 128-bit integers
         x = f"CAST(w AS {'UHUGEINT' if family == 'uint128' else 'HUGEINT'})"
-        div = "//"
     steps = [("wk", kind), ("wx", "0"), ("x", f"CASE WHEN wk = {OK} THEN {x} ELSE 0 END")]
+    bits = 63 if dialect == "spark" or family in ("int", "uint") else 128
     for k in range(_DIGITS):
-        shifted = "x" if k == 0 else f"(x {div} {1 << (_BITS * k)})"
-        bits = 63 if dialect == "spark" or family in ("int", "uint") else 128
         if _BITS * k >= bits:  # beyond the type: 0
             steps.append((f"d{k}", "CAST(0 AS BIGINT)"))
+        elif dialect == "duckdb":
+            steps.append((f"d{k}", _digit("x", k)))
         else:
+            shifted = "x" if k == 0 else f"(x div {1 << (_BITS * k)})"
             steps.append((f"d{k}", f"CAST({shifted} % {1 << _BITS} AS BIGINT)"))
     return steps
 
 
 def _float_steps(dialect: str) -> list[tuple[str, str]]:
-    """A float's exact binary value: its lowest bit E (the exponent less 52, or -1074),
-    its block floor(E / 52), and the value over 2**(52 * block) (below 2**104, a whole
-    number) cut into four 26-bit digits; every step is exact in float64 arithmetic."""
+    """A float's exact binary value: a block (of 26 bits) below its lowest bit, and the
+    value over 2**(26 * block) (a whole number below 2**82) cut into four 26-bit digits;
+    every step is exact in float64 arithmetic."""
     if dialect == "duckdb":
         # DuckDB folds isnan(w) to false from Parquet statistics, which leave NaN out
         # (DuckDB 2.0); isfinite is not folded
@@ -224,21 +224,19 @@ def _float_steps(dialect: str) -> list[tuple[str, str]]:
     two = "CAST(2 AS DOUBLE)"
     steps = [("wk", kind),
              ("x", f"CASE WHEN wk = {OK} THEN CAST(w AS DOUBLE) ELSE CAST(0 AS DOUBLE) END"),
-             # log2 is within one of the exponent: corrected by exact comparisons
-             ("e0", "CASE WHEN x > 0 THEN CAST(floor(log2(x)) AS BIGINT) ELSE 0 END"),
-             ("e", f"e0 - CASE WHEN x > 0 AND x < power({two}, e0) THEN 1 ELSE 0 END "
-                   f"+ CASE WHEN x >= power({two}, e0 + 1) THEN 1 ELSE 0 END"),
-             ("wx", "CASE WHEN x > 0 THEN CAST(floor(CAST(greatest(e - 52, -1074) AS "
-                    "DOUBLE) / CAST(52 AS DOUBLE)) AS BIGINT) ELSE 0 END"),
-             # 2**(52 * block) in two halves: 2**1092 is beyond float64
-             ("a", "CAST(floor(CAST(-52 * wx AS DOUBLE) / 2) AS BIGINT)"),
-             ("v", f"x * power({two}, a) * power({two}, -52 * wx - a)")]
+             # floor(log2(x)) is the exponent e, or one off near a power of two; a block
+             # two bits lower than e - 52 keeps every bit of x whole either way
+             ("wx", "CASE WHEN x > 0 THEN CAST(floor((floor(log2(x)) - 54) / "
+                    f"CAST({_BITS} AS DOUBLE)) AS BIGINT) ELSE 0 END"),
+             # x / 2**(26 * block), a whole number below 2**82; below 1, x is scaled up
+             # first (2**1144 is beyond float64). DuckDB does not share a step between
+             # the steps that use it: each of these is used once
+             ("v", f"CASE WHEN x < 1 THEN (x * {2.0 ** 200!r}) * power({two}, -{_BITS} * wx "
+                   f"- 200) ELSE x * power({two}, -{_BITS} * wx) END")]
     for k in range(_DIGITS):
-        if k < 4:
-            steps.append((f"d{k}", f"CAST(floor((v * power({two}, {-_BITS * k})) % "
-                                   f"CAST({1 << _BITS} AS DOUBLE)) AS BIGINT)"))
-        else:
-            steps.append((f"d{k}", "CAST(0 AS BIGINT)"))
+        steps.append((f"d{k}", f"CAST(floor((v * {2.0 ** (-_BITS * k)!r}) % "
+                               f"CAST({1 << _BITS} AS DOUBLE)) AS BIGINT)" if k < 4
+                      else "CAST(0 AS BIGINT)"))
     return steps
 
 
@@ -286,23 +284,18 @@ def weight_plan(family: str, dialect: str) -> tuple[list[tuple[str, str]],
     """(row steps, sums, group steps): columns a SELECT of the rows (t, p, w) adds
     (:func:`weight_steps`, or cheaper ones), the aggregates of the GROUP BY (t, p, wk,
     wx), and the columns computed from them that give the digit sums ``d0 .. d5``.
-    DuckDB sums integers and the two 52-bit halves of a float's block value exactly as
-    HUGEINT, then cuts the sums into digits; elsewhere each row's digits are summed."""
+    DuckDB sums integers and a float's block value exactly as HUGEINT, then cuts the sums
+    into digits; elsewhere each row's digits are summed."""
     digits = [(f"d{k}", f"CAST(sum(d{k}) AS BIGINT)") for k in range(_DIGITS)]
     if dialect != "duckdb" or family not in ("int", "uint", "float"):
         return weight_steps(family, dialect), digits, []
     if family == "float":
         rows = weight_steps(family, dialect)
         rows = rows[:[name for name, _ in rows].index("v") + 1]
-        rows += [("hi", f"CAST(floor(v * {2.0 ** -52!r}) AS BIGINT)"),
-                 ("lo", f"CAST(v - floor(v * {2.0 ** -52!r}) * {2.0 ** 52!r} AS BIGINT)")]
-        sums = [("sh", "sum(hi)"), ("sl", "sum(lo)")]  # HUGEINT: exact
-        # value = sh * 2**52 + sl; digits need not be below 2**26 (Python carries)
-        groups = [("d0", _digit("sl", 0)), ("d1", _digit("sl", 1)),
-                  ("d2", f"CAST(sl // {1 << 52} AS BIGINT) + {_digit('sh', 0)}"),
-                  ("d3", _digit("sh", 1)), ("d4", f"CAST(sh // {1 << 52} AS BIGINT)"),
-                  ("d5", "CAST(0 AS BIGINT)")]
-        return rows, sums, groups
+        rows += [("h", "CAST(v AS HUGEINT)")]  # exact: a whole number below 2**82
+        groups = [(f"d{k}", _digit("s", k) if k < 5 else "CAST(0 AS BIGINT)")
+                  for k in range(_DIGITS)]
+        return rows, [("s", "sum(h)")], groups
     kind = _kind([] if family == "uint" else [f"WHEN w < 0 THEN {NEGATIVE}"])
     rows = [("wk", kind), ("wx", "0"),
             ("x", f"CASE WHEN wk = {OK} THEN CAST(w AS HUGEINT) ELSE 0 END")]
@@ -313,8 +306,9 @@ def weight_plan(family: str, dialect: str) -> tuple[list[tuple[str, str]],
 
 
 def _digit(total: str, k: int) -> str:
-    """Digit k (26 bits) of a non-negative HUGEINT, as BIGINT."""
-    return f"CAST(({total} // {1 << (_BITS * k)}) % {1 << _BITS} AS BIGINT)"
+    """Digit k (26 bits) of a non-negative HUGEINT, as BIGINT (shifts and masks: DuckDB's
+    128-bit division costs as much as the whole GROUP BY)."""
+    return f"CAST(({total} >> {_BITS * k}) & {(1 << _BITS) - 1} AS BIGINT)"
 
 
 def grouped_sql(rows: str, family: str, dialect: str) -> str:
@@ -373,11 +367,11 @@ class WeightCells:
 
 
 def _binary_sums(wx: np.ndarray, digits: np.ndarray, blocks: bool) -> BinaryDigits:
-    """Digit sums of 26-bit columns; a float's block b puts its digit k at 2 * b + k."""
+    """Digit sums of 26-bit columns; a float's block b puts its digit k at b + k."""
     n = digits.shape[0]
     if n == 0:
         return BinaryDigits(np.zeros((0, 1), dtype=np.int64), 0)
-    at = 2 * np.asarray(wx, dtype=np.int64) if blocks else np.zeros(n, dtype=np.int64)
+    at = np.asarray(wx, dtype=np.int64) if blocks else np.zeros(n, dtype=np.int64)
     held = digits.any(axis=1)
     if held.any() and not held.all():  # groups of zeros: no block of their own
         at = np.where(held, at, int(at[held].min()))
