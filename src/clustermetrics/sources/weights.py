@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ..table.exact_sums import BinaryDigits, BinaryRows, RationalSums, Subject
+from ..table.exact_sums import BinaryBlocks, BinaryRows, RationalSums, Subject
 from ..table.validation import MAX_ITEMS
 from ..table.weight_values import (
     INFINITE,
@@ -349,8 +349,8 @@ class WeightCells:
         their problems refused naming the column."""
         sel = slice(None) if keep is None else keep
         kind, rows = self.kind[sel], np.asarray(rows, dtype=np.int64)[sel]
-        check_problems({k: int(rows[kind == k].sum()) for k in PROBLEMS},
-                       self.subject(name))
+        by_kind = np.bincount(kind, weights=rows, minlength=LONG + 1)  # exact below 2**53
+        check_problems({k: int(by_kind[k]) for k in PROBLEMS}, self.subject(name))
         if rows.shape[0] and int(rows.max()) >= _MAX_ROWS:
             raise ValueError(f"{name}: more than 2**37 rows in one cell of column "
                              f"{self.col!r}: their exact sum is not supported")
@@ -366,27 +366,26 @@ class WeightCells:
         return Subject.column(name, self.col, self.option)
 
 
-def _binary_sums(wx: np.ndarray, digits: np.ndarray, blocks: bool) -> BinaryDigits:
-    """Digit sums of 26-bit columns; a float's block b puts its digit k at b + k."""
+def _binary_sums(wx: np.ndarray, digits: np.ndarray, blocks: bool) -> Any:
+    """Digit sums of 26-bit columns; a float's block b puts its digit k at b + k. Whole
+    sums below 2**63 given as normalised digits (an integer column's, from DuckDB) come
+    back as int64, the integer fast path."""
     n = digits.shape[0]
     if n == 0:
-        return BinaryDigits(np.zeros((0, 1), dtype=np.int64), 0)
+        return RationalSums(np.zeros(0, dtype=np.int64))
+    if not blocks and not np.any(digits >> _BITS) and not digits[:, 3:].any() and \
+            not np.any(digits[:, 2] >> 11):
+        return RationalSums(digits[:, 0] | (digits[:, 1] << _BITS) | (digits[:, 2] << 52))
     at = np.asarray(wx, dtype=np.int64) if blocks else np.zeros(n, dtype=np.int64)
-    held = digits.any(axis=1)
-    if held.any() and not held.all():  # groups of zeros: no block of their own
-        at = np.where(held, at, int(at[held].min()))
-    low = int(at.min())
-    out = np.zeros((n, int(at.max()) - low + _DIGITS), dtype=np.int64)
-    rows = np.arange(n)
-    for k in range(_DIGITS):
-        out[rows, at - low + k] = digits[:, k]
-    return BinaryDigits(out, low, raw=True)
+    return BinaryBlocks(at, digits)
 
 
-def _as_int64(sums: BinaryDigits) -> Any:
+def _as_int64(sums: Any) -> Any:
     """Whole sums that int64 holds (each below 2**63) as int64: the fast path of integer
     columns; else the digits."""
-    d = sums.normalized()
+    if isinstance(sums, RationalSums):
+        return sums
+    d = sums.reduce(np.arange(sums.block.shape[0]), sums.block.shape[0])
     if d.low != 0 or d.digits.shape[1] < 3 or d.digits[:, 3:].any() or \
             np.any(d.digits[:, 2] >> 11):
         return d

@@ -34,8 +34,8 @@ import numpy as np
 
 from .validation import MAX_ITEMS, REAL_TOTAL
 
-__all__ = ["BinaryDigits", "BinaryRows", "DIGIT_BITS", "RationalSums", "Subject",
-           "concat_sums", "decide"]
+__all__ = ["BinaryBlocks", "BinaryDigits", "BinaryRows", "DIGIT_BITS", "RationalSums",
+           "Subject", "concat_sums", "decide"]
 
 DIGIT_BITS = 26  # digit sums of 2**37 rows fit in int64; two digits fit in 52 bits
 _BASE = 1 << DIGIT_BITS
@@ -206,19 +206,67 @@ class BinaryRows:
             return BinaryDigits(np.zeros((size, 1), dtype=np.int64), 0)
         col = np.asarray(self.exponent, dtype=np.int64) // DIGIT_BITS  # the lowest bit's
         shift = (self.exponent - col * DIGIT_BITS).astype(np.int64)
-        low = int(col.min())
         width = 4 if int(mantissa.max()) >> 53 else 3  # 63 or 53 bits, shifted < 26
-        span = int(col.max()) - low + width + 2  # room for the carries of 2**52 rows
-        out = np.zeros(size * span, dtype=np.int64)
-        index = np.asarray(index, dtype=np.int64)
-        for start in range(0, mantissa.shape[0], _CHUNK):
-            part = slice(start, start + _CHUNK)
-            base = index[part] * span + (col[part] - low)
-            for k, digit in enumerate(_split(mantissa[part], shift[part], width)):
-                if digit.any():
-                    out += np.bincount(base + k, weights=digit,
-                                       minlength=size * span).astype(np.int64)
-        return BinaryDigits(out.reshape(size, span), low, raw=True).normalized()
+        return _scatter(index, size, col, _split(mantissa, shift, width))
+
+
+@dataclass(frozen=True)
+class BinaryBlocks:
+    """Non-negative exact numbers sum_k digits[i, k] * 2**(26 * (block[i] + k)), one per
+    row (an engine's group sums: digits non-negative int64, not necessarily below
+    2**26), summed by group into :class:`BinaryDigits`."""
+
+    block: np.ndarray
+    digits: np.ndarray
+
+    def take(self, keep: Any) -> BinaryBlocks:
+        return BinaryBlocks(self.block[keep], self.digits[keep])
+
+    def positive(self) -> np.ndarray:
+        return self.digits.any(axis=1)
+
+    def reduce(self, index: np.ndarray, size: int) -> BinaryDigits:
+        digits = self.digits
+        if np.any(digits >> DIGIT_BITS):  # carried within each row first
+            digits = BinaryDigits(digits, 0, raw=True).normalized().digits
+        if digits.shape[0] == 0:
+            return BinaryDigits(np.zeros((size, 1), dtype=np.int64), 0)
+        return _scatter(index, size, np.asarray(self.block, dtype=np.int64),
+                        list(digits.T))
+
+
+def _scatter(index: np.ndarray, size: int, block: np.ndarray,
+             digits: list[np.ndarray]) -> BinaryDigits:
+    """Exact sums by group of the rows' digits (below 2**26), digit k of row i at column
+    block[i] + k: one bincount per block and digit (a column's sums stay below 2**53:
+    exact in float64, for 2**26 rows at a time); rows of zeros have no block of their
+    own."""
+    held = np.zeros(block.shape[0], dtype=bool)
+    for column in digits:
+        held |= column != 0
+    if not held.any():
+        return BinaryDigits(np.zeros((size, 1), dtype=np.int64), 0)
+    if not held.all():
+        block = np.where(held, block, int(block[held].min()))
+    low = int(block.min())
+    out = np.zeros((size, int(block.max()) - low + len(digits) + 2), dtype=np.int64)
+    index = np.asarray(index, dtype=np.int64)
+    high = int(block.max())
+    # a few blocks (a sort of the rows would cost more than a pass per block)
+    blocks = list(range(low, high + 1)) if high - low < 64 else np.unique(block).tolist()
+    for b in blocks:
+        rows: Any = slice(None) if low == high else block == b
+        at = index[rows]
+        if at.shape[0] == 0:
+            continue
+        for k, column in enumerate(digits):
+            values = column[rows]
+            for start in range(0, values.shape[0], _CHUNK):
+                part = slice(start, start + _CHUNK)
+                if values[part].any():
+                    out[:, b - low + k] += np.bincount(
+                        at[part], weights=values[part], minlength=size).astype(np.int64)
+    return BinaryDigits(out, low, raw=True).normalized()
 
 
 def _round_digits(d: BinaryDigits) -> np.ndarray:
@@ -341,6 +389,8 @@ def concat_sums(parts: list[Any]) -> Any:
     def binary(x: Any) -> Any:
         if isinstance(x, RationalSums) and x.den == 1 and x.num.dtype.kind == "i":
             return BinaryRows(x.num, np.zeros(x.num.shape[0], dtype=np.int64)).digits()
+        if isinstance(x, BinaryBlocks):
+            return x.reduce(np.arange(x.block.shape[0]), x.block.shape[0])
         return x.digits() if isinstance(x, BinaryRows) else x
     parts = [binary(x) for x in parts]
     if all(isinstance(x, BinaryDigits) for x in parts):
