@@ -52,7 +52,8 @@ from .metrics.pair_counting import PairCounts, _pairs
 from .registry import METRICS, resolve_metrics
 from .table import Contingency
 from .table.factorize import factorize
-from .table.validation import as_label_array, as_mass_array
+from .table.validation import as_label_array
+from .table.weight_values import read_weights
 
 __all__ = ["BestCut", "HierarchyScores", "as_merges", "cut_labels", "score_hierarchy",
            "updatable_metrics"]
@@ -585,7 +586,7 @@ def _point_weights(sample_weight: Any, n: int) -> np.ndarray:
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
         raise ValueError("sample_weight must be a sequence of one weight per point, got "
                          f"{type(sample_weight).__name__}")
-    w = as_mass_array(sample_weight, "sample_weight")
+    w = read_weights(sample_weight, "sample_weight").item_values()  # int64 when whole
     if w.shape[0] != n:
         raise ValueError(f"labels_true and sample_weight have different lengths: {n} and "
                          f"{w.shape[0]}")

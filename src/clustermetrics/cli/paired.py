@@ -10,7 +10,7 @@ from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
-from ..sources.weights import cell_counts, classify, problem_counts
+from ..sources.weights import text_weights
 from .commands import SUMMARIES
 from .engines import FLAGS
 from .option_values import confidence_level, integer, metric_keys
@@ -83,9 +83,9 @@ def _labels(args: argparse.Namespace):
         if args.weight_col is not None:
             t, a, w = read_weighted_labels(args.truth, args.true_col, args.a_col,
                                            args.weight_col, sep=args.sep, names=names)
-            kinds, exact, real = classify(w)
-            weights = cell_counts(exact, real, problem_counts(kinds), args.truth,
-                                  args.weight_col, "--weight-col")
+            # one value per item: compare_clusterings resamples the items
+            weights = text_weights(w, args.truth, args.weight_col,
+                                   "--weight-col").item_values()
         else:
             t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
                                sep=args.sep, names=names)
