@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,9 @@ __all__ = [
     "square_sums",
     "row_sums",
     "scaled_masses",
+    "scaled_total",
+    "line_sizes",
+    "share_log_sum",
 ]
 
 _CACHE_MAX_CELLS = 1 << 22  # 4.2M cells: 34 MB per cached array (up to ~12 are kept)
@@ -65,8 +69,95 @@ def scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int
     """The float64 masses of a real-valued table as exact Python integers over one power
     of two: (cells, class sizes, cluster sizes, k) with mass = integer / 2**k, the margins
     summed exactly (the table's float margins are rounded sums). Object arrays, cached;
-    exact sums and products of them are what the integer tables get from int64."""
+    exact sums and products of them are what the integer tables get from int64.
+
+    Masses may span the whole float64 range (a weight of 1e-300 beside one of 1e100): a
+    score of a real-valued table takes its quotients of these integers, each correctly
+    rounded and at most 1 where the score allows (a share of a class, of the total), and
+    never multiplies two float masses, whose product may underflow or overflow."""
     return table.cached("cells:scaled_masses", _scaled_masses)
+
+
+def scaled_total(table: Contingency) -> int:
+    """The total mass of a real-valued table as the exact integer of
+    :func:`scaled_masses` (N = this / 2**k)."""
+    return table.cached("cells:scaled_total", lambda t: int(scaled_masses(t)[0].sum()))
+
+
+def line_sizes(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+    """(a_i, b_j): the table's class and cluster sizes; on a real-valued table the exact
+    sums of its masses, correctly rounded (its own margins are float sums, a few ulps off:
+    enough to lose every digit of N - a_i for a class holding nearly all the mass)."""
+    if not table.real_valued:  # integer tables and stacks: exact already
+        return table.class_sizes, table.cluster_sizes
+    return table.cached("sizes:rounded_exact", _rounded_margins)
+
+
+def _rounded_margins(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+    _, by_row, by_col, k = scaled_masses(table)
+    scale = 1 << k  # int / int: correctly rounded, subnormal results included
+    return (np.array([v / scale for v in by_row.tolist()], dtype=np.float64),
+            np.array([v / scale for v in by_col.tolist()], dtype=np.float64))
+
+
+def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray) -> Fraction:
+    """sum_i (m_i / N) log(num_i / den_i) over exact positive integers (object arrays of
+    Python ints: the scaled masses m_i of a real-valued table, N their total, and
+    positive integers ``num`` (one for all, or one each) and ``den``: products of
+    masses), as an exact :class:`~fractions.Fraction` within a few ulps of the sum of
+    the terms' sizes.
+
+    Masses may span the whole float64 range, so a share m / N, a log near 0, and their
+    product may all be far below the smallest float: each term is kept as a float
+    mantissa and a binary exponent of its own (:func:`_share` times :func:`_log_of`), and
+    the terms are summed on the scale of the largest one. An entropy of 1e-330 nats (all
+    the mass but 1e-332 of it in one class) keeps its digits, and so does a ratio of two
+    such entropies."""
+    counts, nums, dens = masses.tolist(), np.asarray(num, dtype=object), den.tolist()
+    nums = nums.tolist() if nums.ndim else [int(num)] * len(counts)
+    terms = []
+    for m, a, b in zip(counts, nums, dens, strict=True):
+        share, log = _share(m, total), _log_of(a, b)
+        terms.append((share[0] * log[0], share[1] + log[1]))
+    return _scaled_sum(terms)
+
+
+def _share(num: int, den: int) -> tuple[float, int]:
+    """num / den (exact integers, den > 0) as (mantissa, exponent): a correctly rounded
+    float in (1/2, 2) in size (0.0 for num = 0) times 2**exponent."""
+    if num == 0:
+        return 0.0, 0
+    e = abs(num).bit_length() - den.bit_length()
+    return (num << max(-e, 0)) / (den << max(e, 0)), e
+
+
+def _log_of(num: int, den: int) -> tuple[float, int]:
+    """log(num / den) of positive exact integers as (mantissa, exponent), within a few
+    ulps: near 1 (ratio in [1/2, 3/2]) log1p of the exact x = (num - den) / den, kept as
+    x (its own mantissa and exponent: x may be 1e-400) times log1p(x) / x; elsewhere the
+    log of the correctly rounded quotient, or log num - log den where that quotient leaves
+    float64's normal range (the log is then beyond 690 in size, and each integer's log is
+    accurate to an ulp of log num)."""
+    if 2 * abs(num - den) <= den:
+        mantissa, e = _share(num - den, den)
+        x = math.ldexp(mantissa, e)
+        return mantissa * (math.log1p(x) / x if x else 1.0), e
+    if abs(num.bit_length() - den.bit_length()) >= _LOG_SPLIT:
+        return math.log(num) - math.log(den), 0
+    return math.log(num / den), 0
+
+
+_LOG_SPLIT = 1000  # beyond 2**±1000 a quotient of integers is no longer a normal float
+
+
+def _scaled_sum(terms: list[tuple[float, int]]) -> Fraction:
+    """The sum of mantissa * 2**exponent terms, on the scale of the largest (terms below
+    2**-1074 of it add nothing a float could hold), as an exact Fraction."""
+    top = max((e for m, e in terms if m), default=None)
+    if top is None:
+        return Fraction(0)
+    value = Fraction(accurate_sum(np.array([math.ldexp(m, e - top) for m, e in terms])))
+    return value * 2**top if top >= 0 else value / 2**-top
 
 
 def _scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -214,13 +305,13 @@ def cell_keys(table: Table) -> np.ndarray:
 
 
 def class_size_cells(table: Table) -> np.ndarray:
-    """a_i of each cell's row (int64)."""
-    return shared(table, "cells:a", lambda t: t.class_sizes[..., t.rows])
+    """a_i of each cell's row (int64; :func:`line_sizes` of a real-valued table)."""
+    return shared(table, "cells:a", lambda t: line_sizes(t)[0][..., t.rows])
 
 
 def cluster_size_cells(table: Table) -> np.ndarray:
-    """b_j of each cell's column (int64)."""
-    return shared(table, "cells:b", lambda t: t.cluster_sizes[..., t.cols])
+    """b_j of each cell's column (int64; :func:`line_sizes` of a real-valued table)."""
+    return shared(table, "cells:b", lambda t: line_sizes(t)[1][..., t.cols])
 
 
 def larger_size_cells(table: Table) -> np.ndarray:
@@ -261,8 +352,7 @@ def cell_chunks(table: Table):
 
 def log_sizes(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(log a_i per class, log b_j per cluster)."""
-    return table.cached("sizes:log", lambda t: (log_of_ints(t.class_sizes),
-                                                 log_of_ints(t.cluster_sizes)))
+    return table.cached("sizes:log", lambda t: tuple(log_of_ints(x) for x in line_sizes(t)))
 
 
 def log_class_size_cells(table: Table) -> np.ndarray:
