@@ -31,6 +31,7 @@ from ._cells import (
     col_maxima,
     f1_cells,
     larger_size_cells,
+    line_sizes,
     quotients,
     row_maxima,
     row_starts,
@@ -40,7 +41,7 @@ from ._cells import (
 
 __all__ = ["KINDS", "best_f_sum", "count_matching", "matched_count", "matched_recall",
            "matched_similarity", "recall_leaders", "recall_matching", "recall_weights",
-           "similarity_weights", "stack_matched_cells"]
+           "similarity_matching", "similarity_weights", "stack_matched_cells"]
 
 # the weights of the matching problems, by the denominator of n_ij: none (the counts),
 # the class size a_i (recall) and max(a_i, b_j) (the pair sets index's similarity)
@@ -121,14 +122,15 @@ def matched_similarity(table: Contingency) -> float:
     sets index's S; one per table of a stack)."""
     if is_stack(table):
         return _stack_totals(table, "similarity")
+    return table.cached("set_matching:psi", lambda t: math.fsum(
+        similarity_weights(t)[similarity_matching(t)].tolist()))
 
-    def compute(t: Contingency) -> float:
-        weights = similarity_weights(t)
-        cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
-                                    keys=cell_keys(t),
-                                    fraction=(t.counts, larger_size_cells(t)))
-        return math.fsum(weights[cells].tolist())
-    return table.cached("set_matching:psi", compute)
+
+def similarity_matching(table: Contingency) -> np.ndarray:
+    """Cells of a maximum-weight matching on the similarities n_ij / max(a_i, b_j)."""
+    return table.cached("matching:similarity", lambda t: max_weight_matching(
+        t.rows, t.cols, similarity_weights(t), (t.n_classes, t.n_clusters),
+        keys=cell_keys(t), fraction=(t.counts, larger_size_cells(t))))
 
 
 # ------------------------------------------------------------------ stacks of tables
@@ -228,8 +230,8 @@ def best_f_sum(table: Contingency, by_cluster: bool) -> float:
     def compute(t: Contingency) -> float:
         f = f1_cells(t)
         if by_cluster:
-            best, sizes = col_maxima(t, f), t.cluster_sizes
+            best, sizes = col_maxima(t, f), line_sizes(t)[1]
         else:
-            best, sizes = row_maxima(t, f), t.class_sizes
+            best, sizes = row_maxima(t, f), line_sizes(t)[0]
         return total(t, sizes * best) / t.n_samples
     return table.cached(f"best_f:{by_cluster}", compute)

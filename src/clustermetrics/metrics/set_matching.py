@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -33,10 +34,20 @@ from ._cells import (
     col_maxima,
     quotients,
     row_maxima,
+    scaled_masses,
+    scaled_total,
     total,
 )
 from ._elementwise import maximum, minimum, ratio, select, sqrt, undefined_where
-from ._matchings import best_f_sum, matched_count, matched_recall, matched_similarity
+from ._matchings import (
+    best_f_sum,
+    count_matching,
+    matched_count,
+    matched_recall,
+    matched_similarity,
+    recall_matching,
+    similarity_matching,
+)
 from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
@@ -72,7 +83,7 @@ def purity_score(table: Contingency) -> float:
     ----------
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
-    return table.cached("purity", lambda t: total(t, col_maxima(t, t.counts)) / t.n_samples)
+    return table.cached("purity", lambda t: _share(t, col_maxima(t, t.counts)))
 
 
 @score(real=_REAL_MASSES)
@@ -92,8 +103,20 @@ def inverse_purity_score(table: Contingency) -> float:
     Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
     metrics based on formal constraints", Information Retrieval 12 (2009).
     """
-    return table.cached("inverse_purity",
-                        lambda t: total(t, row_maxima(t, t.counts)) / t.n_samples)
+    return table.cached("inverse_purity", lambda t: _share(t, row_maxima(t, t.counts)))
+
+
+def _share(table: Contingency, cells: np.ndarray) -> float:
+    """The sum of some of the table's cells over N (exactly the integers' quotient, one
+    rounding, on a real-valued table: float masses sum with rounding)."""
+    if table.real_valued:
+        return float(_exact_sum(cells) / _exact_sum(table.counts))
+    return total(table, cells) / table.n_samples
+
+
+def _exact_sum(masses: np.ndarray) -> Fraction:
+    """The exact sum of float64 masses (each a dyadic rational)."""
+    return sum(map(Fraction, masses.tolist()), Fraction(0))
 
 
 @score(real=_REAL_MASSES)
@@ -212,6 +235,10 @@ def clustering_error(table: Contingency) -> float:
     Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013); Kumar, "Topics in
     Signal Processing" (2021), 17.8 Full reference evaluation.
     """
+    if table.real_valued:  # the unmatched mass, exactly: 1 - accuracy would cancel
+        matched = _exact_sum(table.counts[count_matching(table)])
+        n = _exact_sum(table.counts)
+        return float((n - matched) / n)
     return (table.n_samples - matched_count(table)) / table.n_samples
 
 
@@ -231,6 +258,8 @@ def clustering_accuracy_score(table: Contingency) -> float:
     ----------
     Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013).
     """
+    if table.real_valued:
+        return _share(table, table.counts[count_matching(table)])
     return matched_count(table) / table.n_samples
 
 
@@ -283,6 +312,9 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
     k_pad = maximum(table.n_classes, table.n_clusters)
     undefined_where(table, k_pad == 1, 1.0,
                     "NCA is undefined (0/0): a single class and a single cluster (K' = 1)")
+    if table.real_valued:  # S - K/K' cancels: S as the exact sum of its quotients
+        s_exact = _matched_fractions(table, recall_matching(table), "recall")
+        return float((s_exact - Fraction(table.n_classes, k_pad)) / (k_pad - 1))
     # (S - K/K') / (K' - 1), clipped to [-1, 1] against rounding
     s = matched_recall(table)
     return maximum(minimum((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
@@ -310,6 +342,10 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
                     "NPA is undefined (0/0): a single class and a single cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
+    if table.real_valued:  # K' m - N cancels: from the exact masses
+        mass = _exact_sum(table.counts)
+        matched = _exact_sum(table.counts[count_matching(table)])
+        return float((k_pad * matched - mass) / ((k_pad - 1) * mass))
     n = table.n_samples
     return (k_pad * matched_count(table) - n) / ((k_pad - 1) * n)
 
@@ -344,6 +380,10 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
     k_pad = maximum(table.n_classes, table.n_clusters)
     undefined_where(table, k_pad == 1, 1.0,
                     "PSI is undefined (0/0): a single class and a single cluster (K' = 1)")
+    if table.real_valued:  # S - E cancels: both as exact rationals of the masses
+        s_exact = _matched_fractions(table, similarity_matching(table), "similarity")
+        e_exact = Fraction(1) if simplified else _real_psi_expected(table)
+        return float(max((s_exact - e_exact) / (k_pad - e_exact), Fraction(0)))
     s = matched_similarity(table)
     expected = 1.0 if simplified else _psi_expected(table)
     return select(s < expected, 0.0, minimum(ratio(s - expected, k_pad - expected, 0.0), 1.0))
@@ -358,10 +398,33 @@ def _psi_expected(table: Contingency) -> float:
     return total(table, quotients(table, a * b, np.maximum(a, b))) / table.n_samples
 
 
+def _matched_fractions(table: Contingency, cells: np.ndarray, kind: str) -> Fraction:
+    """The total weight n_ij / a_i (``kind`` "recall") or n_ij / max(a_i, b_j)
+    ("similarity") of the matched ``cells`` of a real-valued table, as an exact rational
+    of its masses (the matching itself is optimal up to the rounding of its weights)."""
+    masses, by_row, by_col, _ = scaled_masses(table)
+    rows, cols = table.rows[cells], table.cols[cells]
+    den = by_row[rows] if kind == "recall" else np.maximum(by_row[rows], by_col[cols])
+    return sum((Fraction(m, d) for m, d in zip(masses[cells].tolist(), den.tolist(),
+                                                strict=True)), Fraction(0))
+
+
+def _real_psi_expected(table: Contingency) -> Fraction:
+    """PSI's E (Eq. 18) of a real-valued table, exactly: a b / (N max(a, b)) =
+    min(a, b) / N over the sizes sorted decreasingly."""
+    _, by_row, by_col, _ = scaled_masses(table)
+    pairs = zip(sorted(by_row.tolist(), reverse=True), sorted(by_col.tolist(), reverse=True),
+                strict=False)  # the first min(K, L) of each
+    return Fraction(sum(min(a, b) for a, b in pairs), scaled_total(table))
+
+
 # --------------------------------------------------------------------- exact matches
 def _exact_matches(table: Contingency) -> int:
     def compute(t: Contingency) -> int:
         n = t.counts
+        if t.real_valued:  # a cell that is its whole row and column, by exact masses
+            n, a, b, _ = scaled_masses(t)
+            return int(np.count_nonzero((n == a[t.rows]) & (n == b[t.cols])))
         same = (n > 0) & (n == class_size_cells(t)) & (n == cluster_size_cells(t))
         return np.count_nonzero(same, axis=-1) if is_stack(t) else int(np.count_nonzero(same))
     return table.cached("exact_matches", compute)
