@@ -55,6 +55,8 @@ __all__ = [
     "scaled_total",
     "line_sizes",
     "share_log_sum",
+    "mass_share",
+    "mass_sum",
 ]
 
 _CACHE_MAX_CELLS = 1 << 22  # 4.2M cells: 34 MB per cached array (up to ~12 are kept)
@@ -112,14 +114,51 @@ def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray) -> 
     mantissa and a binary exponent of its own (:func:`_share` times :func:`_log_of`), and
     the terms are summed on the scale of the largest one. An entropy of 1e-330 nats (all
     the mass but 1e-332 of it in one class) keeps its digits, and so does a ratio of two
-    such entropies."""
-    counts, nums, dens = masses.tolist(), np.asarray(num, dtype=object), den.tolist()
-    nums = nums.tolist() if nums.ndim else [int(num)] * len(counts)
-    terms = []
-    for m, a, b in zip(counts, nums, dens, strict=True):
-        share, log = _share(m, total), _log_of(a, b)
-        terms.append((share[0] * log[0], share[1] + log[1]))
-    return _scaled_sum(terms)
+    such entropies. Tables whose every share, log and term is a normal float (masses
+    within ~300 orders of magnitude of the total) take the same steps vectorised."""
+    nums = np.asarray(num, dtype=object)
+    nums = nums if nums.ndim else np.full(masses.shape[0], int(num), dtype=object)
+    terms = _normal_terms(masses, total, nums, den)
+    if terms is not None:
+        return Fraction(accurate_sum(terms))
+    return _scaled_sum([_term(m, total, a, b) for m, a, b in zip(
+        masses.tolist(), nums.tolist(), den.tolist(), strict=True)])
+
+
+_NORMAL = 2.0**-1000  # a share, log or term at least this large is a float with all digits
+
+
+def _normal_terms(masses: np.ndarray, total: int, num: np.ndarray, den: np.ndarray,
+                  ) -> np.ndarray | None:
+    """The terms of :func:`share_log_sum` as floats, the steps of :func:`_term` on whole
+    arrays, or None when one of them would leave the normal floats (then each term needs
+    an exponent of its own)."""
+    shares = (masses / total).astype(np.float64)
+    diff = num - den
+    near = np.abs(2 * diff) <= den
+    logs = np.empty(masses.shape[0])
+    x = (diff[near] / den[near]).astype(np.float64)
+    logs[near] = np.log1p(x)
+    far = ~near
+    if far.any():
+        span = _bit_length(num[far]) - _bit_length(den[far])
+        if np.abs(span).max() >= _LOG_SPLIT:
+            return None
+        logs[far] = np.log((num[far] / den[far]).astype(np.float64))
+    terms = shares * logs
+    if shares.min() < _NORMAL or np.any((np.abs(x) < _NORMAL) & (diff[near] != 0)) or \
+            np.any((np.abs(terms) < _NORMAL) & (logs != 0.0)):
+        return None
+    return terms
+
+
+_bit_length = np.frompyfunc(int.bit_length, 1, 1)
+
+
+def _term(mass: int, total: int, num: int, den: int) -> tuple[float, int]:
+    """(m / N) log(num / den) as (mantissa, exponent)."""
+    share, log = _share(mass, total), _log_of(num, den)
+    return share[0] * log[0], share[1] + log[1]
 
 
 def _share(num: int, den: int) -> tuple[float, int]:
@@ -161,16 +200,32 @@ def _scaled_sum(terms: list[tuple[float, int]]) -> Fraction:
 
 
 def _scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    mant, exp = np.frexp(table.counts)
-    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
-    exp = exp - 53
-    k = max(-int(exp.min()), 0)
-    cells = ints.astype(object) << (exp + k).astype(object)  # Python ints: exact
+    k = max(53 - int(np.frexp(table.counts)[1].min()), 0)
+    cells = _scaled(table.counts, k)
     starts = np.searchsorted(table.rows, np.arange(table.n_classes))
     by_row = np.add.reduceat(cells, starts)
     by_col = np.zeros(table.n_clusters, dtype=object)
     np.add.at(by_col, table.cols, cells)
     return cells, by_row, by_col, k
+
+
+def _scaled(masses: np.ndarray, k: int) -> np.ndarray:
+    """float64 masses times 2**k as exact Python integers (k at least 53 less than the
+    least binary exponent of the masses)."""
+    mant, exp = np.frexp(masses)
+    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
+    return ints.astype(object) << (exp - 53 + k).astype(object)
+
+
+def mass_sum(table: Contingency, masses: np.ndarray) -> int:
+    """The exact sum of some cell masses of a real-valued table (the largest of each
+    line, the matched cells), as an integer of :func:`scaled_masses` (times 2**k)."""
+    return int(_scaled(masses, scaled_masses(table)[3]).sum())
+
+
+def mass_share(table: Contingency, masses: np.ndarray) -> float:
+    """:func:`mass_sum` over the table's total, correctly rounded."""
+    return mass_sum(table, masses) / scaled_total(table)
 
 
 def shared(table: Table, key: str, compute: Callable[[Contingency], np.ndarray]):

@@ -41,7 +41,7 @@ from ._cells import (
 
 __all__ = ["KINDS", "best_f_sum", "count_matching", "matched_count", "matched_recall",
            "matched_similarity", "recall_leaders", "recall_matching", "recall_weights",
-           "similarity_matching", "similarity_weights", "stack_matched_cells"]
+           "similarity_weights", "stack_matched_cells"]
 
 # the weights of the matching problems, by the denominator of n_ij: none (the counts),
 # the class size a_i (recall) and max(a_i, b_j) (the pair sets index's similarity)
@@ -122,15 +122,14 @@ def matched_similarity(table: Contingency) -> float:
     sets index's S; one per table of a stack)."""
     if is_stack(table):
         return _stack_totals(table, "similarity")
-    return table.cached("set_matching:psi", lambda t: math.fsum(
-        similarity_weights(t)[similarity_matching(t)].tolist()))
 
-
-def similarity_matching(table: Contingency) -> np.ndarray:
-    """Cells of a maximum-weight matching on the similarities n_ij / max(a_i, b_j)."""
-    return table.cached("matching:similarity", lambda t: max_weight_matching(
-        t.rows, t.cols, similarity_weights(t), (t.n_classes, t.n_clusters),
-        keys=cell_keys(t), fraction=(t.counts, larger_size_cells(t))))
+    def compute(t: Contingency) -> float:
+        weights = similarity_weights(t)
+        cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
+                                    keys=cell_keys(t),
+                                    fraction=(t.counts, larger_size_cells(t)))
+        return math.fsum(weights[cells].tolist())
+    return table.cached("set_matching:psi", compute)
 
 
 # ------------------------------------------------------------------ stacks of tables

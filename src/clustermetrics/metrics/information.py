@@ -220,17 +220,19 @@ def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
-    """(MI, H(truth), H(prediction)) of a real-valued table (Fractions, and MI 0.0 for a
-    single label: the scores' formulas take them where they take floats)."""
+    """(MI, H(truth), H(prediction)) of a real-valued table, Fractions (the scores'
+    formulas take them where they take floats; a float among them would round a tiny
+    entropy to 0 in a mixed operation)."""
     cells, by_row, by_col, _ = scaled_masses(table)
     n = scaled_total(table)
     h_true, h_pred = share_log_sum(by_row, n, n, by_row), share_log_sum(by_col, n, n, by_col)
     mi = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
                               lambda: h_true, lambda: h_pred)
     if mi is None:  # sum_ij (n_ij / N) log(N n_ij / (a_i b_j))
-        return max(share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols]),
-                   Fraction(0)), h_true, h_pred
-    return mi, h_true, h_pred
+        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols])
+        # in [0, min(H, H')]: the rounding of the sums must not put homogeneity above 1
+        mi = min(max(mi, Fraction(0)), h_true, h_pred)
+    return Fraction(mi), h_true, h_pred
 
 
 def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:

@@ -32,6 +32,8 @@ from ._cells import (
     class_size_cells,
     cluster_size_cells,
     col_maxima,
+    mass_share,
+    mass_sum,
     quotients,
     row_maxima,
     scaled_masses,
@@ -45,8 +47,6 @@ from ._matchings import (
     matched_count,
     matched_recall,
     matched_similarity,
-    recall_matching,
-    similarity_matching,
 )
 from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
 
@@ -107,16 +107,11 @@ def inverse_purity_score(table: Contingency) -> float:
 
 
 def _share(table: Contingency, cells: np.ndarray) -> float:
-    """The sum of some of the table's cells over N (exactly the integers' quotient, one
-    rounding, on a real-valued table: float masses sum with rounding)."""
+    """The sum of some of the table's cells over N (on a real-valued table the exact
+    quotient rounded once: float masses would sum with rounding)."""
     if table.real_valued:
-        return float(_exact_sum(cells) / _exact_sum(table.counts))
+        return mass_share(table, cells)
     return total(table, cells) / table.n_samples
-
-
-def _exact_sum(masses: np.ndarray) -> Fraction:
-    """The exact sum of float64 masses (each a dyadic rational)."""
-    return sum(map(Fraction, masses.tolist()), Fraction(0))
 
 
 @score(real=_REAL_MASSES)
@@ -236,9 +231,9 @@ def clustering_error(table: Contingency) -> float:
     Signal Processing" (2021), 17.8 Full reference evaluation.
     """
     if table.real_valued:  # the unmatched mass, exactly: 1 - accuracy would cancel
-        matched = _exact_sum(table.counts[count_matching(table)])
-        n = _exact_sum(table.counts)
-        return float((n - matched) / n)
+        unmatched = np.ones(table.nnz, dtype=bool)
+        unmatched[count_matching(table)] = False
+        return mass_share(table, table.counts[unmatched])
     return (table.n_samples - matched_count(table)) / table.n_samples
 
 
@@ -312,9 +307,6 @@ def normalized_clustering_accuracy_score(table: Contingency) -> float:
     k_pad = maximum(table.n_classes, table.n_clusters)
     undefined_where(table, k_pad == 1, 1.0,
                     "NCA is undefined (0/0): a single class and a single cluster (K' = 1)")
-    if table.real_valued:  # S - K/K' cancels: S as the exact sum of its quotients
-        s_exact = _matched_fractions(table, recall_matching(table), "recall")
-        return float((s_exact - Fraction(table.n_classes, k_pad)) / (k_pad - 1))
     # (S - K/K') / (K' - 1), clipped to [-1, 1] against rounding
     s = matched_recall(table)
     return maximum(minimum((s - table.n_classes / k_pad) / (k_pad - 1), 1.0), -1.0)
@@ -342,10 +334,10 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
                     "NPA is undefined (0/0): a single class and a single cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
-    if table.real_valued:  # K' m - N cancels: from the exact masses
-        mass = _exact_sum(table.counts)
-        matched = _exact_sum(table.counts[count_matching(table)])
-        return float((k_pad * matched - mass) / ((k_pad - 1) * mass))
+    if table.real_valued:  # (K' m - N) / ((K' - 1) N) cancels: from the exact masses
+        mass = scaled_total(table)
+        matched = mass_sum(table, table.counts[count_matching(table)])
+        return float(Fraction(k_pad * matched - mass, (k_pad - 1) * mass))
     n = table.n_samples
     return (k_pad * matched_count(table) - n) / ((k_pad - 1) * n)
 
@@ -380,10 +372,6 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
     k_pad = maximum(table.n_classes, table.n_clusters)
     undefined_where(table, k_pad == 1, 1.0,
                     "PSI is undefined (0/0): a single class and a single cluster (K' = 1)")
-    if table.real_valued:  # S - E cancels: both as exact rationals of the masses
-        s_exact = _matched_fractions(table, similarity_matching(table), "similarity")
-        e_exact = Fraction(1) if simplified else _real_psi_expected(table)
-        return float(max((s_exact - e_exact) / (k_pad - e_exact), Fraction(0)))
     s = matched_similarity(table)
     expected = 1.0 if simplified else _psi_expected(table)
     return select(s < expected, 0.0, minimum(ratio(s - expected, k_pad - expected, 0.0), 1.0))
@@ -392,30 +380,15 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
 def _psi_expected(table: Contingency) -> float:
     """E = sum_{k <= min(K, L)} a_(k) b_(k) / (N max(a_(k), b_(k))) over the sizes sorted
     decreasingly (PSI's Eq. 18); the lines a stack's table lacks sort last, as zeros."""
+    if table.real_valued:  # a b / max(a, b) = min(a, b): one quotient of exact integers
+        _, by_row, by_col, _ = scaled_masses(table)
+        pairs = zip(sorted(by_row.tolist(), reverse=True),
+                    sorted(by_col.tolist(), reverse=True), strict=False)  # min(K, L) of each
+        return sum(min(a, b) for a, b in pairs) / scaled_total(table)
     k = min(table.class_sizes.shape[-1], table.cluster_sizes.shape[-1])
     a = -np.sort(-table.class_sizes, axis=-1)[..., :k].astype(np.float64)
     b = -np.sort(-table.cluster_sizes, axis=-1)[..., :k].astype(np.float64)
     return total(table, quotients(table, a * b, np.maximum(a, b))) / table.n_samples
-
-
-def _matched_fractions(table: Contingency, cells: np.ndarray, kind: str) -> Fraction:
-    """The total weight n_ij / a_i (``kind`` "recall") or n_ij / max(a_i, b_j)
-    ("similarity") of the matched ``cells`` of a real-valued table, as an exact rational
-    of its masses (the matching itself is optimal up to the rounding of its weights)."""
-    masses, by_row, by_col, _ = scaled_masses(table)
-    rows, cols = table.rows[cells], table.cols[cells]
-    den = by_row[rows] if kind == "recall" else np.maximum(by_row[rows], by_col[cols])
-    return sum((Fraction(m, d) for m, d in zip(masses[cells].tolist(), den.tolist(),
-                                                strict=True)), Fraction(0))
-
-
-def _real_psi_expected(table: Contingency) -> Fraction:
-    """PSI's E (Eq. 18) of a real-valued table, exactly: a b / (N max(a, b)) =
-    min(a, b) / N over the sizes sorted decreasingly."""
-    _, by_row, by_col, _ = scaled_masses(table)
-    pairs = zip(sorted(by_row.tolist(), reverse=True), sorted(by_col.tolist(), reverse=True),
-                strict=False)  # the first min(K, L) of each
-    return Fraction(sum(min(a, b) for a, b in pairs), scaled_total(table))
 
 
 # --------------------------------------------------------------------- exact matches
