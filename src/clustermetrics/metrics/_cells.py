@@ -102,7 +102,8 @@ def _rounded_margins(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
             np.array([v / scale for v in by_col.tolist()], dtype=np.float64))
 
 
-def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray) -> Fraction:
+def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray,
+                  approx: tuple[np.ndarray, np.ndarray] | None = None) -> Fraction:
     """sum_i (m_i / N) log(num_i / den_i) over exact positive integers (object arrays of
     Python ints: the scaled masses m_i of a real-valued table, N their total, and
     positive integers ``num`` (one for all, or one each) and ``den``: products of
@@ -115,17 +116,35 @@ def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray) -> 
     the terms are summed on the scale of the largest one. An entropy of 1e-330 nats (all
     the mass but 1e-332 of it in one class) keeps its digits, and so does a ratio of two
     such entropies. Tables whose every share, log and term is a normal float (masses
-    within ~300 orders of magnitude of the total) take the same steps vectorised."""
+    within ~300 orders of magnitude of the total) take the same steps vectorised.
+
+    ``approx``: the shares and ratios as floats within 3 ulps (from the table's float
+    masses and correctly rounded margins), taken for the terms whose ratio is at least 4
+    or at most 1/4 and whose share, ratio and term are normal floats: their log is at
+    least 1.38 in size, so 3 ulps of its argument are 2 of its value. Only the other
+    terms are taken of the exact integers (in a noise table, the few cells near their
+    expected mass)."""
     nums = np.asarray(num, dtype=object)
     nums = nums if nums.ndim else np.full(masses.shape[0], int(num), dtype=object)
-    terms = _normal_terms(masses, total, nums, den)
-    if terms is not None:
-        return Fraction(accurate_sum(terms))
-    return _scaled_sum([_term(m, total, a, b) for m, a, b in zip(
-        masses.tolist(), nums.tolist(), den.tolist(), strict=True)])
+    easy = np.zeros(0)
+    if approx is not None:
+        shares, ratios = approx
+        far = ((ratios >= 4.0) & (ratios <= _FAR)) | ((ratios <= 0.25) & (ratios >= _NORMAL))
+        terms = shares * np.log(np.where(far, ratios, 1.0))
+        far &= (shares >= _NORMAL) & (np.abs(terms) >= _NORMAL)
+        easy, hard = terms[far], ~far
+        masses, nums, den = masses[hard], nums[hard], den[hard]
+    rest = _normal_terms(masses, total, nums, den) if masses.shape[0] else np.zeros(0)
+    if rest is not None:
+        return Fraction(accurate_sum(np.concatenate([easy, rest])))
+    mantissas, exponents = np.frexp(easy)
+    return _scaled_sum([*zip(mantissas.tolist(), exponents.tolist(), strict=True),
+                        *(_term(m, total, a, b) for m, a, b in zip(
+                            masses.tolist(), nums.tolist(), den.tolist(), strict=True))])
 
 
 _NORMAL = 2.0**-1000  # a share, log or term at least this large is a float with all digits
+_FAR = 2.0**1000  # and a ratio at most this large
 
 
 def _normal_terms(masses: np.ndarray, total: int, num: np.ndarray, den: np.ndarray,

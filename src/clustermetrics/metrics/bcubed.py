@@ -24,14 +24,13 @@ import numpy as np
 from ..table import Contingency
 from ._cells import (
     accurate_sum,
+    class_size_cells,
     cluster_size_cells,
     counts_float,
     exact_ints,
     quotients,
     row_sum_squares,
     row_sums,
-    scaled_masses,
-    scaled_total,
     square_sums,
     total,
 )
@@ -55,10 +54,10 @@ def _harmonic(p: float, r: float) -> float:
 
 def _record(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
-        if t.real_valued:  # sum_j (sum_i n_ij^2) / (b_j N), exact integers divided once
-            squares, a, b, n = _real_squares(t)
-            return (min(accurate_sum(quotients(t, squares[1], b * n)), 1.0),
-                    min(accurate_sum(quotients(t, squares[0], a * n)), 1.0))
+        if t.real_valued:  # sum_ij n_ij (n_ij / b_j) / N: a share before any product
+            n, total_mass = t.counts, accurate_sum(t.counts)
+            return (min(accurate_sum(n * (n / cluster_size_cells(t))) / total_mass, 1.0),
+                    min(accurate_sum(n * (n / class_size_cells(t))) / total_mass, 1.0))
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
         by_class, by_cluster = square_sums(t)
@@ -70,12 +69,12 @@ def _record(table: Contingency) -> tuple[float, float]:
 
 def _class_weighted(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
-        if t.real_valued:  # shares n_ij^2 / (a_i b_j) and sum_j n_ij^2 / a_i^2, exact
-            squares, a, b, _ = _real_squares(t)
-            cells = scaled_masses(t)[0]
-            p_item = quotients(t, cells * cells, a[t.rows] * b[t.cols])
-            return (min(accurate_sum(row_sums(t, p_item)) / t.n_classes, 1.0),
-                    min(accurate_sum(quotients(t, squares[0], a * a)) / t.n_classes, 1.0))
+        if t.real_valued:  # (1/K) sum_ij (n_ij / a_i)(n_ij / b_j), (n_ij / a_i)^2: shares
+            # before products (two masses of 1e-170 multiply to 0), one sum over the cells
+            recall = t.counts / class_size_cells(t)
+            precision = t.counts / cluster_size_cells(t)
+            return (min(accurate_sum(recall * precision) / t.n_classes, 1.0),
+                    min(accurate_sum(recall * recall) / t.n_classes, 1.0))
         n = counts_float(t)
         p_item = quotients(t, n * n, cluster_size_cells(t))
         # per-class sums first (cells are sorted by row), then the equal-weight class mean;
@@ -86,19 +85,6 @@ def _class_weighted(table: Contingency) -> tuple[float, float]:
         r = total(t, quotients(t, row_sum_squares(t), a2)) / t.n_classes
         return minimum(p, 1.0), minimum(r, 1.0)
     return table.cached("bcubed:class", compute)
-
-
-def _real_squares(table: Contingency) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray,
-                                                np.ndarray, int]:
-    """((sum_j n_ij^2 per class, sum_i n_ij^2 per cluster), a, b, N) of a real-valued
-    table as the exact integers of its scaled masses: quotients of them are correctly
-    rounded shares, where products of float masses could underflow (two masses of 1e-170
-    make 0)."""
-    cells, by_row, by_col, _ = scaled_masses(table)
-    squares = cells * cells
-    by_cluster = np.zeros(table.n_clusters, dtype=object)
-    np.add.at(by_cluster, table.cols, squares)
-    return (row_sums(table, squares), by_cluster), by_row, by_col, scaled_total(table)
 
 
 _WEIGHTING = Choice(("record", "class"), "How the per-item values are averaged: over "

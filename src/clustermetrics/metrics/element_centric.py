@@ -22,18 +22,8 @@ O(nnz) from the table, where clusim builds the affinity matrices (O(N^2) memory)
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..table import Contingency
-from ._cells import (
-    accurate_sum,
-    counts_float,
-    larger_size_cells,
-    quotients,
-    scaled_masses,
-    scaled_total,
-    total,
-)
+from ._cells import accurate_sum, counts_float, larger_size_cells, quotients, total
 from ._elementwise import minimum
 from .definition import MATCH, MetricInfo, deprecated_alias, score
 
@@ -75,11 +65,11 @@ def element_centric_similarity_score(table: Contingency) -> float:
     Gates, Wood, Hetrick & Ahn, "Element-centric clustering comparison unifies overlaps and
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
-    if table.real_valued:  # exact integers n^2 / (max(a, b) N), divided once per cell
-        cells, by_row, by_col, _ = scaled_masses(table)
-        larger = np.maximum(by_row[table.rows], by_col[table.cols])
-        return min(accurate_sum(quotients(table, cells * cells,
-                                          larger * scaled_total(table))), 1.0)
+    if table.real_valued:
+        # sum_ij n_ij (n_ij / max(a_i, b_j)) / N: a share before any product of masses
+        # (two of 1e-170 multiply to 0); 1.0 exactly for identical partitions
+        n = table.counts
+        return min(accurate_sum(n * (n / larger_size_cells(table))) / accurate_sum(n), 1.0)
     n = counts_float(table)
     terms = quotients(table, n * n, larger_size_cells(table))
     return minimum(total(table, terms) / table.n_samples, 1.0)

@@ -39,6 +39,7 @@ from ._cells import (
     cluster_size_cells,
     counts_float,
     exact_ints,
+    line_sizes,
     log_cluster_size_cells,
     log_counts,
     quotients,
@@ -219,13 +220,33 @@ def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.nda
 # of them (homogeneity = MI / H(truth) with both below 1e-300) are rounded once.
 
 
+def _real_floats(table: Contingency) -> dict[str, np.ndarray]:
+    """Float shares and ratios of a real-valued table within 3 ulps, from its float
+    masses and correctly rounded margins and total (``share_log_sum``'s ``approx``):
+    ratios of two masses, never products (an overflowed or underflowed one is left to
+    the exact integers)."""
+    def compute(t: Contingency) -> dict[str, np.ndarray]:
+        cells, by_row, by_col, k = scaled_masses(t)
+        n = scaled_total(t) / (1 << k)  # correctly rounded
+        a, b = line_sizes(t)
+        counts, a_cell, b_cell = t.counts, a[t.rows], b[t.cols]
+        # 0 * inf is NaN: not a ratio far from 1 for share_log_sum, so taken exactly
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return {"cells": counts / n, "rows": a / n, "cols": b / n,
+                    "mi": (counts / a_cell) * (n / b_cell),
+                    "row_ratio": n / a, "col_ratio": n / b,
+                    "given_pred": b_cell / counts, "given_true": a_cell / counts}
+    return table.cached("information:floats", compute)
+
+
 def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
     """(MI, H(truth), H(prediction)) of a real-valued table, Fractions (the scores'
     formulas take them where they take floats; a float among them would round a tiny
     entropy to 0 in a mixed operation)."""
     cells, by_row, by_col, _ = scaled_masses(table)
-    n = scaled_total(table)
-    h_true, h_pred = share_log_sum(by_row, n, n, by_row), share_log_sum(by_col, n, n, by_col)
+    n, floats = scaled_total(table), _real_floats(table)
+    h_true = share_log_sum(by_row, n, n, by_row, (floats["rows"], floats["row_ratio"]))
+    h_pred = share_log_sum(by_col, n, n, by_col, (floats["cols"], floats["col_ratio"]))
     # one labelling refines the other: its entropy is the larger, also after rounding (two
     # entropies 1e-300 apart would else put completeness, MI / H, above 1)
     if table.nnz == table.n_clusters:
@@ -235,7 +256,8 @@ def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
     mi = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
                               lambda: h_true, lambda: h_pred)
     if mi is None:  # sum_ij (n_ij / N) log(N n_ij / (a_i b_j))
-        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols])
+        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols],
+                           (floats["cells"], floats["mi"]))
         # in [0, min(H, H')]: the rounding of the sums must not put homogeneity above 1
         mi = min(max(mi, Fraction(0)), h_true, h_pred)
     return Fraction(mi), h_true, h_pred
@@ -247,9 +269,11 @@ def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:
     entropies never cancels (VI of nearly equal partitions keeps its relative accuracy)."""
     def compute(t: Contingency) -> tuple[Fraction, Fraction]:
         cells, by_row, by_col, _ = scaled_masses(t)
-        n = scaled_total(t)
-        return (max(share_log_sum(cells, n, by_col[t.cols], cells), Fraction(0)),
-                max(share_log_sum(cells, n, by_row[t.rows], cells), Fraction(0)))
+        n, floats = scaled_total(t), _real_floats(t)
+        return (max(share_log_sum(cells, n, by_col[t.cols], cells,
+                                  (floats["cells"], floats["given_pred"])), Fraction(0)),
+                max(share_log_sum(cells, n, by_row[t.rows], cells,
+                                  (floats["cells"], floats["given_true"])), Fraction(0)))
     return table.cached("information:conditional", compute)
 
 

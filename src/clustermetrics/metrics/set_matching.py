@@ -231,9 +231,8 @@ def clustering_error(table: Contingency) -> float:
     Signal Processing" (2021), 17.8 Full reference evaluation.
     """
     if table.real_valued:  # the unmatched mass, exactly: 1 - accuracy would cancel
-        unmatched = np.ones(table.nnz, dtype=bool)
-        unmatched[count_matching(table)] = False
-        return mass_share(table, table.counts[unmatched])
+        mass = scaled_total(table)
+        return (mass - mass_sum(table, table.counts[count_matching(table)])) / mass
     return (table.n_samples - matched_count(table)) / table.n_samples
 
 
@@ -395,9 +394,11 @@ def _psi_expected(table: Contingency) -> float:
 def _exact_matches(table: Contingency) -> int:
     def compute(t: Contingency) -> int:
         n = t.counts
-        if t.real_valued:  # a cell that is its whole row and column, by exact masses
-            n, a, b, _ = scaled_masses(t)
-            return int(np.count_nonzero((n == a[t.rows]) & (n == b[t.cols])))
+        if t.real_valued:
+            # a cell alone in its row and column: float margins are sums that may round
+            # to a cell's mass (1e141 beside 1e114 in one class)
+            alone = np.bincount(t.rows)[t.rows] == 1
+            return int(np.count_nonzero(alone & (np.bincount(t.cols)[t.cols] == 1)))
         same = (n > 0) & (n == class_size_cells(t)) & (n == cluster_size_cells(t))
         return np.count_nonzero(same, axis=-1) if is_stack(t) else int(np.count_nonzero(same))
     return table.cached("exact_matches", compute)
