@@ -86,7 +86,7 @@ def scaled_total(table: Contingency) -> int:
     return table.cached("cells:scaled_total", lambda t: int(scaled_masses(t)[0].sum()))
 
 
-def line_sizes(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+def line_sizes(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(a_i, b_j): the table's class and cluster sizes; on a real-valued table the exact
     sums of its masses, correctly rounded (its own margins are float sums, a few ulps off:
     enough to lose every digit of N - a_i for a class holding nearly all the mass)."""
@@ -121,7 +121,7 @@ def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray,
     ``approx``: the shares and ratios as floats within 3 ulps (from the table's float
     masses and correctly rounded margins), taken for the terms whose ratio is at least 4
     or at most 1/4 and whose share, ratio and term are normal floats: their log is at
-    least 1.38 in size, so 3 ulps of its argument are 2 of its value. Only the other
+    least 1.38 in size, so 3 ulps of its argument are at most 2.2 of its value. Only the other
     terms are taken of the exact integers (in a noise table, the few cells near their
     expected mass)."""
     nums = np.asarray(num, dtype=object)

@@ -211,13 +211,14 @@ def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 # --------------------------------------------------------------------- real masses
-# A real-valued table's information is computed from the exact integers of its masses
-# (``scaled_masses``): every share n / N and every log of a ratio of masses is taken of
-# exact integers, each term with its own binary exponent (``share_log_sum``), never of a
-# float sum or product of masses, which would lose N - a_i for a class holding nearly
-# all the mass, or underflow and overflow when masses span hundreds of orders of
-# magnitude. The results are exact Fractions of those sums, so that the scores' ratios
-# of them (homogeneity = MI / H(truth) with both below 1e-300) are rounded once.
+# A real-valued table's information is computed by ``share_log_sum`` from the exact
+# integers of its masses (``scaled_masses``) wherever floats would lose digits: the log of
+# a ratio near 1 (N - a_i for a class holding nearly all the mass), and shares, logs and
+# terms beyond the normal floats (masses spanning hundreds of orders of magnitude), each
+# such term with a binary exponent of its own; other terms from float ratios of masses
+# (within 3 ulps: never a product of two masses). The results are exact Fractions of
+# those sums, so that the scores' ratios of them (homogeneity = MI / H(truth) with both
+# below 1e-300) are rounded once.
 
 
 def _real_floats(table: Contingency) -> dict[str, np.ndarray]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -336,7 +335,7 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
     if table.real_valued:  # (K' m - N) / ((K' - 1) N) cancels: from the exact masses
         mass = scaled_total(table)
         matched = mass_sum(table, table.counts[count_matching(table)])
-        return float(Fraction(k_pad * matched - mass, (k_pad - 1) * mass))
+        return (k_pad * matched - mass) / ((k_pad - 1) * mass)  # int / int: rounded once
     n = table.n_samples
     return (k_pad * matched_count(table) - n) / ((k_pad - 1) * n)
 
