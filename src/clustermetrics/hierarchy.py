@@ -198,6 +198,7 @@ class _Level:
     (MI, H(truth), H(prediction)), nothing else (anything else raises _NotSufficient)."""
 
     __slots__ = ("n_samples", "n_classes", "n_clusters", "nnz", "_pairs", "_info")
+    real_valued = False  # a cut counts whole points: no score takes its real-mass branch
 
     def __init__(self, n_samples, n_classes, n_clusters, nnz, pairs, info):
         self.n_samples, self.n_classes, self.n_clusters, self.nnz = \

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -39,10 +39,13 @@ from ._cells import (
     cluster_size_cells,
     counts_float,
     exact_ints,
+    line_sizes,
     log_cluster_size_cells,
     log_counts,
     quotients,
     scaled_masses,
+    scaled_total,
+    share_log_sum,
     total,
 )
 from ._elementwise import (
@@ -109,8 +112,6 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
     if sizes.shape[0] == 1:
         return 0.0
-    if sizes.dtype.kind == "f":  # real masses: N/2 <= s <= N makes s - N exact (Sterbenz)
-        return accurate_sum(entropy_terms(sizes, math.fsum(sizes.tolist())))
     n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
     return accurate_sum(entropy_terms(sizes, n))
 
@@ -137,8 +138,8 @@ def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -
 
 
 def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int,
-                         h_true: Callable[[], float],
-                         h_pred: Callable[[], float]) -> float | None:
+                         h_true: Callable[[], Any],
+                         h_pred: Callable[[], Any]) -> Any:
     """MI where it equals 0 or an entropy exactly, else None. ``h_true`` and ``h_pred``
     are callables giving H(truth) and H(prediction).
 
@@ -160,8 +161,6 @@ def _mutual_info(table: Contingency) -> float:
                                  lambda: _entropy_of_sizes(table.cluster_sizes))
     if exact is not None:
         return exact
-    if table.real_valued:
-        return max(_mi_sum_real(table), 0.0)
     if table.nnz <= _CHUNK:
         return max(_mi_sum(table, slice(None)), 0.0)
     # large tables chunk by chunk (small temporaries); chunk sums added exactly
@@ -208,21 +207,75 @@ def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.nda
     of two (``scaled_masses``: d and ab by 2^(2k), n by 2^k), and k."""
     cells, by_row, by_col, k = scaled_masses(table)
     ab = by_row[table.rows] * by_col[table.cols]
-    return cells * int(cells.sum()) - ab, ab, cells, k
+    return cells * scaled_total(table) - ab, ab, cells, k
 
 
-def _mi_sum_real(table: Contingency) -> float:
-    """:func:`_mi_sum` of a real-valued table: the same ratios, from the exact scaled
-    integers of its masses (each quotient of Python integers correctly rounded)."""
-    d, ab, cells, _ = _real_deviations(table)
-    x = (d / ab).astype(np.float64)
-    far = x < -0.5
-    terms = np.log1p(x)
-    if far.any():
-        # cells far below their expectation: the log of the ratio N n / (a b) itself
-        terms[far] = np.log(((d[far] + ab[far]) / ab[far]).astype(np.float64))
-    terms *= table.counts
-    return accurate_sum(terms) / table.n_samples
+# --------------------------------------------------------------------- real masses
+# A real-valued table's information is computed by ``share_log_sum`` from the exact
+# integers of its masses (``scaled_masses``) wherever floats would lose digits: the log of
+# a ratio near 1 (N - a_i for a class holding nearly all the mass), and shares, logs and
+# terms beyond the normal floats (masses spanning hundreds of orders of magnitude), each
+# such term with a binary exponent of its own; other terms from float ratios of masses
+# (within 3 ulps: never a product of two masses). The results are exact Fractions of
+# those sums, so that the scores' ratios of them (homogeneity = MI / H(truth) with both
+# below 1e-300) are rounded once.
+
+
+def _real_floats(table: Contingency) -> dict[str, np.ndarray]:
+    """Float shares and ratios of a real-valued table within 3 ulps, from its float
+    masses and correctly rounded margins and total (``share_log_sum``'s ``approx``):
+    ratios of two masses, never products (an overflowed or underflowed one is left to
+    the exact integers)."""
+    def compute(t: Contingency) -> dict[str, np.ndarray]:
+        cells, by_row, by_col, k = scaled_masses(t)
+        n = scaled_total(t) / (1 << k)  # correctly rounded
+        a, b = line_sizes(t)
+        counts, a_cell, b_cell = t.counts, a[t.rows], b[t.cols]
+        # 0 * inf is NaN: not a ratio far from 1 for share_log_sum, so taken exactly
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return {"cells": counts / n, "rows": a / n, "cols": b / n,
+                    "mi": (counts / a_cell) * (n / b_cell),
+                    "row_ratio": n / a, "col_ratio": n / b,
+                    "given_pred": b_cell / counts, "given_true": a_cell / counts}
+    return table.cached("information:floats", compute)
+
+
+def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
+    """(MI, H(truth), H(prediction)) of a real-valued table, Fractions (the scores'
+    formulas take them where they take floats; a float among them would round a tiny
+    entropy to 0 in a mixed operation)."""
+    cells, by_row, by_col, _ = scaled_masses(table)
+    n, floats = scaled_total(table), _real_floats(table)
+    h_true = share_log_sum(by_row, n, n, by_row, (floats["rows"], floats["row_ratio"]))
+    h_pred = share_log_sum(by_col, n, n, by_col, (floats["cols"], floats["col_ratio"]))
+    # one labelling refines the other: its entropy is the larger, also after rounding (two
+    # entropies 1e-300 apart would else put completeness, MI / H, above 1)
+    if table.nnz == table.n_clusters:
+        h_pred = max(h_pred, h_true)
+    if table.nnz == table.n_classes:
+        h_true = max(h_true, h_pred)
+    mi = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
+                              lambda: h_true, lambda: h_pred)
+    if mi is None:  # sum_ij (n_ij / N) log(N n_ij / (a_i b_j))
+        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols],
+                           (floats["cells"], floats["mi"]))
+        # in [0, min(H, H')]: the rounding of the sums must not put homogeneity above 1
+        mi = min(max(mi, Fraction(0)), h_true, h_pred)
+    return Fraction(mi), h_true, h_pred
+
+
+def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:
+    """(H(truth | prediction), H(prediction | truth)) of a real-valued table, cell by
+    cell: sums of non-negative terms (n_ij / N) log(b_j / n_ij), so a difference of the
+    entropies never cancels (VI of nearly equal partitions keeps its relative accuracy)."""
+    def compute(t: Contingency) -> tuple[Fraction, Fraction]:
+        cells, by_row, by_col, _ = scaled_masses(t)
+        n, floats = scaled_total(t), _real_floats(t)
+        return (max(share_log_sum(cells, n, by_col[t.cols], cells,
+                                  (floats["cells"], floats["given_pred"])), Fraction(0)),
+                max(share_log_sum(cells, n, by_row[t.rows], cells,
+                                  (floats["cells"], floats["given_true"])), Fraction(0)))
+    return table.cached("information:conditional", compute)
 
 
 def _info(table: Contingency) -> tuple[float, float, float]:
@@ -230,6 +283,8 @@ def _info(table: Contingency) -> tuple[float, float, float]:
     for a stack)."""
     if is_stack(table):
         return table.cached("information", _stack_info)
+    if table.real_valued:
+        return table.cached("information", _real_info)
     return table.cached("information", lambda t: (
         _mutual_info(t), _entropy_of_sizes(t.class_sizes), _entropy_of_sizes(t.cluster_sizes)))
 
@@ -280,10 +335,10 @@ def _emi(table: Contingency) -> float:
 def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
     """The normaliser of NMI / AMI: a mean of the two entropies, or the joint entropy
     (of floats, or of arrays of many tables' values)."""
-    if average_method == "arithmetic":
-        return (h_true + h_pred) / 2.0
-    if average_method == "geometric":
-        return sqrt(h_true * h_pred)
+    if average_method == "arithmetic":  # / 2, not / 2.0: exact on a Fraction too
+        return (h_true + h_pred) / 2
+    if average_method == "geometric":  # not sqrt(h_true * h_pred): the product of two
+        return sqrt(h_true) * sqrt(h_pred)  # entropies of 1e-200 nats underflows
     if average_method == "min":
         return minimum(h_true, h_pred)
     if average_method == "max":
@@ -826,6 +881,8 @@ def _share(table: Contingency, side: int) -> float:
 
 def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
     homogeneity, completeness = _share(table, 1), _share(table, 2)
+    if isinstance(homogeneity, Fraction):  # real masses: the formula stays exact
+        beta = Fraction(beta)
     # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
     # ZeroDivisionError there
     zero = (homogeneity + completeness == 0.0) | (beta * homogeneity + completeness == 0.0)
@@ -925,6 +982,9 @@ def variation_of_information_distance(table: Contingency) -> float:
     ----------
     Meila, "Comparing clusterings - an information based distance", JMVA 98 (2007).
     """
+    if table.real_valued:  # H(U|V) + H(V|U), cell by cell: no cancellation
+        true_given_pred, pred_given_true = _real_conditional(table)
+        return cast(float, true_given_pred + pred_given_true)
     mi, h_true, h_pred = _info(table)
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
@@ -950,6 +1010,10 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     joint = h_true + h_pred - mi
     undefined_where(table, joint <= 0.0, 0.0,
                     "NVI is undefined (0/0): both labellings have a single label")
+    if table.real_valued:  # VI / (VI + MI) from the conditional entropies
+        true_given_pred, pred_given_true = _real_conditional(table)
+        vi = true_given_pred + pred_given_true
+        return min(vi / (vi + mi), 1.0)
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
@@ -973,6 +1037,10 @@ def normalized_information_distance(table: Contingency) -> float:
     top = maximum(h_true, h_pred)
     undefined_where(table, top <= 0.0, 0.0,
                     "NID is undefined (0/0): both labellings have a single label")
+    if table.real_valued:  # 1 - MI / max(H(U), H(V)) = max(H(U|V) / H(U), H(V|U) / H(V))
+        true_given_pred, pred_given_true = _real_conditional(table)
+        return min(max(true_given_pred / h_true if h_true else 0.0,
+                       pred_given_true / h_pred if h_pred else 0.0), 1.0)
     return minimum(maximum(1.0 - ratio(mi, top, 0.0), 0.0), 1.0)
 
 
@@ -997,6 +1065,8 @@ def cluster_entropy_error(table: Contingency) -> float:
     ----------
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
+    if table.real_valued:  # a Fraction, rounded once by the score's wrapper
+        return cast(float, _real_conditional(table)[0])
     terms = log_cluster_size_cells(table) - log_counts(table)
     terms *= counts_float(table)
     return maximum(total(table, terms) / table.n_samples, 0.0)
@@ -1035,13 +1105,8 @@ def _chi2(table: Contingency) -> float:
         ab = class_size_cells(table) * cluster_size_cells(table)
         d = counts * table.n_samples[:, None] - ab
         return np.maximum(total(table, quotients(table, counts * d, ab)), 0.0)
-    if table.real_valued:  # n d / (a b) = cells d / (ab 2^k): exact integers, divided once
-        d, ab, cells, k = _real_deviations(table)
-        nd = cells * d
-        whole, rest = nd // ab, nd % ab
-        value = Fraction(int(whole.sum()), 1 << k) + \
-            accurate_sum((rest / ab).astype(np.float64)) / 2.0**k
-        return max(float(value), 0.0)
+    if table.real_valued:
+        return _real_chi2(table)
     counts = exact_ints(table, table.counts)
     ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
     d = counts * table.n_samples - ab
@@ -1059,6 +1124,26 @@ def _chi2(table: Contingency) -> float:
 
 
 _INT64_CUBE_N = 2_097_151  # below this N, n d <= N^3 fits in int64
+
+
+def _real_chi2(table: Contingency) -> float:
+    """chi2 of a real-valued table: sum_ij n_ij d_ij / (a_i b_j) = S / 2^k over the exact
+    scaled integers, each term split into its integer part (summed exactly) and a
+    remainder in [0, 1) (a float keeps its digits). Where the terms cancel so much that S
+    is not far above the remainders' rounding (a nearly independent table, or masses so
+    small that S < 1), the numerators are scaled by 2^s until it is, then divided back."""
+    d, ab, cells, k = _real_deviations(table)
+    nd = cells * d
+    if not any(nd.tolist()):
+        return 0.0  # every cell at its expectation
+    shift, enough = 0, 62 + table.nnz.bit_length()  # S 2^s above 2^enough: remainders negligible
+    while True:
+        whole, rest = (nd << shift) // ab, (nd << shift) % ab
+        value = int(whole.sum()) + Fraction(accurate_sum((rest / ab).astype(np.float64)))
+        if value.numerator.bit_length() - value.denominator.bit_length() >= enough:
+            return max(float(value / (1 << (k + shift))), 0.0)
+        shift += enough + max(0, value.denominator.bit_length() -
+                              value.numerator.bit_length())
 
 
 # old names: variants are options now; lower-is-better scores end in _distance / _error
