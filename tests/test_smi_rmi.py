@@ -166,9 +166,12 @@ def test_rmi_matches_clustering_mi(case):
               + sum(lf[v] for v in b) - sum(lf[v] for v in table.ravel())) \
         if len(a) > 1 else 0.0
     # ours keep the concentration-dependent parts apart from the log-factorials
-    h = _reduced.entropy_code(a)[0] + lf[n] - sum(lf[v] for v in a)
-    hc = _reduced.conditional_code(len(a), b, table[table > 0])[0] + sum(lf[v] for v in b) \
-        - sum(lf[v] for v in table.ravel())
+    whole = (np.array([float(n)]), np.ones(1))
+    code, code_given = _reduced.minimise([
+        _reduced.CodeSpec(len(a), *whole, *_reduced.distinct(a)),
+        _reduced.CodeSpec(len(a), *_reduced.distinct(b), *_reduced.distinct(table))])
+    h = code.e_form + lf[n] - sum(lf[v] for v in a)
+    hc = code_given.e_form + sum(lf[v] for v in b) - sum(lf[v] for v in table.ravel())
     assert h == pytest.approx(h_ref, rel=1e-10, abs=1e-10)
     assert hc == pytest.approx(hc_ref, rel=1e-10, abs=1e-10)
 
@@ -215,8 +218,10 @@ def test_rmi_objective_against_mpmath_on_a_large_sparse_table():
     rng = np.random.default_rng(0)
     n, k = 200_000, 20_000
     table = Contingency.from_labels(rng.integers(0, k, n), rng.integers(0, k, n))
-    code = _reduced._Code(table.n_classes, table.cluster_sizes, table.counts)
-    value, beta = code.minimum()
+    found = _reduced.minimise([_reduced.CodeSpec(table.n_classes,
+                                                 *_reduced.distinct(table.cluster_sizes),
+                                                 *_reduced.distinct(table.counts))])[0]
+    value, beta = found.e_form, found.x
     with mpmath.workdps(50):
         b = mpmath.mpf(beta)
         q = table.n_classes

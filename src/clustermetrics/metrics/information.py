@@ -45,7 +45,7 @@ from ._cells import (
 from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
-from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
+from ._reduced import CodeSpec, code_difference, distinct, minimise, stirling_excess
 from ._smi import (
     EXACT_TERM_COST,
     exact_variance,
@@ -599,18 +599,19 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
     Where the optimal concentrations are large the codes are nearly N log q and their
     difference is taken from the small remainders instead (``code_difference``)."""
     def compute(t: Contingency) -> tuple[float, float, float, float]:
-        a, b, cells, n = t.class_sizes, t.cluster_sizes, t.counts, t.n_samples
         mi, h_t, h_p = _info(t)
-        whole = np.array([n])
-        c_t, c_p = entropy_code(a), entropy_code(b)
-        shared = [n * mi, stirling_excess(np.concatenate((whole, cells)),
-                                          np.concatenate((a, b)))]
-        return (code_difference(c_t, conditional_code(t.n_classes, b, cells), shared),
-                code_difference(c_p, conditional_code(t.n_clusters, a, cells), shared),
-                code_difference(c_t, conditional_code(t.n_classes, a, a),
-                                [n * h_t, stirling_excess(whole, a)]),
-                code_difference(c_p, conditional_code(t.n_clusters, b, b),
-                                [n * h_p, stirling_excess(whole, b)]))
+        n, q_t, q_p = t.n_samples, t.n_classes, t.n_clusters
+        a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
+        whole = (np.array([float(n)]), np.ones(1))
+        c_t, c_p, t_p, p_t, t_t, p_p = minimise([
+            CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b), CodeSpec(q_t, *b, *cells),
+            CodeSpec(q_p, *a, *cells), CodeSpec(q_t, *a, *a, increasing=True),
+            CodeSpec(q_p, *b, *b, increasing=True)])
+        s_n, s_c, s_a, s_b = stirling_excess([whole, cells, a, b])
+        shared = [n * mi, s_n, s_c, -s_a, -s_b]
+        return (code_difference(c_t, t_p, shared), code_difference(c_p, p_t, shared),
+                code_difference(c_t, t_t, [n * h_t, s_n, -s_a]),
+                code_difference(c_p, p_p, [n * h_p, s_n, -s_b]))
     return table.cached("reduced", compute)
 
 
