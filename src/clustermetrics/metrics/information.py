@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _kernels
 from ..table import Contingency
 from ..table.factorize import factorize
 from ..table.validation import as_label_array
@@ -47,9 +48,8 @@ from ._emi import expected_mutual_information, expected_mutual_information_weigh
 from ._random_models import RANDOM_MODELS, cluster_size_weights
 from ._reduced import CodeSpec, code_difference, distinct, minimise, stirling_excess
 from ._smi import (
-    EXACT_TERM_COST,
+    exact_cost,
     exact_variance,
-    exact_work,
     monte_carlo_variance,
     s_of_counts,
     sample_cost,
@@ -466,10 +466,12 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
         return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
     emi = _emi(table)
     a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
+    # the estimate depends on whether compiled kernels may run (the kernels mode)
+    plan = table.cached(f"smi:plan:{_kernels.compiled_available()}",
+                        lambda t: exact_cost(a, b))
     if method == "auto":
-        work, cost = exact_work(a, b), sample_cost(a, b)
-        exact_cost = work * EXACT_TERM_COST
-        if n <= _SMI_EXACT_MAX_N and (exact_cost <= _SMI_EXACT_BUDGET or exact_cost <=
+        exact, work, cost = plan.cost, plan.work, sample_cost(a, b)
+        if n <= _SMI_EXACT_MAX_N and (exact <= _SMI_EXACT_BUDGET or exact <=
                                       _SMI_EXACT_PREFERENCE * cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
@@ -487,14 +489,13 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     if method == "exact":
         if n > _SMI_EXACT_MAX_N:
             raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e}, got N = {n}")
-        work = exact_work(a, b)
-        if work * EXACT_TERM_COST > _SMI_EXACT_REFUSE:
+        if plan.cost > _SMI_EXACT_REFUSE:
             raise ValueError(
-                f"method='exact' is too costly on this table: ~{work:.1e} hypergeometric "
-                f"terms (~{work * EXACT_TERM_COST * 5e-9:.0f} s estimated, above "
+                f"method='exact' is too costly on this table: ~{plan.work:.1e} hypergeometric "
+                f"terms (~{plan.cost * 5e-9:.0f} s estimated, above "
                 f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
                 "method='auto'")
-        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n))
+        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n, plan=plan))
         sd = math.sqrt(var_s) / n
         value = (mi - emi) / sd if sd > 0 else 0.0
         return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
