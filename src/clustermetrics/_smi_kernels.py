@@ -40,6 +40,8 @@ import numpy as np
 # the longest window a kernel call holds (a window of 2^22 points would mean ~10^13 terms;
 # the callers' cost estimates never send such a table; a wider window raises ValueError)
 _BUFFER = 1 << 22
+# phi^ is tabulated for counts below this (beyond, computed where needed)
+_TABLE = 4096
 
 
 @numba.njit(cache=True, nogil=True)
@@ -98,17 +100,19 @@ def window(pop, succ, draws, floor, buf):
 
 
 @numba.njit(cache=True, nogil=True)
-def advance(pop, succ, draws, floor, lo, count, buf):
+def advance(pop, succ, draws, floor, lo, count, buf, phis, k0, slope):
     """buf[:count] holds the window of Hyp(pop, succ, draws) from k = lo: replace it by
     the law after one more draw (the next item is a success with probability (succ - k) /
-    (pop - draws) given k), trimmed to p >= floor * max; returns the new (lo, count). Not
-    normalised again: a step loses at most ~floor of the mass."""
+    (pop - draws) given k), trimmed to p >= floor * max; returns the new (lo, count) and
+    E[phi^(k)] under the new law (phi^ from ``phis`` below its length). Not normalised
+    again: a step loses at most ~floor of the mass."""
     if count + 1 >= buf.shape[0]:
         raise ValueError("a hypergeometric window is wider than the kernel's buffer")
     inv = 1.0 / (pop - draws)
     rest = float(pop - draws - succ)
     prev = 0.0
     top = 0.0
+    mean = 0.0
     for t in range(count + 1):
         k = lo + t
         here = buf[t] if t < count else 0.0
@@ -117,6 +121,8 @@ def advance(pop, succ, draws, floor, lo, count, buf):
         prev = here
         buf[t] = value
         top = max(top, value)
+        if phis.shape[0]:
+            mean += value * (phis[k] if k < phis.shape[0] else phi_hat(k, k0, slope))
     count += 1
     first = 0
     while buf[first] < floor * top:
@@ -126,14 +132,14 @@ def advance(pop, succ, draws, floor, lo, count, buf):
     if first:
         for t in range(first, count):
             buf[t - first] = buf[t]
-    return lo + first, count - first
+    return lo + first, count - first, mean
 
 
 @numba.njit(cache=True, nogil=True)
-def _other_rows(n, ia, ua, ca, k0, slope, jb, m_lo, m_hi, floor, buf, table, out):
+def _other_rows(n, ia, ua, ca, k0, slope, jb, m_lo, m_hi, floor, buf, phis, out):
     """out[m - m_lo] = G(m) = sum over the rows other than one of size ua[ia] of
     E[phi^(Hyp(n - ua[ia], a_k, m))] in a column of index jb, for m = m_lo .. m_hi: each
-    law advanced one draw at a time from m_lo."""
+    law advanced one draw at a time from m_lo (phi^ from phis[ka, jb] where tabulated)."""
     pop = n - ua[ia]
     for t in range(m_hi - m_lo + 1):
         out[t] = 0.0
@@ -141,23 +147,18 @@ def _other_rows(n, ia, ua, ca, k0, slope, jb, m_lo, m_hi, floor, buf, table, out
         mult = ca[ka] - (1 if ka == ia else 0)
         if mult <= 0:
             continue
-        # phi^ tabulated from the first window's start to past the last window's end (the
-        # windows move right with m; beyond the table it is computed)
-        first, _ = window(pop, ua[ka], m_lo, floor, buf)
-        last, c = window(pop, ua[ka], m_hi, floor, buf)
-        size = min(last + c + 2 - first, table.shape[0])
-        for t in range(size):
-            table[t] = phi_hat(first + t, k0[ka, jb], slope[ka, jb])
+        table = phis[ka, jb]
         lo, count = window(pop, ua[ka], m_lo, floor, buf)
-        for m in range(m_lo, m_hi + 1):
-            total = 0.0
-            for t in range(count):
-                at = lo + t - first
-                value = table[at] if at < size else phi_hat(lo + t, k0[ka, jb], slope[ka, jb])
-                total += buf[t] * value
-            out[m - m_lo] += mult * total
-            if m < m_hi:
-                lo, count = advance(pop, ua[ka], m, floor, lo, count, buf)
+        mean = 0.0
+        for t in range(count):
+            k = lo + t
+            mean += buf[t] * (table[k] if k < table.shape[0]
+                              else phi_hat(k, k0[ka, jb], slope[ka, jb]))
+        out[0] += mult * mean
+        for m in range(m_lo, m_hi):
+            lo, count, mean = advance(pop, ua[ka], m, floor, lo, count, buf, table,
+                                      k0[ka, jb], slope[ka, jb])
+            out[m + 1 - m_lo] += mult * mean
 
 
 @numba.njit(cache=True, nogil=True)
@@ -197,6 +198,7 @@ def _row_covariance(n, a, ub, cb, floor, buf, lo, count, start, f, h):
     # states s = s_lo .. s_hi at acc[:, s - s_lo]: probability, E[F; s], E[H; s], E[F H; s]
     acc = np.zeros((4, 1))
     acc[0, 0] = 1.0
+    no_phis = np.empty(0)
     s_lo, s_hi = 0, 0
     pop = n
     for jb in range(ub.shape[0]):
@@ -212,7 +214,8 @@ def _row_covariance(n, a, ub, cb, floor, buf, lo, count, start, f, h):
             k_lo, c = window(pop, b, a - s_hi, floor, buf)
             for s in range(s_hi, first - 1, -1):
                 if s < s_hi:
-                    k_lo, c = advance(pop, b, a - s - 1, floor, k_lo, c, buf)
+                    k_lo, c, _ = advance(pop, b, a - s - 1, floor, k_lo, c, buf, no_phis, 0,
+                                         0.0)
                 p_s = acc[0, s - s_lo]
                 if p_s < floor * top:
                     continue
@@ -243,8 +246,13 @@ def exact_moments(ua, ca, ub, cb, n, k0, slope, cut):
     floor = math.exp(-cut)
     size = min(int(min(ua.max(), ub.max())) + 3, _BUFFER)
     buf = np.empty(size)
-    table = np.empty(size)
     na, nb = ua.shape[0], ub.shape[0]
+    # phi^ of every pair of sizes at k = 0 .. min(size, _TABLE) - 1, once
+    phis = np.empty((na, nb, min(size, _TABLE)))
+    for ka in range(na):
+        for jb in range(nb):
+            for k in range(phis.shape[2]):
+                phis[ka, jb, k] = phi_hat(k, k0[ka, jb], slope[ka, jb])
     means = np.empty((na, nb))
     cov = np.empty(na)
     lo = np.empty(nb, dtype=np.int64)
@@ -263,7 +271,7 @@ def exact_moments(ua, ca, ub, cb, n, k0, slope, cut):
         for jb in range(nb):  # G(m) for m = b - y over the window of y
             m_hi = ub[jb] - lo[jb]
             _other_rows(n, ia, ua, ca, k0, slope, jb, m_hi - count[jb] + 1, m_hi, floor, buf,
-                        table, g[g_at[jb]:])
+                        phis, g[g_at[jb]:])
         start, f, h = _column_functions(n, ia, ua, ub, k0, slope, floor, buf, g, g_at, lo,
                                         count)
         cov[ia] = _row_covariance(n, ua[ia], ub, cb, floor, buf, lo, count, start, f, h)
