@@ -38,22 +38,24 @@ def dominant_row(draw):
 
 
 # every reference test runs both the numpy sums and the compiled row-conditioning pass
-PATHS = pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+# (the plain-Python run of the latter where the tables are small)
+PATHS = pytest.mark.parametrize("path", ["numpy", "compiled"])
+SMALL_PATHS = pytest.mark.parametrize("path", ["numpy", "compiled", "python"])
 
 
 @PATHS
 @settings(max_examples=10, deadline=None)
 @given(dominant_row())
-def test_large_counts_match_the_nested_sums_in_mpmath(compiled, table):
+def test_large_counts_match_the_nested_sums_in_mpmath(path, table):
     a, b, n, ok = _margins(table)
     if not ok:
         return
     e_ref, v_ref = nested_variance(a, b)
-    e_s, var_s = _smi.exact_variance(a, b, n, compiled=compiled)
+    e_s, var_s = _smi.exact_variance(a, b, n, path=path)
     assert e_s == pytest.approx(float(e_ref), rel=1e-14)
     assert var_s == pytest.approx(float(v_ref), rel=1e-12)
     # the transposed table runs the other orientation of the sums
-    assert _smi.exact_variance(b, a, n, compiled=compiled)[1] == pytest.approx(float(v_ref),
+    assert _smi.exact_variance(b, a, n, path=path)[1] == pytest.approx(float(v_ref),
                                                                              rel=1e-12)
 
 
@@ -61,28 +63,28 @@ def test_large_counts_match_the_nested_sums_in_mpmath(compiled, table):
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.integers(0, 10**6), min_size=2, max_size=2),
        st.lists(st.integers(0, 1000), min_size=2, max_size=2))
-def test_two_by_two_matches_the_direct_sum(compiled, big, small):
+def test_two_by_two_matches_the_direct_sum(path, big, small):
     a, b, n, ok = _margins([big, small])
     if not ok:
         return
     e_ref, v_ref = two_by_two_variance(a, b)
-    e_s, var_s = _smi.exact_variance(a, b, n, compiled=compiled)
+    e_s, var_s = _smi.exact_variance(a, b, n, path=path)
     assert e_s == pytest.approx(float(e_ref), rel=1e-14)
     assert var_s == pytest.approx(float(v_ref), rel=1e-12)
 
 
-@PATHS
+@SMALL_PATHS
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 4).flatmap(lambda c: st.lists(
     st.lists(st.integers(0, 25), min_size=c, max_size=c), min_size=2, max_size=4)))
-def test_matches_the_dense_implementation(compiled, table):
+def test_matches_the_dense_implementation(path, table):
     """The previous implementation (dense laws, log k! table) where it is cheap; its own
     rounding grows with N (1e-11 at N ~ 1e3 against 40 digits), hence the small counts."""
     a, b, n, ok = _margins(table)
     if not ok:
         return
     e0, v0 = dense_exact_variance(a, b, n)
-    e1, v1 = _smi.exact_variance(a, b, n, compiled=compiled)
+    e1, v1 = _smi.exact_variance(a, b, n, path=path)
     assert e1 == pytest.approx(e0, rel=1e-13)
     assert v1 == pytest.approx(v0, rel=1e-12)
 
@@ -150,21 +152,21 @@ def test_compiled_pass_is_what_auto_runs_on_mid_size_tables():
     a, b = table.class_sizes, table.cluster_sizes
     result = cm.standardized_mutual_info(table)
     assert result.method == "exact" and result.standard_error == 0.0
-    e0, v0 = _smi.exact_variance(a, b, 1000, compiled=False)
-    e1, v1 = _smi.exact_variance(a, b, 1000, compiled=True)
+    e0, v0 = _smi.exact_variance(a, b, 1000, path="numpy")
+    e1, v1 = _smi.exact_variance(a, b, 1000, path="compiled")
     assert e1 == pytest.approx(e0, rel=1e-14) and v1 == pytest.approx(v0, rel=1e-13)
     assert result.sd_mi == pytest.approx(v0 ** 0.5 / 1000, rel=1e-13)
 
 
 @PATHS
 @pytest.mark.parametrize("n,k,seed", [(500, 100, 0), (3000, 1000, 1), (2000, 40, 2)])
-def test_many_sparse_cells_match_the_dense_implementation(compiled, n, k, seed):
+def test_many_sparse_cells_match_the_dense_implementation(path, n, k, seed):
     """Many labels, most cells empty: the summands' shifts must not bring in terms of the
     size of N (sum_ij a_i b_j / N = N) that cancel only up to rounding."""
     rng = np.random.default_rng(seed)
     table = Contingency.from_labels(rng.integers(0, k, n), rng.integers(0, k, n))
     a, b = table.class_sizes, table.cluster_sizes
     e0, v0 = dense_exact_variance(a, b, n)
-    e1, v1 = _smi.exact_variance(a, b, n, compiled=compiled)
+    e1, v1 = _smi.exact_variance(a, b, n, path=path)
     assert e1 == pytest.approx(e0, rel=1e-12)
     assert v1 == pytest.approx(v0, rel=1e-11)

@@ -80,7 +80,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import gammaln
 
-from .. import _kernels
+from .. import _kernels, _smi_sums
 
 __all__ = ["EXACT_TERM_COST", "KERNEL_STEP_COST", "ExactPlan", "exact_cost", "exact_variance",
            "exact_work", "sample_cost", "sample_s",
@@ -148,6 +148,9 @@ _KERNEL_PAIR_COST = 200.0  # per pair of distinct sizes (windows, the f and h ta
 # numpy sums estimated at most this (~50 ms) are cheap enough for any use of the estimate
 # (``auto`` takes the exact variance up to ~0.5 s): the compiled estimate is not needed
 _NUMPY_ENOUGH = 1e7
+# numpy terms up to which plain Python runs the row-conditioning pass faster than numpy
+# runs its sums (~2.7x at N = 8 with 3 x 3 labels, even at N = 20; slower beyond)
+_PYTHON_TERMS = 1.5e4
 _CHUNK = 1 << 20  # terms held at once (rows x window width)
 _SHORT = 48  # supports shorter than this are kept whole (no bisection)
 
@@ -418,7 +421,7 @@ class _OtherRows:
         return out
 
 
-def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, compiled: bool | None = None,
+def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = None,
                    plan: ExactPlan | None = None) -> tuple[float, float]:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
     rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
@@ -432,28 +435,35 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, compiled: bool | Non
     Var[S], with terms of the size of their fluctuations, formed without cancellation
     (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S].
 
-    The sums run in the compiled row-conditioning pass (:mod:`clustermetrics._smi_kernels`)
-    where it is estimated cheaper and the kernels load (:func:`clustermetrics._kernels.
-    smi_variance_kernel`), else in numpy; ``compiled`` forces one (tests compare them);
-    ``plan``: :func:`exact_cost` of the same sizes, if already known."""
+    The sums run in the row-conditioning pass (:mod:`clustermetrics._smi_sums`), compiled
+    (:mod:`clustermetrics._smi_kernels`) where it is estimated cheaper than the numpy sums
+    and the kernels load (:func:`clustermetrics._kernels.smi_variance_kernel`), as plain
+    Python on tiny tables (below ~_PYTHON_TERMS numpy terms, where numpy's per-call
+    overhead dominates), else in numpy; ``path`` ("numpy", "compiled" or "python") forces
+    one (tests compare them); ``plan``: :func:`exact_cost` of the same sizes, if known."""
     n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
     terms = plan.terms if plan is not None else \
         (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
     kernel = None
-    if compiled is None and _kernels.compiled_available():
-        kernel = _kernels.smi_variance_kernel(min(terms))  # loaded, or loading it pays
-    elif compiled:
+    if path == "compiled":
         kernel = _kernels.smi_variance_kernel(math.inf)
         if kernel is None:
-            raise ValueError("compiled=True needs numba and kernels mode 'auto' or 'numba'")
-    if kernel is not None:
+            raise ValueError("path='compiled' needs numba and kernels mode 'auto' or 'numba'")
+    elif path is None and _kernels.compiled_available():
+        kernel = _kernels.smi_variance_kernel(min(terms))  # loaded, or loading it pays
+    if kernel is None and (path == "python" or (path is None and min(terms) <= _PYTHON_TERMS)):
+        kernel = _smi_sums.exact_moments
+    steps = None
+    if kernel is not None and kernel is not _smi_sums.exact_moments:
         steps = (_steps(ua, ca, ub, cb, n), _steps(ub, cb, ua, ca, n))
-        if compiled is None and min(steps) * KERNEL_STEP_COST >= min(terms) * EXACT_TERM_COST:
-            kernel = None  # the numpy sums are the cheaper here
+        if path is None and min(steps) * KERNEL_STEP_COST >= min(terms) * EXACT_TERM_COST:
+            # the numpy sums are the cheaper here (or, on a tiny table, plain Python)
+            kernel = _smi_sums.exact_moments if min(terms) <= _PYTHON_TERMS else None
     if kernel is not None:
-        if steps[1] < steps[0]:  # Var is symmetric: the cheaper side as rows
+        order = steps if steps is not None else terms
+        if order[1] < order[0]:  # Var is symmetric: the cheaper side as rows
             ua, ca, ub, cb = ub, cb, ua, ca
     elif terms[1] < terms[0]:
         ua, ca, ub, cb = ub, cb, ua, ca
