@@ -3,11 +3,14 @@ the same labels, in one process (best of several repeats).
 
     python benchmarks/bench_small_n.py                 # N = 8 and N = 1000, table bodies
     python benchmarks/bench_small_n.py --large         # also N = 1e5, 1e6 x 10, 100, 1000 labels
+    python benchmarks/bench_small_n.py --bootstrap     # also per replicate of n_boot = 100 (N = 8)
 
 Three parts: ``cm.evaluate(t, p, metrics=[key])`` from the labels (ratio to ARI); the
 score's body on fresh tables of the same shape, the table built beforehand (what a
 bootstrap replicate pays; rmi, rnmi and rnmi_arithmetic together, as they share their code
-lengths through the table's cache); and, with ``--large``, the same ratios at large N.
+lengths through the table's cache); with ``--large``, the same ratios at large N; with
+``--bootstrap``, the cost per replicate of ``cm.evaluate(..., ci=0.95, n_boot=100)`` on the
+README's 8 items (its time less one evaluation, over 100).
 """
 
 from __future__ import annotations
@@ -76,10 +79,22 @@ def bodies(n: int, k: int, repeats: int, count: int) -> None:
           f"{rmi * 1e6:.0f} us, smi {smi * 1e6:.0f} us per table")
 
 
+def per_replicate(repeats: int) -> None:
+    parts = []
+    for key in KEYS:
+        plain = best(lambda key=key: cm.evaluate(README_TRUTH, README_PRED, metrics=[key]),
+                     repeats, 5)
+        boot = best(lambda key=key: cm.evaluate(README_TRUTH, README_PRED, metrics=[key],
+                                                ci=0.95, n_boot=100), repeats, 1)
+        parts.append(f"{key} {(boot - plain) / 100 * 1e6:.0f} us")
+    print("N = 8 (README), per bootstrap replicate (n_boot = 100): " + "; ".join(parts))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--large", action="store_true")
+    ap.add_argument("--bootstrap", action="store_true")
     args = ap.parse_args()
     print(f"load {os.getloadavg()}")
     for key in KEYS:  # first calls (imports, caches) outside the timings
@@ -87,6 +102,8 @@ def main() -> None:
     from_labels("N = 8 (README)", README_TRUTH, README_PRED, args.repeats, 20)
     from_labels("N = 1000, 10 x 10", *labels(1000, 10), args.repeats, 20)
     bodies(1000, 10, args.repeats, 20)
+    if args.bootstrap:
+        per_replicate(3)
     if args.large:
         for n in (10**5, 10**6):
             for k in (10, 100, 1000):

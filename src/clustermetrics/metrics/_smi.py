@@ -231,7 +231,7 @@ def _steps(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: in
     before = np.cumsum(cb * bf) - cb * bf + 0.5 * (cb - 1.0) * bf
     states = np.minimum(af[:, None] + 1.0, _est_width(n, af[:, None], before[None, :], cut))
     forward = float((states * wy * cb[None, :]).sum())
-    if na * na * nb <= 1 << 21:
+    if na * na * nb <= 1 << 16:  # (a, a', b) arrays cost ~1 ms at this size
         wg = _est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
         others = ((ca[None, :] - np.eye(na)) > 0)[:, :, None]
         wg = (wg * others).sum(axis=1)  # (a, b)
