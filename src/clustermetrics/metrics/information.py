@@ -548,7 +548,8 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     towards clusterings with many clusters when many candidates are compared against one
     truth (Romano et al. recommend it when N is small compared to the number of
     clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
-    al.'s Theorem 1, evaluated over the distinct class and cluster sizes) or estimated
+    al.'s variance, evaluated over the distinct class and cluster sizes; compiled with
+    numba where that is the cheaper, e.g. 10 x 10 labels over 1000 items) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
     ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
     Monte Carlo variance uses control variates: pair counts and linear statistics of each
@@ -627,8 +628,10 @@ def reduced_mutual_info_score(table: Contingency) -> float:
     needed to describe the contingency table, so a prediction with many small clusters
     gets no credit for them: about 0 (often negative) for independent labellings, at most
     about H(truth). Not symmetric (the truth is the labelling being described). O(nnz + R
-    + C) for the sizes' distinct values, then a few hundred operations per evaluation.
-    The reference package ``clustering-mi`` reports N RMI / log 2 (bits, whole data set).
+    + C) for the sizes' distinct values; the concentrations of all the codes the RMI
+    scores share are then found together (their derivatives on a grid, then Newton; every
+    local minimum is compared). The reference package ``clustering-mi`` reports
+    N RMI / log 2 (bits, whole data set).
 
     Examples
     --------
