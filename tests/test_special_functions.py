@@ -36,3 +36,10 @@ def test_ndtr_is_the_normal_distribution_function(x):
 def test_ndtri_is_the_normal_quantile(p):
     assert math.isclose(float(special.ndtri(p)), _STD.inv_cdf(p), rel_tol=1e-12,
                         abs_tol=1e-12)
+
+
+@given(st.integers(1, 10_000))
+def test_digamma_of_an_integer_is_a_harmonic_number_less_euler_gamma(n):
+    # psi(n) = H_{n-1} - gamma (Abramowitz & Stegun 6.3.2)
+    want = math.fsum(1.0 / k for k in range(1, n)) - 0.57721566490153286061
+    assert math.isclose(float(special.digamma(float(n))), want, rel_tol=1e-13, abs_tol=1e-15)

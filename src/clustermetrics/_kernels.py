@@ -21,7 +21,8 @@ from types import ModuleType
 
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel",
            "cardinality_kernel", "hierarchy_kernel",
-           "sampling_stats_kernel", "sampling_kernel_pays", "repeated",
+           "sampling_stats_kernel", "sampling_kernel_pays", "smi_variance_kernel",
+           "compiled_available", "repeated",
            "repeats", "warm_matching_kernels"]
 
 _MODES = ("auto", "numba", "numpy")
@@ -51,9 +52,15 @@ _HIERARCHY_LOAD_POINTS = 20_000
 # numpy path sorts the cell keys (~20-50 ns an item at N = 1e6 beyond the shuffle), the
 # compiled count ~5 ns; loading costs ~0.6-1 s (the break-even of the EMI kernel's rule).
 _SAMPLING_LOAD_ITEMS = 2e7
+# Terms of the numpy exact SMI variance (~100 ns each, see metrics._smi.EXACT_TERM_COST)
+# above which loading numba and the compiled variance pays: 5e6 terms are ~0.5 s, the
+# load ~0.4-0.6 s from the cached machine code.
+_SMI_LOAD_TERMS = 5e6
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
+# whether numba is installed, once looked up (see `compiled_available`)
+_numba_found: bool | None = None
 # how many times the work at hand is about to be done (see `repeated`)
 _repeats = 1
 
@@ -69,6 +76,20 @@ def set_kernels(mode: str) -> str:
 
 def kernels_mode() -> str:
     return _mode
+
+
+def compiled_available() -> bool:
+    """Whether compiled kernels may run at all: the mode allows them and numba is installed
+    (imports nothing). Choices that must not depend on what this process has loaded so far
+    (which SMI method ``auto`` takes) read this, not whether a kernel is loaded."""
+    global _numba_found
+    if _mode == "numpy":
+        return False
+    if _loaded:
+        return any(_loaded.values())
+    if _numba_found is None:
+        _numba_found = importlib.util.find_spec("numba") is not None
+    return _numba_found
 
 
 def sampling_kernel_pays(items: float) -> bool:
@@ -157,6 +178,14 @@ def sampling_stats_kernel(items: float):
     (:func:`clustermetrics._sampling_kernels.pairing_stats`), or None to use numpy."""
     mod = _wanted("._sampling_kernels", items, _SAMPLING_LOAD_ITEMS)
     return None if mod is None else mod.pairing_stats
+
+
+def smi_variance_kernel(terms: float):
+    """The compiled exact variance of the SMI
+    (:func:`clustermetrics._smi_kernels.exact_moments`), or None to use numpy (``terms``:
+    the numpy path's estimated hypergeometric terms)."""
+    mod = _wanted("._smi_kernels", terms, _SMI_LOAD_TERMS)
+    return None if mod is None else mod.exact_moments
 
 
 def warm_matching_kernels(cells: float):

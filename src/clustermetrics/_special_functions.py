@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["gammaln", "ndtr", "ndtri"]
+__all__ = ["digamma", "gammaln", "ndtr", "ndtri"]
+
+
+def digamma(x: Any) -> Any:
+    """The logarithmic derivative of Gamma (:func:`scipy.special.digamma`), elementwise."""
+    from scipy import special  # here, not at the top: import time (see the module's doc)
+
+    return special.digamma(x)
 
 
 def gammaln(x: Any) -> Any:
