@@ -19,6 +19,12 @@ from ._matching_start import karp_sipser
 # cells tight, free columns keep v = 0, so the row-perfect matching found last is optimal
 # (LP duality). Reduced costs are clamped at 0: float rounding of the potentials is the
 # only inexactness, and with integer-valued weights below 2**52 there is none.
+#
+# One compiled version per function: an integer constant handed to another compiled
+# function, or a counter that starts at one and is then handed over, types that argument
+# as a literal while numba infers the caller, and the callee is compiled once more for it
+# (about a second each on a fresh install). Such values are np.int64(...) here; the
+# Python entry points cast their arrays to the one dtype and layout the kernels take.
 
 
 @numba.njit(cache=True, nogil=True)
@@ -223,8 +229,8 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
         base = nfree - min(seeds, nfree)
         roots = free[base:nfree]
         nroots = nfree - base
-        size = 0
-        nt = 0
+        size = np.int64(0)
+        nt = np.int64(0)
         nrt = 0
         for f in range(nroots):
             i = roots[f]
@@ -415,7 +421,7 @@ def maximum_matching(indptr, idx, nr, nc):
     cptr, crow, _ = _column_lists(indptr, idx, nr, nc)
     row_match, col_match = karp_sipser(indptr, idx, nr, nc, cptr, crow)
     free = np.empty(nr, np.int64)
-    nfree = 0
+    nfree = np.int64(0)
     for i in range(nr):
         if row_match[i] < 0 and indptr[i + 1] > indptr[i]:
             free[nfree] = i
@@ -428,7 +434,7 @@ def maximum_matching(indptr, idx, nr, nc):
                                   np.zeros(nr), 0.0, np.arange(nc), nc,
                                   np.full(nr, -1, np.int64), np.full(nc, -1, np.int64),
                                   np.empty(nr, np.int64), np.empty(nr + 1, np.int64),
-                                  np.empty(nr + 1, np.int64), 0)
+                                  np.empty(nr + 1, np.int64), np.int64(0))
     out = np.empty(nr, np.int64)
     n = 0
     for i in range(nr):
@@ -627,9 +633,10 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
         for i in range(nr):
             assigned[i] = -1
             queue[i] = i
-        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps, _NO_LIMIT)
+        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
+                  np.int64(_NO_LIMIT))
         _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
-                      _NO_LIMIT)
+                      np.int64(_NO_LIMIT))
         if eps == 1:
             break
         eps = max(1, eps // _ALPHA)

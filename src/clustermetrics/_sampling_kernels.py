@@ -39,7 +39,7 @@ def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     l1 = 0.0
     l2 = 0.0
     n_lin = lin.shape[0]
-    pos = 0
+    pos = np.int64(0)  # not 0: a literal would compile _count_row twice (_numba_kernels)
     for i in range(row_sizes.shape[0]):
         nt = _count_row(cols, pos, row_sizes[i], counts, touched)
         pos += row_sizes[i]

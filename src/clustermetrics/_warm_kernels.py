@@ -55,11 +55,12 @@ def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     stack = np.empty(nc, np.int64)
     gain = np.zeros(nr, np.int64)
     cben = ben[ccell]
-    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1,
+    eps = np.int64(1)  # not the constant 1: see _numba_kernels (one compiled version)
+    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
                           limit)
     if work < 0:
         return assigned, price, -1
-    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1,
+    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
                               limit - work)
     return assigned, price, -1 if more < 0 else work + more
 

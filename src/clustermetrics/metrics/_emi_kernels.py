@@ -82,8 +82,9 @@ def _pair(a, b, n, tail_tol, logs):
     precise = float(a) * float(b) > _MU_TABLE * n or logs.shape[0] <= max(a, b)
     lmu = math.log(a) + math.log(b) - math.log(n)
     fsum = _f(mode, a, b, n, lmu, precise, logs)
-    m_r, f_r = _side(a, b, n, mode, 1, 0.5 * tail_tol, lmu, precise, logs)
-    m_l, f_l = _side(a, b, n, mode, -1, 0.5 * tail_tol, lmu, precise, logs)
+    # the steps as np.int64, not constants: literals would compile _side twice
+    m_r, f_r = _side(a, b, n, mode, np.int64(1), 0.5 * tail_tol, lmu, precise, logs)
+    m_l, f_l = _side(a, b, n, mode, np.int64(-1), 0.5 * tail_tol, lmu, precise, logs)
     return (fsum + f_r + f_l) / (1.0 + m_r + m_l)
 
 
