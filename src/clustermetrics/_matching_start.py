@@ -77,8 +77,11 @@ def karp_sipser(indptr, idx, nr, nc, cptr, crow):
         if deg[x] == 1:
             stack[top] = x
             top += 1
-    row_match = np.full(nr, -1, np.int64)
-    col_match = np.full(nc, -1, np.int64)
+    # np.empty and a fill: no np.full to compile (see _numba_kernels)
+    row_match = np.empty(nr, np.int64)
+    row_match[:] = -1
+    col_match = np.empty(nc, np.int64)
+    col_match[:] = -1
     scan = 0
     while True:
         if top > 0:

@@ -25,6 +25,8 @@ from ._matching_start import karp_sipser
 # as a literal while numba infers the caller, and the callee is compiled once more for it
 # (about a second each on a fresh install). Such values are np.int64(...) here; the
 # Python entry points cast their arrays to the one dtype and layout the kernels take.
+# Likewise each signature of np.zeros, np.full or np.arange is one more function to
+# compile: arrays are np.empty with an explicit dtype (int64, float64 or bool_), filled.
 
 
 @numba.njit(cache=True, nogil=True)
@@ -180,17 +182,22 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
 @numba.njit(cache=True, nogil=True)
 def _matching_phases(indptr, idx, cost, nr, nc, budget):
     ncol = nc + nr
-    u = np.zeros(nr)
-    v = np.zeros(ncol)
+    u = np.empty(nr, np.float64)
+    v = np.empty(ncol, np.float64)
+    v[:] = 0.0
+    row_match = np.empty(nr, np.int64)
+    row_match[:] = -1
+    col_match = np.empty(ncol, np.int64)
+    col_match[:] = -1
+    free = np.empty(nr, np.int64)
     for i in range(nr):
         best = 0.0
         for e in range(indptr[i], indptr[i + 1]):
             best = min(best, cost[e])
         u[i] = best
-    row_match = np.full(nr, -1, np.int64)
-    col_match = np.full(ncol, -1, np.int64)
-    free = np.arange(nr)
-    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr, 1)
+        free[i] = i
+    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr,
+                   np.int64(1))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -205,19 +212,27 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
     scan = indptr[nr] + nr
     mark_work = 0
     mark_free = nfree
-    dist = np.full(ncol, np.inf)
-    drow = np.full(nr, np.inf)
-    popped = np.zeros(ncol, np.bool_)
+    dist = np.empty(ncol, np.float64)
+    dist[:] = np.inf
+    drow = np.empty(nr, np.float64)
+    drow[:] = np.inf
+    popped = np.empty(ncol, np.bool_)
+    popped[:] = False
     touched = np.empty(ncol, np.int64)
     rtouched = np.empty(nr, np.int64)
-    heap_keys = np.empty(indptr[nr] + nr + 1)
+    heap_keys = np.empty(indptr[nr] + nr + 1, np.float64)
     heap_nodes = np.empty(indptr[nr] + nr + 1, np.int64)
-    pred = np.full(ncol, -1, np.int64)
-    tree = np.full(nr, -1, np.int64)
-    used = np.zeros(nr, np.bool_)
+    pred = np.empty(ncol, np.int64)
+    pred[:] = -1
+    tree = np.empty(nr, np.int64)
+    tree[:] = -1
+    used = np.empty(nr, np.bool_)
+    used[:] = False
     sinks = np.empty(nr, np.int64)
-    rlayer = np.full(nr, -1, np.int64)
-    clayer = np.full(ncol, -1, np.int64)
+    rlayer = np.empty(nr, np.int64)
+    rlayer[:] = -1
+    clayer = np.empty(ncol, np.int64)
+    clayer[:] = -1
     queue = np.empty(nr, np.int64)
     stack_row = np.empty(nr + 1, np.int64)
     stack_ptr = np.empty(nr + 1, np.int64)
@@ -427,14 +442,21 @@ def maximum_matching(indptr, idx, nr, nc):
             free[nfree] = i
             nfree += 1
     if nfree > 0:
-        # zero costs and potentials: every cell is tight at level 0
-        nnz = indptr[nr]
-        nfree, _ = _tight_augment(indptr, idx, np.zeros(nnz), np.zeros(nr), np.zeros(nc), nc,
-                                  free, nfree, row_match, col_match, np.zeros(nc),
-                                  np.zeros(nr), 0.0, np.arange(nc), nc,
-                                  np.full(nr, -1, np.int64), np.full(nc, -1, np.int64),
-                                  np.empty(nr, np.int64), np.empty(nr + 1, np.int64),
-                                  np.empty(nr + 1, np.int64), np.int64(0))
+        # zero costs, potentials and distances (read only): every cell is tight at level 0
+        zero = np.empty(max(indptr[nr], nr, nc), np.float64)
+        zero[:] = 0.0
+        every = np.empty(nc, np.int64)  # every column is touched
+        for j in range(nc):
+            every[j] = j
+        rlayer = np.empty(nr, np.int64)
+        rlayer[:] = -1
+        clayer = np.empty(nc, np.int64)
+        clayer[:] = -1
+        nfree, _ = _tight_augment(indptr, idx, zero[:indptr[nr]], zero[:nr], zero[:nc], nc,
+                                  free, nfree, row_match, col_match, zero[:nc], zero[:nr],
+                                  0.0, every, nc, rlayer, clayer, np.empty(nr, np.int64),
+                                  np.empty(nr + 1, np.int64), np.empty(nr + 1, np.int64),
+                                  np.int64(0))
     out = np.empty(nr, np.int64)
     n = 0
     for i in range(nr):
@@ -456,7 +478,8 @@ def max_cardinality(indptr, cols, n_cols):
 def _column_lists(indptr, idx, nr, nc):
     """CSC of the cells: (cptr, crow, ccell) with the rows and cell positions per column."""
     nnz = indptr[nr]
-    cptr = np.zeros(nc + 1, np.int64)
+    cptr = np.empty(nc + 1, np.int64)
+    cptr[:] = 0
     for e in range(nnz):
         cptr[idx[e] + 1] += 1
     for j in range(nc):
@@ -617,12 +640,14 @@ def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, 
 @numba.njit(cache=True, nogil=True)
 def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
     """(assigned, prices): assigned[i] the column of row i or ``nc`` (unmatched)."""
-    price = np.zeros(nc, np.int64)
-    owner = np.full(nc, -1, np.int64)
-    assigned = np.full(nr, -1, np.int64)
+    price = np.empty(nc, np.int64)
+    price[:] = 0
+    owner = np.empty(nc, np.int64)
+    assigned = np.empty(nr, np.int64)
     queue = np.empty(nr, np.int64)
     stack = np.empty(nc, np.int64)
-    gain = np.zeros(nr, np.int64)
+    gain = np.empty(nr, np.int64)
+    gain[:] = 0
     cben = ben[ccell]  # the benefits in column order, for the reverse bids
     bmax = 1
     for e in range(indptr[nr]):
@@ -718,12 +743,15 @@ def _doubled_state(assigned, price, scale, nr, nc):
             owner[a] = i
             match[nr + a] = nc + i
             owner[nc + i] = nr + a
-    v = np.zeros(npers)
+    u = np.empty(npers, np.float64)
+    u[:] = 0.0
+    v = np.empty(npers, np.float64)
+    v[:] = 0.0
     for j in range(nc):
         # integer potentials: the weights are integers, and equal weights then compare
         # equal (fractional prices would leave most rows with a tie that is not tight)
         v[j] = -np.floor(price[j] / scale + 0.5)
-    return np.zeros(npers), v, match, owner
+    return u, v, match, owner
 
 
 def auction_matching(indptr, cols, weights, n_cols):

@@ -49,11 +49,17 @@ def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     ``limit`` (a price war: many rows tied for few columns, which epsilon-scaling settles in
     large steps; reverse bids wage one too, lowering prices by 1 where the replicate's
     optimum lies far below)."""
-    owner = np.full(nc, -1, np.int64)
-    assigned = np.full(nr, -1, np.int64)
-    queue = np.arange(nr)
+    # np.empty and fills: no np.full, np.arange or np.zeros to compile (see _numba_kernels)
+    owner = np.empty(nc, np.int64)
+    owner[:] = -1
+    assigned = np.empty(nr, np.int64)
+    assigned[:] = -1
+    queue = np.empty(nr, np.int64)
+    for i in range(nr):
+        queue[i] = i
     stack = np.empty(nc, np.int64)
-    gain = np.zeros(nr, np.int64)
+    gain = np.empty(nr, np.int64)
+    gain[:] = 0
     cben = ben[ccell]
     eps = np.int64(1)  # not the constant 1: see _numba_kernels (one compiled version)
     work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
