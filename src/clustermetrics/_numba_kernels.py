@@ -1,14 +1,14 @@
 """numba sparse maximum-weight matching of :mod:`.metrics._assignment`; loaded only through
-:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 The solver's result is checked against scipy's and brute force in tests/test_matching_solvers.py.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from ._jit import kernel, one_type
 from ._matching_start import karp_sipser
 
 # --------------------------------------------------------------------------- matching
@@ -29,7 +29,7 @@ from ._matching_start import karp_sipser
 # compile: arrays are np.empty with an explicit dtype (int64, float64 or bool_), filled.
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _heap_push(keys, nodes, size, key, node):
     i = size
     keys[i] = key
@@ -44,7 +44,7 @@ def _heap_push(keys, nodes, size, key, node):
     return size + 1
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _heap_pop(keys, nodes, size):
     key = keys[0]
     node = nodes[0]
@@ -66,7 +66,7 @@ def _heap_pop(keys, nodes, size):
     return key, node, size
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _reduced(p, end, i, idx, cost, u, v, nc):
     """(column, reduced cost >= 0) of the p-th cell of row i; p == end is its dummy."""
     if p < end:
@@ -78,7 +78,7 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
     return j, max(r, 0.0)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_match, dist,
                    drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr,
                    extra):
@@ -179,7 +179,7 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
             return nfree, scanned
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _matching_phases(indptr, idx, cost, nr, nc, budget):
     ncol = nc + nr
     u = np.empty(nr, np.float64)
@@ -200,7 +200,7 @@ def _matching_phases(indptr, idx, cost, nr, nc, budget):
                    np.int64(1))
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
             extra):
     """The phases from a feasible start: reduced costs >= 0, matched cells tight, v <= 0
@@ -391,11 +391,10 @@ def max_weight_matching(indptr, cols, weights, n_cols):
     scipy).
     """
     n_rows = indptr.shape[0] - 1
-    # writable C arrays only: numba compiles a separate version (seconds) for read-only
-    # inputs, and a table's cached cells are read-only
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
-    weights = np.require(weights, np.float64, ["C", "W"])
+    # writable C arrays only: a table's cached cells are read-only (see one_type)
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
+    weights = one_type(weights, np.float64)
     budget = _PHASE_SCANS * (int(indptr[-1]) + n_rows)
     u, v, row_match, col_match, free, nfree = _row_max_start(indptr, cols, weights, int(n_cols))
     match, ok = _phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v, row_match,
@@ -426,7 +425,7 @@ def _row_max_start(indptr, cols, weights, n_cols):
     return -row_max, np.zeros(n_cols + n_rows), row_match, col_match, free, free.shape[0]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def maximum_matching(indptr, idx, nr, nc):
     """A maximum-cardinality matching of the bipartite graph whose row i holds the columns
     ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row): the Karp-Sipser start
@@ -469,12 +468,12 @@ def maximum_matching(indptr, idx, nr, nc):
 def max_cardinality(indptr, cols, n_cols):
     """Row -> column of a maximum-cardinality matching (-1: unmatched) of the bipartite
     graph whose row i holds the columns ``cols[indptr[i]:indptr[i+1]]``."""
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
     return maximum_matching(indptr, cols, indptr.shape[0] - 1, int(n_cols))[0]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _column_lists(indptr, idx, nr, nc):
     """CSC of the cells: (cptr, crow, ccell) with the rows and cell positions per column."""
     nnz = indptr[nr]
@@ -496,7 +495,7 @@ def _column_lists(indptr, idx, nr, nc):
     return cptr, crow, ccell
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _doubled(indptr, idx, nr, nc, cptr, crow):
     """The symmetric form: persons are the rows (i < nr) and one dummy per column
     (nr + j), objects the columns (j < nc) and one dummy per row (nc + i). Row i reaches its
@@ -528,7 +527,7 @@ def _doubled(indptr, idx, nr, nc, cptr, crow):
     return pptr, pobj, where
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
     """Make the state feasible for ``_phases`` under new costs, keeping ``v``: each
     person's u its least c - v, the persons whose matched arc is then not tight freed.
@@ -585,7 +584,7 @@ _NO_LIMIT = np.iinfo(np.int64).max  # the cold auction bids until it ends
 _AUCTION_MAX = float(1 << 60)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
     """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
@@ -637,7 +636,7 @@ def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, 
     return bids
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
     """(assigned, prices): assigned[i] the column of row i or ``nc`` (unmatched)."""
     price = np.empty(nc, np.int64)
@@ -668,7 +667,7 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
     return assigned, price
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps, limit):
     """Reverse auction for the unassigned columns with a price above 0 (Bertsekas,
     Castanon & Tsaknakis, "Reverse auction and the solution of inequality constrained
@@ -721,7 +720,7 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
     return bids
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _doubled_state(assigned, price, scale, nr, nc):
     """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
     unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
@@ -768,8 +767,8 @@ def auction_matching(indptr, cols, weights, n_cols):
     """
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
     weights = np.asarray(weights, dtype=np.float64)
     ben, scale, rounded = benefits(weights, n_rows)
     cptr, crow, ccell = _column_lists(indptr, cols, n_rows, nc)

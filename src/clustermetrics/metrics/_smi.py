@@ -675,11 +675,13 @@ def sample_stats(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int,
             rows, cols = np.nonzero(table)
             out[:, s] = ctl.stats(rows, cols, table[rows, cols])
         return out
-    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples)
+    # the compiled count takes int32 column codes, so up to 2^31 - 1 clusters
+    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples) \
+        if b.shape[0] < 2**31 else None
     small = a.shape[0] * b.shape[0] < 2**31
     base = (_layout(a) * np.int64(b.shape[0])).astype(np.int32 if small else np.int64)
     # int32 codes: half the memory traffic, and the same permutation as int64 codes
-    cols = _layout(b).astype(np.int32 if small else np.int64)
+    cols = _layout(b).astype(np.int32 if small or kernel is not None else np.int64)
     lin = ctl.linear if ctl.linear is not None else np.zeros((0, 1, 1))
     for s in range(n_samples):
         perm = rng.permutation(cols)
