@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics import _jit
+from clustermetrics import _jit, _kernels
 
 SRC = Path(cm.__file__).resolve().parents[1]
 
@@ -236,3 +236,66 @@ def test_compile_note_on_a_terminal_only(tmp_path):
     assert terminal.strip() == _jit.NOTE  # one line, nothing else
     piped = _child(NOTE, _env(tmp_path / "again"))  # a cold cache again, stderr a pipe
     assert piped.returncode == 0 and piped.stderr == "", piped.stderr
+
+
+# ------------------------------------------------------------------ the thresholds
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """Auto mode, as in a process where no kernel is ready yet; ``cached`` sets whether
+    numba's cache holds them."""
+    monkeypatch.setattr(_kernels, "_mode", "auto")
+    monkeypatch.setattr(_kernels, "_ready", set())
+    state = {"cached": True}
+    monkeypatch.setattr(_kernels, "_cached", lambda module, name: state["cached"])
+    return state
+
+
+def _smallest_paying(accessor, low: float = 1.0, high: float = 1e12) -> float:
+    """The least work (to 1 %) for which ``accessor`` hands out the kernel (the kernels
+    ready before are all that is ready at each try)."""
+    ready = set(_kernels._ready)
+    while high / low > 1.01:
+        mid = (low * high) ** 0.5
+        pays = accessor(mid) is not None
+        _kernels._ready.clear()
+        _kernels._ready.update(ready)
+        low, high = (low, mid) if pays else (mid, high)
+    return high
+
+
+ACCESSORS = [_kernels.emi_kernel, _kernels.matching_kernel, _kernels.cardinality_kernel,
+             _kernels.hierarchy_kernel, _kernels.sampling_stats_kernel,
+             _kernels.warm_matching_kernels]
+
+
+@pytest.mark.parametrize("accessor", ACCESSORS)
+def test_a_compile_needs_more_work_than_a_load(fresh_process, accessor):
+    warm = _smallest_paying(accessor)
+    fresh_process["cached"] = False
+    cold = _smallest_paying(accessor)
+    assert 1 < warm < cold < 1e12
+    with _kernels.repeated(1000):  # a loop of replicates repays a compile sooner
+        assert _smallest_paying(accessor) < cold
+
+
+@pytest.mark.parametrize("accessor", ACCESSORS)
+def test_a_ready_kernel_runs_whatever_the_work(fresh_process, accessor):
+    fresh_process["cached"] = False
+    assert accessor(1e12) is not None
+    assert accessor(1.0) is not None
+
+
+def test_little_work_leaves_numba_unimported(fresh_process, monkeypatch):
+    monkeypatch.setattr(_kernels, "_loaded", {})
+    for accessor in ACCESSORS:
+        assert accessor(10.0) is None
+    assert _kernels._loaded == {}
+
+
+def test_one_ready_kernel_makes_loading_the_others_cheaper(fresh_process):
+    """numba set up by one kernel costs the next only its own load: a smaller bar (before,
+    every kernel ran once any had loaded, whatever its work)."""
+    alone = _smallest_paying(_kernels.emi_kernel)
+    _kernels.hierarchy_kernel(1e12)
+    assert _smallest_paying(_kernels.emi_kernel) < alone
+    assert _kernels.emi_kernel(10.0) is None
