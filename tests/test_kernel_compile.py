@@ -7,6 +7,7 @@ compiling takes is measured in benchmarks/bench_compile.py, not here.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pty
@@ -100,6 +101,55 @@ def test_every_kernel_compiles_once(tmp_path):
              if len(sigs) != (0 if inline else 1)}
     assert wrong == {}, "compiled for other types (or never reached):\n" + "\n".join(
         f"{name}: {sigs}" for name, sigs in wrong.items())
+
+
+# ------------------------------------------- inner kernels: no entry point for Python
+def _is_kernel(node: ast.AST) -> bool:
+    return isinstance(node, ast.FunctionDef) and any(
+        (isinstance(d, ast.Name) and d.id == "kernel")
+        or (isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel")
+        for d in node.decorator_list)
+
+
+def _is_inner(node: ast.AST) -> bool:
+    return isinstance(node, ast.FunctionDef) and any(
+        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"
+        and any(k.arg == "inner" and isinstance(k.value, ast.Constant) and k.value.value
+                for k in d.keywords)
+        for d in node.decorator_list)
+
+
+def _uses_outside_kernels(tree: ast.AST, names: set[str], module: str, own: bool):
+    """Lines using ``names`` (defined in ``module``) outside a kernel: as attributes, as
+    imports from ``module``, and where ``own`` (the defining module) as bare names."""
+    found = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        inside = inside or _is_kernel(node)
+        used = (isinstance(node, ast.Attribute) and node.attr in names) or \
+            (own and isinstance(node, ast.Name) and node.id in names) or \
+            (isinstance(node, ast.ImportFrom) and (node.module or "").endswith(module)
+             and any(a.name in names for a in node.names))
+        if used and not inside:
+            found.append(node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def test_inner_kernels_are_called_from_kernels_only():
+    """A kernel(inner=True) has no Python entry point: a call from Python would crash."""
+    files = [*SRC.rglob("*.py"), *(SRC.parent / "tests").rglob("*.py"),
+             *(SRC.parent / "benchmarks").rglob("*.py")]
+    trees = {f: ast.parse(f.read_text()) for f in files}
+    inner = {f: {n.name for n in ast.walk(t) if _is_inner(n)} for f, t in trees.items()}
+    assert sum(len(v) for v in inner.values()) >= 7
+    wrong = [f"{path}:{line}" for owner, names in inner.items() if names
+             for path, tree in trees.items()
+             for line in _uses_outside_kernels(tree, names, owner.stem, path == owner)]
+    assert wrong == []
 
 
 # ------------------------------------------------------- a read-only installation

@@ -46,9 +46,18 @@ def one_type(array: Any, dtype: Any) -> np.ndarray:
     return np.require(array, dtype, ["C", "W"])
 
 
-def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
+def kernel(func: Callable[..., Any] | None = None, *, inner: bool = False,
+           **options: Any) -> Any:
     """``numba.njit(cache=True, nogil=True, **options)``, cached in a private temporary
-    directory where numba finds no place for the cache (see the module docstring)."""
+    directory where numba finds no place for the cache (see the module docstring).
+
+    ``inner=True``: a function that only other kernels call. numba then builds no entry
+    point for Python callers (nor a C one), a tenth of a small function's compile time: a
+    call from Python would crash the interpreter, so tests/test_kernel_compile.py checks
+    that every use of one is inside a kernel."""
+    if inner:
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
     def decorate(f: Callable[..., Any]) -> Any:
         try:
             return numba.njit(cache=True, nogil=True, **options)(f)

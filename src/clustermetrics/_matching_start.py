@@ -19,7 +19,7 @@ import numpy as np
 from ._jit import kernel
 
 
-@kernel
+@kernel(inner=True)
 def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
     """Delete matched vertex x (its degree already 0): its live neighbours (degree > 0) lose
     one; those left with one are pushed. Returns the new stack top."""
@@ -37,7 +37,7 @@ def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
     return top
 
 
-@kernel
+@kernel(inner=True)
 def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
     """The live neighbour of x with the fewest live neighbours itself (-1: none)."""
     if x < nr:

@@ -29,7 +29,7 @@ from ._matching_start import karp_sipser
 # compile: arrays are np.empty with an explicit dtype (int64, float64 or bool_), filled.
 
 
-@kernel
+@kernel(inner=True)
 def _heap_push(keys, nodes, size, key, node):
     i = size
     keys[i] = key
@@ -44,7 +44,7 @@ def _heap_push(keys, nodes, size, key, node):
     return size + 1
 
 
-@kernel
+@kernel(inner=True)
 def _heap_pop(keys, nodes, size):
     key = keys[0]
     node = nodes[0]
@@ -66,7 +66,7 @@ def _heap_pop(keys, nodes, size):
     return key, node, size
 
 
-@kernel
+@kernel(inner=True)
 def _reduced(p, end, i, idx, cost, u, v, nc):
     """(column, reduced cost >= 0) of the p-th cell of row i; p == end is its dummy."""
     if p < end:
@@ -78,7 +78,7 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
     return j, max(r, 0.0)
 
 
-@kernel
+@kernel(inner=True)
 def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_match, dist,
                    drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr,
                    extra):
@@ -584,7 +584,7 @@ _NO_LIMIT = np.iinfo(np.int64).max  # the cold auction bids until it ends
 _AUCTION_MAX = float(1 << 60)
 
 
-@kernel
+@kernel(inner=True)
 def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
     """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
