@@ -1,15 +1,18 @@
 """Compiled kernels (numba), loaded only when they pay.
 
 numba is a dependency, but ``import clustermetrics`` never imports it. Making a kernel
-ready in a process costs: importing numba and setting it up, ~0.4 s once per process;
-then per compiled function either ~0.01 s to load its machine code from numba's on-disk
-cache, or, where the cache does not hold it yet (a fresh install, an upgrade), 0.4-2 s to
-compile it, once (:mod:`clustermetrics._jit`: where the cache lives; a note on a terminal
-while a compile runs). A kernel runs when it is ready in this process, or when the numpy
-path's time for the work at hand, on its slowest shapes, is at least what making the
-kernel ready costs now: so no call pays a load, or a compile, that its own work does not
-repay. Otherwise the numpy path runs. Both paths compute the same exact quantities
-(tests compare them).
+ready in a process costs: importing numba and setting it up, ~0.4 s once per process
+(``_SETUP_SECONDS``); then per compiled function a few milliseconds to load its machine
+code from numba's on-disk cache, or, where the cache does not hold it yet (a fresh
+install, an upgrade), 0.4-2 s to compile it, once (:mod:`clustermetrics._jit`: where the
+cache lives; a note on a terminal while a compile runs). A kernel runs when that cost is
+nil (ready in this process, or numba set up and the cache holding it), or when the work
+at hand reaches its threshold for the cost: the work from which the numpy path, on its
+slowest shapes, takes as long as numba's set-up (``threshold``, measured), scaled to
+other costs as the numpy path's time grows (as work ** ``growth``). So a compile is paid
+only by work that repays it, and where the cache is warm nothing changes from the
+thresholds measured for numba's load. Otherwise the numpy path runs. Both paths compute
+the same exact quantities (tests compare them).
 
 ``CLUSTERMETRICS_KERNELS`` (environment) or :func:`set_kernels` chooses: ``"auto"``
 (default), ``"numba"`` (always) or ``"numpy"`` (never).
@@ -32,63 +35,66 @@ __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel",
            "repeats", "warm_matching_kernels"]
 
 _MODES = ("auto", "numba", "numpy")
-# Importing numba and setting it up (the first load or compile of a process), and loading
-# one compiled function from the cache: measured with benchmarks/bench_compile.py
-# (0.13 s CPU to import, 0.17 s to set up and load the first function, 3-6 ms each next).
+# Importing numba and setting it up, once per process: 0.13 s of CPU to import, 0.17 s to
+# set up and load the first cached function (benchmarks/bench_compile.py: a new process
+# on a warm cache, 0.35-0.45 s of wall time in all); each further cached function 3-6 ms.
 _SETUP_SECONDS = 0.4
-_LOAD_SECONDS = 0.01
 
 
 @dataclass(frozen=True)
 class _Kernel:
-    """A compiled path: its module; the compiled functions it calls as (module, name,
-    seconds to compile it in a set-up process on an idle 2-core machine, measured with
-    benchmarks/bench_compile.py); and the numpy path's time on its slowest shapes,
-    ``seconds`` at ``work``, growing as work ** ``growth``."""
+    """A compiled path: its module; the compiled functions it calls, as (module, name,
+    seconds to compile it once numba is set up, on an idle 2-core machine: measured with
+    benchmarks/bench_compile.py); ``threshold``, the work from which loading it from a
+    warm cache pays in a fresh process; and ``growth``, the exponent of the numpy path's
+    time in the work."""
 
     module: str
     compiles: tuple[tuple[str, str, float], ...]
-    seconds: float
-    work: float
+    threshold: float
     growth: float
 
-    def numpy_seconds(self, work: float) -> float:
-        return self.seconds * (max(float(work), 0.0) / self.work) ** self.growth
+    def threshold_at(self, cost: float) -> float:
+        """The work from which making the kernel ready for ``cost`` seconds pays."""
+        return self.threshold * (cost / _SETUP_SECONDS) ** (1.0 / self.growth)
 
 
-# The expected-MI sum: numpy's walk needs ~25 ns per window cell.
+# Window cells of the expected-MI sum: numpy needs ~25 ns per cell.
 _EMI = _Kernel(".metrics._emi_kernels", ((".metrics._emi_kernels", "_emi", 0.6),),
-               seconds=0.25, work=1e7, growth=1.0)
-# The sparse assignment (cells): scipy's LAPJVsp is slowest on mid-size chains (class i
-# split over clusters i and i + 1): 0.15 s at 2.4e4 cells, 0.57 s at 5e4, 1.0-1.3 s at
-# 7e4, 1.9-2.1 s at 9.8e4 (N = 1e6; noise tables: 0.16-0.31 s at 1e5 cells, 2.7-6.4 s at
-# 3e5); the compiled phases start from the compiled maximum matching. (Where the phases
-# give up, on graded weights, the auction takes over: ~1 s more to compile on a fresh
-# install, not counted here since the weights decide it.)
+               threshold=3e7, growth=1.0)
+# Cells of a sparse assignment: on noise tables scipy's LAPJVsp needs 0.04-0.18 s for 5e4
+# cells, 0.16-0.31 s for 1e5, 2.7-6.4 s for 3e5 and grows superlinearly; the compiled
+# phases 0.01, 0.02-0.05 and 0.4-0.6 s (load 5, benchmarks/bench_shapes.py for 1e6 cells).
+# Hard mid-size tables (a chain: class i split over clusters i and i + 1) take LAPJVsp
+# 0.15 s at 2.4e4 cells, 0.57 s at 5e4, 1.0-1.3 s at 7e4 and 1.9-2.1 s at 9.8e4 (N = 1e6,
+# 20x scikit-learn's ARI), the compiled solver ~0.07 s once loaded: from 4e4 cells the
+# ~0.5 s load is the smaller risk. The phases start from the compiled maximum matching.
+# (Where the phases give up, on graded weights, the auction takes over: ~1 s more to
+# compile on a fresh install, not counted here since the weights decide it.)
 _MATCHING = _Kernel("._numba_kernels", (("._numba_kernels", "maximum_matching", 2.0),
                                         ("._numba_kernels", "_phases", 1.3)),
-                    seconds=2.0, work=9.8e4, growth=2.0)
-# The maximum-cardinality matching (edges): scipy's Hopcroft-Karp, from its greedy start,
-# is quadratic where augmenting paths are long (a class-cluster chain or cycle with its
-# ids shuffled: 0.2 s at 1.25e5 cells, 0.55 s at 2.5e5, 10 s at 10^6; noise: 6 ms at
-# 1.25e5, 0.08 s at 10^6).
+                    threshold=4e4, growth=2.0)
+# Cells of a maximum-cardinality matching: scipy's Hopcroft-Karp needs 6 ms for 1.25e5
+# cells of noise (0.08 s for 10^6) but, from its greedy start, is quadratic where
+# augmenting paths are long (a class-cluster chain or cycle with its ids shuffled: 0.2 s at
+# 1.25e5 cells, 0.55 s at 2.5e5, 10 s at 10^6); the compiled Karp-Sipser start and
+# Hopcroft-Karp take 0.015, 0.05 and 0.4 s there (load 2-3) once loaded.
 _CARDINALITY = _Kernel("._numba_kernels", (("._numba_kernels", "maximum_matching", 2.0),),
-                       seconds=0.55, work=2.5e5, growth=2.0)
-# Every cut of a dendrogram (points): the Python merge loop needs ~2 us per moved cell,
-# N log2 N / 2 of them at most (1.7 s at 10^5 points).
+                       threshold=1e5, growth=2.0)
+# Points of a dendrogram: the Python merge loop needs ~2 us per moved cell (N log2 N / 2
+# of them at most).
 _HIERARCHY = _Kernel("._hierarchy_kernels",
                      (("._hierarchy_kernels", "_merge_levels", 0.9),),
-                     seconds=1.7, work=1e5, growth=1.0)
-# Random tables (items counted): numpy sorts the cell keys, 20-50 ns an item beyond the
-# shuffle.
+                     threshold=2e4, growth=1.0)
+# Items counted into random tables (N per table): the numpy path sorts the cell keys
+# (~20-50 ns an item at N = 1e6 beyond the shuffle), the compiled count ~5 ns.
 _SAMPLING = _Kernel("._sampling_kernels", (("._sampling_kernels", "_pairing_stats", 0.4),),
-                    seconds=0.5, work=1e7, growth=1.0)
-# Warm-started matchings of bootstrap replicates (cells of one problem): they replace
-# the cold solver's, or scipy's, per replicate; the table's own prices come from the
-# cold solver's phases.
+                    threshold=2e7, growth=1.0)
+# Cells of one warm-started matching of a bootstrap replicate: it replaces the cold
+# solver's, or scipy's, per replicate; the table's own prices come from the cold phases.
 _WARM = _Kernel("._warm_kernels", (*_MATCHING.compiles,
                                    ("._warm_kernels", "_auction_from", 0.5)),
-                seconds=2.0, work=9.8e4, growth=2.0)
+                threshold=4e4, growth=2.0)
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
@@ -119,7 +125,7 @@ def sampling_kernel_pays(items: float) -> bool:
     not depend on what ran before in the process or on the state of numba's cache."""
     if _mode == "numpy":
         return False
-    if _mode == "auto" and _needed(_SAMPLING, items) < _SETUP_SECONDS + _LOAD_SECONDS:
+    if _mode == "auto" and items * _repeats < _SAMPLING.threshold:
         return False
     return _available(_SAMPLING.module)
 
@@ -165,18 +171,15 @@ def _pending(kernel: _Kernel) -> list[tuple[str, str, float]]:
     return [c for c in kernel.compiles if c[:2] not in _ready]
 
 
-def _needed(kernel: _Kernel, work: float) -> float:
-    """Seconds the numpy path may take for ``work``, over all the repeats."""
-    return _repeats * kernel.numpy_seconds(work)
-
-
 def _cost(kernel: _Kernel, module: ModuleType | None) -> float:
-    """Seconds to make ``kernel`` ready: numba's set-up unless done, then each pending
-    function loaded from the cache, or compiled where ``module`` (imported) shows the cache
-    does not hold it (without ``module``: taken to hold it)."""
+    """Seconds to make ``kernel`` ready: numba's set-up unless done, then the compile of
+    each pending function that ``module`` (imported) shows the cache does not hold (none
+    without ``module``); loading a cached one counts as nothing (milliseconds)."""
     setup = 0.0 if _ready else _SETUP_SECONDS
-    return setup + sum(seconds if module is not None and not _cached(mod, name) else
-                       _LOAD_SECONDS for mod, name, seconds in _pending(kernel))
+    if module is None:
+        return setup
+    return setup + sum(seconds for mod, name, seconds in _pending(kernel)
+                       if not _cached(mod, name))
 
 
 def _cached(module: str, name: str) -> bool:
@@ -199,11 +202,13 @@ def _wanted(kernel: _Kernel, work: float) -> ModuleType | None:
         return None
     pending = _pending(kernel)
     if _mode == "auto" and pending:
-        needed = _needed(kernel, work)
-        if needed < _cost(kernel, None):
+        work = work * _repeats
+        cheapest = _cost(kernel, None)
+        if cheapest and work < kernel.threshold_at(cheapest):
             return None  # cheaper in numpy than even loading it: numba stays unimported
         module = _load(kernel.module)
-        if module is None or needed < _cost(kernel, module):
+        cost = _cost(kernel, module)
+        if module is None or (cost and work < kernel.threshold_at(cost)):
             return None  # cheaper in numpy than compiling it
     module = _load(kernel.module)
     if module is not None:
