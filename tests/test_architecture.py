@@ -27,6 +27,7 @@ LAYERS = [
     ("_matching_start", 0),  # imported by _numba_kernels (same rank: both leaves of the tree)
     ("_warm_kernels", 1),  # imports the cold solver's pieces from _numba_kernels
     ("_threads", 0), ("_special_functions", 0),
+    ("_jit", 0),  # how every kernel module compiles (numba's njit, its cache): imports none
 ]
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math  # noqa: F401  (a global of the rebuilt functions)
 import types
 
-import numba
 import numpy as np  # noqa: F401  (a global of the rebuilt functions)
 
 from . import _smi_sums
+from ._jit import kernel
 from ._smi_sums import _BUFFER, _TABLE  # noqa: F401  (globals of the rebuilt functions)
 
 
@@ -23,7 +23,7 @@ def _compiled(func):
     """``func``'s code with this module's globals, compiled (cached machine code)."""
     rebuilt = types.FunctionType(func.__code__, globals(), func.__name__, func.__defaults__)
     rebuilt.__doc__, rebuilt.__qualname__ = func.__doc__, func.__qualname__
-    return numba.njit(cache=True, nogil=True)(rebuilt)
+    return kernel(rebuilt)
 
 
 # leaves first: each function compiles against the compiled ones it calls

@@ -209,8 +209,9 @@ def _row_covariance(n, a, ub, cb, floor, buf, lo, count, start, f, h):
             k_lo, c = window(pop, b, a - s_hi, floor, buf)
             for s in range(s_hi, first - 1, -1):
                 if s < s_hi:
-                    k_lo, c, _ = advance(pop, b, a - s - 1, floor, k_lo, c, buf, no_phis, 0,
-                                         0.0)
+                    # an int64 0, not a literal: one compiled version of advance
+                    k_lo, c, _ = advance(pop, b, a - s - 1, floor, k_lo, c, buf, no_phis,
+                                         np.int64(0), 0.0)
                 p_s = acc[0, s - s_lo]
                 if p_s < floor * top:
                     continue

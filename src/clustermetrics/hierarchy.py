@@ -7,7 +7,7 @@ every pair-counting score is a function of sum_ij C(n_ij, 2) and sum_j C(b_j, 2)
 information score of MI, H(truth) and H(prediction): those sums change only in the merged
 columns. Merging the smaller column's cells into the larger one (small into large) makes
 all N - 1 levels cost O(N log N); see :mod:`clustermetrics._merge_loop` (compiled with
-numba when installed, the ``fast`` extra).
+numba where the tree is large enough to repay it, :mod:`clustermetrics._kernels`).
 
 Which scores update this way is read off the registry: a score qualifies when its
 function reads nothing of the table but the pair counts, (MI, H(truth), H(prediction)) and

@@ -46,9 +46,9 @@ sum_ij min(a_i, b_j) <= N min(K_a, K_b), so with every pair's relative tail
 T <= tol / (2 min(K_a, K_b) log N) the total error of the EMI is at most ``tol`` (default
 1e-15 nats, below the rounding error of the sum itself).
 
-The same walk is compiled with numba when the optional ``fast`` extra is installed and the
-work is large enough to pay for loading it (:mod:`clustermetrics._kernels`); it stops each
-side at the first cell where the same bound holds, and tests check both paths agree.
+The same walk is compiled with numba when the work is large enough to pay for compiling
+or loading it (:mod:`clustermetrics._kernels`); it stops each side at the first cell
+where the same bound holds, and tests check both paths agree.
 """
 
 from __future__ import annotations

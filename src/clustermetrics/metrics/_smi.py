@@ -476,8 +476,10 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
     mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
     shift = math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
     if kernel is not None:
-        means, cov = kernel(ua, ca.astype(np.int64), ub, cb.astype(np.int64), n, k0,
-                            np.ascontiguousarray(slope, dtype=np.float64), cut)
+        # one type per argument: numba compiles a version of a kernel per type it meets
+        ints = [np.require(x, np.int64, ["C", "W"]) for x in (ua, ca, ub, cb, k0)]
+        means, cov = kernel(ints[0], ints[1], ints[2], ints[3], int(n), ints[4],
+                            np.require(slope, np.float64, ["C", "W"]), float(cut))
         e_t = math.fsum((means * weight).ravel().tolist())
         return e_t + shift, max(math.fsum((ca * cov).tolist()), 0.0)
 
@@ -783,11 +785,13 @@ def sample_stats(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int,
             rows, cols = np.nonzero(table)
             out[:, s] = ctl.stats(rows, cols, table[rows, cols])
         return out
-    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples)
+    # the compiled count takes int32 column codes, so up to 2^31 - 1 clusters
+    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples) \
+        if b.shape[0] < 2**31 else None
     small = a.shape[0] * b.shape[0] < 2**31
     base = (_layout(a) * np.int64(b.shape[0])).astype(np.int32 if small else np.int64)
     # int32 codes: half the memory traffic, and the same permutation as int64 codes
-    cols = _layout(b).astype(np.int32 if small else np.int64)
+    cols = _layout(b).astype(np.int32 if small or kernel is not None else np.int64)
     lin = ctl.linear if ctl.linear is not None else np.zeros((0, 1, 1))
     for s in range(n_samples):
         perm = rng.permutation(cols)
