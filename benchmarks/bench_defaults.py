@@ -30,7 +30,7 @@ The install is recorded (editable or plain, numpy / scipy / numba versions, whic
 are present); figures from anything but a plain install come with a warning.
 
     make bench-defaults                                     # fresh plain venv, --check
-    python benchmarks/bench_defaults.py --quick             # ~15 min on 2 busy cores
+    python benchmarks/bench_defaults.py --quick             # ~20 min on 2 cores at load 6
     python benchmarks/bench_defaults.py --targets 2,5 --json out.json --check
 """
 
@@ -102,7 +102,7 @@ class Row:
         value = f"{self.value:10.2f}{self.unit}"
         limit = f"{self.limit:g}{self.unit}"
         status = "PASS" if self.ok else "FAIL"
-        return f"[{self.target}] {self.case:<58} {value} <= {limit:<6} {status}  {self.detail}"
+        return f"[{self.target}] {self.case:<56} {value} <= {limit:<6} {status}  {self.detail}"
 
 
 # ---------------------------------------------------------------- what is measured
@@ -394,7 +394,7 @@ def compile_rows(quick: bool, repeats: int) -> list[Row]:
             rows.append(Row("3", case, float("inf"), COMPILE_LIMIT_S, "s", got["error"]))
         else:
             numba = "numba loaded" if got["numba_loaded"] else "numba not loaded"
-            rows.append(Row("3", f"first - second call: {got['what']}",
+            rows.append(Row("3", f"compile wall: {got['what']}",
                             got["first"] - got["second"], COMPILE_LIMIT_S, "s",
                             f"first {got['first']:.2f} s, second {got['second']:.2f} s; "
                             f"{numba}"))
@@ -475,6 +475,14 @@ def import_rows(repeats: int = 5) -> list[Row]:
 # ---------------------------------------------------------------- main
 
 
+def _json_row(row: Row) -> dict[str, Any]:
+    """A row as strict JSON: a score that raised (an infinite ratio) becomes null."""
+    out = dict(asdict(row), ok=row.ok)
+    if not np.isfinite(row.value):
+        out["value"] = None
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
@@ -530,7 +538,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w") as fh:
             json.dump({"install": info, "install_warnings": problems, "quick": args.quick,
                        "load": [load_before, os.getloadavg()],
-                       "rows": [dict(asdict(r), ok=r.ok) for r in rows]}, fh, indent=1)
+                       "rows": [_json_row(r) for r in rows]}, fh, indent=1, allow_nan=False)
     return 1 if args.check and failed else 0
 
 

@@ -4,6 +4,7 @@ measured without editing the script (no timing here)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -78,7 +79,11 @@ def test_a_score_that_raises_is_a_failure(bench, monkeypatch):
     got = bench._score_seconds("broken_score", [0, 1], [0, 1], 1, 1.0, warm_up=False)
     assert got == "raised ValueError: labels_true: not today"
     assert bench._ratio(got, 1.0) == float("inf")
-    assert not bench.Row("2", "broken_score", bench._ratio(got, 1.0), 10.0, "x").ok
+    row = bench.Row("2", "broken_score", bench._ratio(got, 1.0), 10.0, "x")
+    assert not row.ok
+    assert json.loads(json.dumps(bench._json_row(row), allow_nan=False)) == \
+        {"target": "2", "case": "broken_score", "value": None, "limit": 10.0, "unit": "x",
+         "detail": "", "ok": False}
 
 
 def test_sorted_tree_is_a_valid_linkage_of_every_point(bench):
