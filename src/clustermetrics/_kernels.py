@@ -152,13 +152,15 @@ def sampling_kernel_pays(items: float) -> bool:
 
 
 @contextmanager
-def repeated(times: int) -> Iterator[None]:
+def repeated(times: float) -> Iterator[None]:
     """Inside it, the work asked of a kernel counts ``times`` over: a loop that repeats one
     computation (bootstrap replicates, permutation draws) loads the compiled kernels when
-    their load repays over all the repeats, not only when one repeat does."""
+    their load repays over all the repeats, not only when one repeat does. A ``times``
+    below 1 scales the repeats down (never below 1): inside a loop, the share of its
+    iterations that will compute this work (the rest found computed already)."""
     global _repeats
     old = _repeats
-    _repeats = old * max(1, int(times))
+    _repeats = max(1, round(old * times)) if times < 1 else old * max(1, int(times))
     try:
         yield
     finally:

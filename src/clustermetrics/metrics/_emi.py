@@ -178,10 +178,10 @@ def _unordered(pa, pb, weight):
 
 
 # The numpy walk's cost per call beyond its window cells, in cells (~25 ns each): its
-# blocks of vectorised steps cost ~3 ms on a 10 x 10 table of N = 1000 whose windows hold
-# ~4,000 cells, against ~0.07 ms compiled; a loop of bootstrap replicates of small tables
-# repays loading the kernel through this term
-_CALL_CELLS = 1e5
+# blocks of vectorised steps cost ~0.5 ms on 8 items, ~1 ms on a 10 x 10 table of N = 1000
+# whose windows hold ~4,500 cells (load 2), against ~0.07 ms compiled; a loop of bootstrap
+# replicates of such tables repays loading the kernel through this term
+_CALL_CELLS = 3e4
 
 
 def _work(pa: np.ndarray, pb: np.ndarray, n: int, tail_tol: float) -> float:

@@ -30,7 +30,7 @@ import numpy as np
 from .. import _kernels
 from ..table import Contingency, as_contingency
 from ..table.factorize import factorize
-from ..table.stack import TableStack, is_stack
+from ..table.stack import Table, TableStack, is_stack
 from ..table.validation import as_label_array, check_same_length
 from ._cells import (
     _CHUNK,
@@ -53,7 +53,6 @@ from ._elementwise import (
     is_many,
     maximum,
     minimum,
-    one_by_one,
     ratio,
     select,
     sqrt,
@@ -62,7 +61,14 @@ from ._elementwise import (
 )
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
-from ._reduced import CodeSpec, code_difference, distinct, minimise, stirling_excess
+from ._reduced import (
+    CodeSpec,
+    Optimum,
+    code_difference,
+    distinct,
+    minimise,
+    stirling_excess,
+)
 from ._smi import (
     exact_cost,
     exact_variance,
@@ -278,7 +284,7 @@ def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:
     return table.cached("information:conditional", compute)
 
 
-def _info(table: Contingency) -> tuple[float, float, float]:
+def _info(table: Table) -> tuple[float, float, float]:
     """(MI, H(truth), H(prediction)), cached on the table (arrays of each table's values
     for a stack)."""
     if is_stack(table):
@@ -326,8 +332,9 @@ def _stack_entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 
 def _emi(table: Contingency) -> float:
-    if is_stack(table):  # one sum over hypergeometric laws per table
-        return table.cached("emi", lambda s: np.array(s.each(_emi), dtype=np.float64))
+    if is_stack(table):  # one sum over hypergeometric laws per pair of margins
+        return table.cached("emi", lambda s: np.array(s.by_margins(_emi, "emi"),
+                                                      dtype=np.float64))
     return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
         t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
@@ -695,9 +702,8 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     "FastAMI - a Monte Carlo approach to the adjustment for chance in clustering
     comparison metrics", AAAI 2023.
     """
-    if is_stack(table):  # one variance problem per table
-        return one_by_one(table, lambda t: standardized_mutual_info_score.body(
-            t, method=method, n_samples=n_samples, random_state=random_state))
+    if is_stack(table):  # the null's mean and sd depend on the margins alone
+        return cast(float, _stack_smi(table, method, n_samples, random_state))
     if _smi_undefined(table):
         raise Undefined(0.0, "SMI is undefined (0/0): MI is the same for every pairing (a "
                              "labelling with a single label or only singletons)")
@@ -705,6 +711,23 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     if result.sd_mi <= 0:
         raise Undefined(0.0, "SMI is undefined (0/0): the sampled MI did not vary")
     return result.value
+
+
+def _stack_smi(stack: TableStack, method: str, n_samples: int,
+               random_state: int) -> np.ndarray:
+    """SMI of each table of a stack: (MI - E[MI]) / sd[MI], the null's moments computed
+    once per pair of margins (a representative table's :func:`_smi`), MI per table; the
+    0/0 cases recorded as for one table."""
+    name = f"smi:{method}:{n_samples}:{random_state}"
+    nulls = stack.cached(name, lambda s: s.by_margins(
+        lambda t: (_smi_undefined(t), _smi(t, method, n_samples, random_state)), name))
+    undefined = np.array([u for u, _ in nulls])
+    expected = np.array([r.expected_mi for _, r in nulls])
+    sd = np.array([r.sd_mi for _, r in nulls])
+    undefined_where(stack, undefined, 0.0, "SMI is undefined (0/0): MI is the same for "
+                    "every pairing")
+    undefined_where(stack, sd <= 0, 0.0, "SMI is undefined (0/0): the sampled MI did not vary")
+    return ratio(_info(stack)[0] - expected, sd, 0.0)
 
 
 # --------------------------------------------------------------------------- RMI
@@ -723,25 +746,45 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
     the small Stirling terms, so no difference of two numbers of size N log N is formed.
     Where the optimal concentrations are large the codes are nearly N log q and their
     difference is taken from the small remainders instead (``code_difference``)."""
-    def compute(t: Contingency) -> tuple[float, float, float, float]:
-        mi, h_t, h_p = _info(t)
-        n, q_t, q_p = t.n_samples, t.n_classes, t.n_clusters
-        a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
-        whole = (np.array([float(n)]), np.ones(1))
-        c_t, c_p, t_p, p_t, t_t, p_p = minimise([
-            CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b), CodeSpec(q_t, *b, *cells),
+    if is_stack(table):  # every table's codes minimised together
+        return table.cached("reduced", _stack_reduced_parts)
+    return table.cached("reduced", lambda t: _reduced_finish(t, minimise(_reduced_specs(t))))
+
+
+def _reduced_specs(t: Contingency) -> list[CodeSpec]:
+    """The six codes of a table: H(g), H(c), H(g|c), H(c|g), H(g|g), H(c|c)."""
+    q_t, q_p = t.n_classes, t.n_clusters
+    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
+    whole = (np.array([float(t.n_samples)]), np.ones(1))
+    return [CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b), CodeSpec(q_t, *b, *cells),
             CodeSpec(q_p, *a, *cells), CodeSpec(q_t, *a, *a, increasing=True),
-            CodeSpec(q_p, *b, *b, increasing=True)])
-        s_n, s_c, s_a, s_b = stirling_excess([whole, cells, a, b])
-        shared = [n * mi, s_n, s_c, -s_a, -s_b]
-        return (code_difference(c_t, t_p, shared), code_difference(c_p, p_t, shared),
-                code_difference(c_t, t_t, [n * h_t, s_n, -s_a]),
-                code_difference(c_p, p_p, [n * h_p, s_n, -s_b]))
-    if is_stack(table):  # one minimisation of each code per table
-        return table.cached("reduced", lambda s: tuple(
-            np.array(column, dtype=np.float64)
-            for column in zip(*s.each(_reduced_parts), strict=True)))
-    return table.cached("reduced", compute)
+            CodeSpec(q_p, *b, *b, increasing=True)]
+
+
+def _reduced_finish(t: Contingency, codes: list[Optimum],
+                    ) -> tuple[float, float, float, float]:
+    """:func:`_reduced_parts` from the table's six minimised codes."""
+    mi, h_t, h_p = _info(t)
+    n = t.n_samples
+    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
+    whole = (np.array([float(n)]), np.ones(1))
+    c_t, c_p, t_p, p_t, t_t, p_p = codes
+    s_n, s_c, s_a, s_b = stirling_excess([whole, cells, a, b])
+    shared = [n * mi, s_n, s_c, -s_a, -s_b]
+    return (code_difference(c_t, t_p, shared), code_difference(c_p, p_t, shared),
+            code_difference(c_t, t_t, [n * h_t, s_n, -s_a]),
+            code_difference(c_p, p_p, [n * h_p, s_n, -s_b]))
+
+
+def _stack_reduced_parts(stack: TableStack) -> tuple[np.ndarray, ...]:
+    """:func:`_reduced_parts` of each table of a stack, the six codes of every distinct
+    table minimised in one :func:`~._reduced.minimise` (one array evaluation per step for
+    all of them, the same steps as for one table)."""
+    def batch(tables: list[Contingency]) -> list[tuple[float, float, float, float]]:
+        codes = minimise([spec for t in tables for spec in _reduced_specs(t)])
+        return [_reduced_finish(t, codes[6 * i:6 * i + 6]) for i, t in enumerate(tables)]
+    parts = stack.each_batch(batch, "reduced")
+    return tuple(np.array(column, dtype=np.float64) for column in zip(*parts, strict=True))
 
 
 @score(needs=_CODE_LENGTHS)
