@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test lint bench clean readme java docs docs-build
+.PHONY: demo test lint bench bench-defaults clean readme java docs docs-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,16 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python benchmarks/bench_peers.py
+
+# The install users make (numpy, scipy, numba; none of our extras), rebuilt from scratch
+# each time so that nothing else leaks in, with scikit-learn beside it as the peer. Options
+# for the script: make bench-defaults BENCH_ARGS="--quick --json build/defaults.json"
+PLAIN_VENV := build/plain-venv
+bench-defaults:
+	rm -rf $(PLAIN_VENV) build/lib  # setuptools never prunes build/lib: a deleted module would ship
+	$(PYTHON) -m venv $(PLAIN_VENV)
+	$(PLAIN_VENV)/bin/pip install --quiet . scikit-learn
+	$(PLAIN_VENV)/bin/python benchmarks/bench_defaults.py --check $(BENCH_ARGS)
 
 readme: $(STAMP)
 	$(BIN)/python tools/update_readme.py

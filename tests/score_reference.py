@@ -69,8 +69,9 @@ class Table:
             if len(row) != width:
                 raise ValueError("table rows must have equal lengths")
             for v in row:
-                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                    raise ValueError(f"table cells must be non-negative ints, got {v!r}")
+                if not isinstance(v, (int, Fraction)) or isinstance(v, bool) or v < 0:
+                    raise ValueError("table cells must be non-negative ints or Fractions, "
+                                     f"got {v!r}")
         self.n = [list(r) for r in rows]
         self.k, self.l = len(rows), width
         self.a = [sum(r) for r in rows]
@@ -86,7 +87,7 @@ class Table:
         """(TP, FN, FP, TN) over unordered item pairs, by the cells the two items are in."""
         tp = fn = fp = tn = 0
         for _, _, v in self.cells:
-            tp += v * (v - 1) // 2  # both items in one cell: same class, same cluster
+            tp += _pairs_of(v)  # both items in one cell: same class, same cluster
         for (i1, j1, v1), (i2, j2, v2) in itertools.combinations(self.cells, 2):
             if i1 == i2:
                 fn += v1 * v2  # same class, different clusters
@@ -94,7 +95,7 @@ class Table:
                 fp += v1 * v2  # different classes, same cluster
             else:
                 tn += v1 * v2
-        assert tp + fn + fp + tn == self.total * (self.total - 1) // 2
+        assert tp + fn + fp + tn == _pairs_of(self.total)
         return tp, fn, fp, tn
 
     @cached_property
@@ -121,14 +122,14 @@ class Table:
     def info(self) -> dict[str, mpmath.mpf]:
         """Entropies, MI and conditional entropies from their definitions (nats)."""
         n = self.total
-        mp = mpmath.mpf
+        mp = _mp
 
         def plogp(count: int, whole: int) -> mpmath.mpf:  # -(c/N) log(c/whole)
-            return -mp(count) / n * mpmath.log(mp(count) / whole)
+            return -mp(Fraction(count, n)) * mpmath.log(mp(Fraction(count, whole)))
 
         h_u = mpmath.fsum(plogp(x, n) for x in self.a)
         h_v = mpmath.fsum(plogp(x, n) for x in self.b)
-        mi = mpmath.fsum(mp(v) / n * mpmath.log(mp(n * v) / (self.a[i] * self.b[j]))
+        mi = mpmath.fsum(mp(Fraction(v, n)) * mpmath.log(mp(Fraction(n * v, self.a[i] * self.b[j])))
                          for i, j, v in self.cells)
         return {
             "h_u": h_u,
@@ -171,7 +172,8 @@ class Table:
     @cached_property
     def matched_count(self) -> int:
         """Items on the best one-to-one class-cluster mapping (clustering accuracy)."""
-        return int(self.best_matching(lambda i, j: Fraction(self.n[i][j])))
+        best = self.best_matching(lambda i, j: Fraction(self.n[i][j]))
+        return int(best) if best.denominator == 1 else best
 
     @cached_property
     def matched_recall(self) -> Fraction:
@@ -187,12 +189,27 @@ class Table:
 
 
 @lru_cache(maxsize=2048)
-def _table(rows: tuple[tuple[int, ...], ...]) -> Table:
+def _table(rows: tuple[tuple[int, ...], ...], dps: int = _DPS) -> Table:
+    """The Table of ``rows``, one per working precision (its mpmath values are cached)."""
     return Table(rows)
 
 
 def _as_rows(table) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(int(v) if not isinstance(v, int) else v for v in row) for row in table)
+    return tuple(tuple(_cell(v) for v in row) for row in table)
+
+
+def _cell(v) -> int | Fraction:
+    """A cell as an int, or as the exact Fraction of a real mass (a float64 cell is a
+    dyadic rational: Fraction(float) is its exact value)."""
+    if isinstance(v, int | Fraction):
+        return v
+    exact = Fraction(float(v)) if not hasattr(v, "numerator") else Fraction(v)
+    return int(exact) if exact.denominator == 1 else exact
+
+
+def _pairs_of(v: int | Fraction) -> int | Fraction:
+    """C(v, 2) = v (v - 1) / 2, an int for whole items, a Fraction for a real mass."""
+    return v * (v - 1) // 2 if isinstance(v, int) else v * (v - 1) / 2
 
 
 def pair_counts(table) -> tuple[int, int, int, int]:
@@ -400,7 +417,7 @@ def _afmi(t: Table) -> mpmath.mpf:
     m, pq = a + b + c + d, (a + b) * (a + c)
     if pq == 0:
         return mpmath.mpf(0)
-    root = mpmath.sqrt(pq)
+    root = mpmath.sqrt(_mp(pq))
     fm, expected = a / root, root / m
     return (fm - expected) / (1 - expected)
 
@@ -811,21 +828,21 @@ REFERENCES: dict[str, Callable[[Table], Fraction | mpmath.mpf]] = {
 }
 
 
-def reference(key: str, table) -> Fraction | float:
+def reference(key: str, table, dps: int = _DPS) -> Fraction | float:
     """The exact value of registry score ``key`` on ``table`` (rows = classes): a
-    ``Fraction`` for rational scores, else the float nearest to an 80-digit value."""
+    ``Fraction`` for rational scores, else the float nearest to a ``dps``-digit value."""
     if key not in REFERENCES:
         raise KeyError(f"no reference for score {key!r}: add it to tests/score_reference.py")
-    t = _table(_as_rows(table))
-    with mpmath.workdps(_DPS):
+    t = _table(_as_rows(table), dps)
+    with mpmath.workdps(dps):
         value = REFERENCES[key](t)
         return value if isinstance(value, Fraction) else float(value)
 
 
-def reference_mp(key: str, table) -> Fraction | mpmath.mpf:
+def reference_mp(key: str, table, dps: int = _DPS) -> Fraction | mpmath.mpf:
     """Like :func:`reference`, without rounding the mpmath value to a float."""
-    t = _table(_as_rows(table))
-    with mpmath.workdps(_DPS):
+    t = _table(_as_rows(table), dps)
+    with mpmath.workdps(dps):
         return REFERENCES[key](t)
 
 

@@ -1,9 +1,13 @@
 """Exactness of every fast path: each one must give the same result as its slow reference."""
 
 import math
+import sys
 
 import numpy as np
+import pandas
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clustermetrics.metrics._emi import expected_mutual_information
 from clustermetrics.table import counting
@@ -25,6 +29,33 @@ def test_factorize_paths_agree(shift):
     ref_uniques, ref_codes = np.unique(v, return_inverse=True)
     assert np.array_equal(uniques, ref_uniques)
     assert np.array_equal(codes, ref_codes)
+
+
+_LABEL_ARRAYS = st.one_of(
+    st.lists(st.text(max_size=4), min_size=1, max_size=60).map(np.array),
+    st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1,
+             max_size=60).map(np.array),
+    st.lists(st.integers(-2**63, 2**63 - 1), min_size=1, max_size=60).map(
+        lambda v: np.array(v, dtype=np.int64)),
+    st.lists(st.one_of(st.integers(-10**30, 10**30), st.text(max_size=3)), min_size=1,
+             max_size=40).map(lambda v: np.array(v, dtype=object)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_LABEL_ARRAYS)
+def test_factorize_with_and_without_pandas_agree(values):
+    """Labels factorise alike whether pandas hashes them (installed and imported, or
+    enough labels to repay importing it) or numpy / a dict does (a few labels, pandas not
+    imported): the same sorted labels and codes."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fz, "_PANDAS_FROM", 0)
+        mp.setitem(sys.modules, "pandas", pandas)
+        with_pandas = fz.factorize(values)
+        mp.setattr(fz, "_PANDAS_FROM", 10**18)
+        mp.delitem(sys.modules, "pandas")
+        without = fz.factorize(values)
+    assert np.array_equal(with_pandas[0], without[0])
+    assert with_pandas[1].tolist() == without[1].tolist()
 
 
 def test_dense_and_sort_counting_give_identical_tables(monkeypatch):

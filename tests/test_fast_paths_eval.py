@@ -259,11 +259,13 @@ def test_bad_kernels_environment_value_is_an_error(monkeypatch):
 
 
 def test_repeated_work_counts_towards_loading_the_kernels(monkeypatch):
-    """In "auto" mode, before any kernel is loaded: a small matching alone stays in scipy,
-    the same matching repeated by a loop (a bootstrap's replicates) loads the kernel, and
-    the count is restored on leaving the loop (nested loops multiply)."""
+    """In "auto" mode, before any kernel is ready and with their cache warm: a small
+    matching alone stays in scipy, the same matching repeated by a loop (a bootstrap's
+    replicates) loads the kernel, and the count is restored on leaving the loop (nested
+    loops multiply)."""
     monkeypatch.setattr(_kernels, "_mode", "auto")
-    monkeypatch.setattr(_kernels, "_loaded", {})
+    monkeypatch.setattr(_kernels, "_ready", set())
+    monkeypatch.setattr(_kernels, "_cached", lambda module, name: True)
     assert _kernels.matching_kernel(100) is None and _kernels._repeats == 1
     with _kernels.repeated(10):
         with _kernels.repeated(20):

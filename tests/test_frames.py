@@ -137,10 +137,10 @@ def test_weighted_rows_equal_evaluate_of_repeated_rows(seed, n, n_runs, library,
 
 
 @pytest.mark.parametrize("weights, words", [
-    ([1, -1, 1, 1], "weight column 'w': must be non-negative"),
-    ([1, float("inf"), 1, 1], "weight column 'w': contains 1 infinite"),
-    ([0.5, 1e150, 1e150, 1], "weight column 'w': adds up to 2e\\+150"),
-    ([1, float("nan"), 1, 1], "weight column 'w': contains"),
+    ([1, -1, 1, 1], "weight column 'w' holds 1 negative weights \\(the first: row 1 = -1\\)"),
+    ([1, float("inf"), 1, 1], "weight column 'w' holds 1 infinite weights"),
+    ([0.5, 1e150, 1e150, 1], "weight column 'w' adds up to 2e\\+150"),
+    ([1, float("nan"), 1, 1], "weight column 'w' holds 1 NaN weights"),
     ([0, 0, 0, 0], "weight column 'w' is 0 for every row"),
 ])
 def test_bad_weights_name_the_column(weights, words):

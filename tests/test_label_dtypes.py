@@ -274,9 +274,10 @@ def test_not_a_sequence_of_labels(labels, match):
 
 
 @pytest.mark.parametrize("counts, match", [
-    ([1.0, float("nan")], "NaN"), ([1, None], "type NoneType"), (["1", "2"], "type str"),
-    ([1, -2], "non-negative"), ([1.5, float("inf")], "infinite"), ([2.0**63, 1], "2\\*\\*63"),
-    ([2**62, 2**62], "add up to 9223372036854775808"), (np.array([True, True]), "dtype bool"),
+    ([1.0, float("nan")], "NaN"), ([1, None], "1 missing"),
+    (["1", "2"], "2 counts that are not numbers"), ([1, -2], "1 negative counts"),
+    ([1.5, float("inf")], "infinite"), ([2.0**63, 1], "2\\*\\*63"),
+    ([2**62, 2**62], "adds up to 9223372036854775808"), (np.array([True, True]), "dtype bool"),
     (np.array([2**63, 1], np.uint64), "2\\*\\*63"),
 ])
 def test_bad_counts_say_counts(counts, match):
@@ -288,7 +289,7 @@ def test_tables_beyond_int64_are_refused_everywhere():
     half = Contingency.from_counts(["a"], ["x"], [2**62])
     with pytest.raises(ValueError, match="2\\*\\*63 - 1"):
         half + half
-    with pytest.raises(ValueError, match="matrix: the counts add up"):
+    with pytest.raises(ValueError, match="matrix adds up to 9223372036854775808, more than"):
         Contingency.from_matrix(np.array([[2**62, 2**62]], dtype=object))
     assert Contingency.from_matrix(np.array([[2**62, 2**62 - 1]], dtype=object)).n_samples \
         == 2**63 - 1
@@ -327,7 +328,7 @@ def test_types_numpy_cannot_hold_are_read_as_python_values():
 def test_masked_counts_are_refused_in_every_constructor():
     with pytest.raises(ValueError, match="matrix contains 1 masked"):
         Contingency.from_matrix(np.ma.array([[1, 2], [3, 4]], mask=[[0, 1], [0, 0]]))
-    with pytest.raises(ValueError, match="counts contains 1 masked"):
+    with pytest.raises(ValueError, match="counts holds 1 missing \\(None, NULL, masked"):
         Contingency.from_counts([0, 1], [0, 1], np.ma.array([1, 2], mask=[0, 1]))
 
 

@@ -35,9 +35,9 @@ def test_integer_weights_equal_repeating_the_items_for_every_score(data):
 
 
 @pytest.mark.parametrize("weights, message", [
-    ([1, 2.5, float("inf")], "infinite"),
-    ([1, -1.5, 1], "non-negative"),
-    ([1, -1, 1], "non-negative"),
+    ([1, 2.5, float("inf")], "sample_weight holds 1 infinite weights"),
+    ([1, -1.5, 1], "sample_weight holds 1 negative weights \\(the first: sample_weight\\[1\\]"),
+    ([1, -1, 1], "sample_weight holds 1 negative weights"),
     ([0, 0, 0], "0 for every item"),
     ([1, 1], "labels_true and sample_weight have different lengths"),
     ([1, float("nan"), 1], "NaN"),
@@ -74,7 +74,7 @@ def test_weight_dtypes_and_magnitudes_give_the_table_of_the_counts(weights):
 
 @pytest.mark.parametrize("weights, message", [
     ([2**62, 2**62, 1, 1], "more than 2\\*\\*63 - 1"),
-    (np.array([True, True, False, True]), "non-negative integer counts, got dtype bool"),
+    (np.array([True, True, False, True]), "holds 4 weights that are not numbers \\(dtype bool"),
     (np.ma.masked_array([1, 2, 3, 4], mask=[0, 1, 0, 0]), "masked"),
     ([1, None, 1, 1], "sample_weight"),
     (["1", "2", "3", "4"], "sample_weight"),

@@ -123,7 +123,7 @@ def test_real_weights_are_used_or_refused_naming_sample_weight(name):
 
 @pytest.mark.parametrize("name", sorted(CALLS))
 @pytest.mark.parametrize("weights, words", [
-    ([1, -1, 1, 1, 1], "non-negative"), ([1, float("nan"), 1, 1, 1], "NaN"),
+    ([1, -1, 1, 1, 1], "holds 1 negative weights"), ([1, float("nan"), 1, 1, 1], "NaN"),
     ([1, 1], "different lengths"), (3, "one weight per"), ([0, 0, 0, 0, 0], "0 for every"),
 ])
 def test_bad_weights_are_refused_naming_sample_weight(name, weights, words):

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics import Contingency
+from clustermetrics import Contingency, _kernels
 from clustermetrics.metrics import _smi
 from smi_dense_reference import dense_exact_variance
 from smi_reference import nested_variance, two_by_two_variance
@@ -37,44 +37,54 @@ def dominant_row(draw):
     return [top, *rest]
 
 
+# every reference test runs both the numpy sums and the compiled row-conditioning pass
+# (the plain-Python run of the latter where the tables are small)
+PATHS = pytest.mark.parametrize("path", ["numpy", "compiled"])
+SMALL_PATHS = pytest.mark.parametrize("path", ["numpy", "compiled", "python"])
+
+
+@PATHS
 @settings(max_examples=10, deadline=None)
 @given(dominant_row())
-def test_large_counts_match_the_nested_sums_in_mpmath(table):
+def test_large_counts_match_the_nested_sums_in_mpmath(path, table):
     a, b, n, ok = _margins(table)
     if not ok:
         return
     e_ref, v_ref = nested_variance(a, b)
-    e_s, var_s = _smi.exact_variance(a, b, n)
+    e_s, var_s = _smi.exact_variance(a, b, n, path=path)
     assert e_s == pytest.approx(float(e_ref), rel=1e-14)
     assert var_s == pytest.approx(float(v_ref), rel=1e-12)
     # the transposed table runs the other orientation of the sums
-    assert _smi.exact_variance(b, a, n)[1] == pytest.approx(float(v_ref), rel=1e-12)
+    assert _smi.exact_variance(b, a, n, path=path)[1] == pytest.approx(float(v_ref),
+                                                                             rel=1e-12)
 
 
+@PATHS
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.integers(0, 10**6), min_size=2, max_size=2),
        st.lists(st.integers(0, 1000), min_size=2, max_size=2))
-def test_two_by_two_matches_the_direct_sum(big, small):
+def test_two_by_two_matches_the_direct_sum(path, big, small):
     a, b, n, ok = _margins([big, small])
     if not ok:
         return
     e_ref, v_ref = two_by_two_variance(a, b)
-    e_s, var_s = _smi.exact_variance(a, b, n)
+    e_s, var_s = _smi.exact_variance(a, b, n, path=path)
     assert e_s == pytest.approx(float(e_ref), rel=1e-14)
     assert var_s == pytest.approx(float(v_ref), rel=1e-12)
 
 
+@SMALL_PATHS
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 4).flatmap(lambda c: st.lists(
     st.lists(st.integers(0, 25), min_size=c, max_size=c), min_size=2, max_size=4)))
-def test_matches_the_dense_implementation(table):
+def test_matches_the_dense_implementation(path, table):
     """The previous implementation (dense laws, log k! table) where it is cheap; its own
     rounding grows with N (1e-11 at N ~ 1e3 against 40 digits), hence the small counts."""
     a, b, n, ok = _margins(table)
     if not ok:
         return
     e0, v0 = dense_exact_variance(a, b, n)
-    e1, v1 = _smi.exact_variance(a, b, n)
+    e1, v1 = _smi.exact_variance(a, b, n, path=path)
     assert e1 == pytest.approx(e0, rel=1e-13)
     assert v1 == pytest.approx(v0, rel=1e-12)
 
@@ -113,26 +123,50 @@ def test_exact_smi_within_fastami_monte_carlo_error(monkeypatch):
 
 def test_exact_refuses_what_would_take_minutes():
     """Large counts spread over rows and columns: windows of ~1e4 points nested three
-    deep; ``method="exact"`` says so at once, ``auto`` samples."""
+    deep; without the compiled kernels ``method="exact"`` says so at once; with them the
+    estimate falls (~3e8 steps, a second or two) but ``auto`` still samples."""
     table = Contingency.from_matrix(np.array([[10**5, 2 * 10**4, 3], [5 * 10**4, 10**5, 7],
                                               [1, 2, 10**5]]))
-    start = time.perf_counter()
-    with pytest.raises(ValueError, match=r"method='exact' is too costly.*~\d\.\de\+\d+ "
-                                         r"hypergeometric terms"):
-        cm.standardized_mutual_info_score(table, method="exact")
-    assert time.perf_counter() - start < 2.0
+    old = _kernels.set_kernels("numpy")
+    try:
+        start = time.perf_counter()
+        with pytest.raises(ValueError, match=r"method='exact' is too costly.*~\d\.\de\+\d+ "
+                                             r"hypergeometric terms"):
+            cm.standardized_mutual_info_score(table, method="exact")
+        assert time.perf_counter() - start < 2.0
+        numpy_cost = _smi.exact_cost(table.class_sizes, table.cluster_sizes)[0]
+    finally:
+        _kernels.set_kernels(old)
+    compiled_cost = _smi.exact_cost(table.class_sizes, table.cluster_sizes)[0]
+    assert compiled_cost < numpy_cost / 2
     result = cm.standardized_mutual_info(table, n_samples=20)
     assert result.method == "monte_carlo" and 0 < result.standard_error < np.inf
 
 
+def test_compiled_pass_is_what_auto_runs_on_mid_size_tables():
+    """10 x 10 labels over 1000 items: Monte Carlo before the compiled pass (the numpy sums
+    would need ~1e7 terms); now exact, and equal to the numpy sums."""
+    rng = np.random.default_rng(0)
+    t, p = rng.integers(0, 10, 1000), rng.integers(0, 10, 1000)
+    table = Contingency.from_labels(t, p)
+    a, b = table.class_sizes, table.cluster_sizes
+    result = cm.standardized_mutual_info(table)
+    assert result.method == "exact" and result.standard_error == 0.0
+    e0, v0 = _smi.exact_variance(a, b, 1000, path="numpy")
+    e1, v1 = _smi.exact_variance(a, b, 1000, path="compiled")
+    assert e1 == pytest.approx(e0, rel=1e-14) and v1 == pytest.approx(v0, rel=1e-13)
+    assert result.sd_mi == pytest.approx(v0 ** 0.5 / 1000, rel=1e-13)
+
+
+@PATHS
 @pytest.mark.parametrize("n,k,seed", [(500, 100, 0), (3000, 1000, 1), (2000, 40, 2)])
-def test_many_sparse_cells_match_the_dense_implementation(n, k, seed):
+def test_many_sparse_cells_match_the_dense_implementation(path, n, k, seed):
     """Many labels, most cells empty: the summands' shifts must not bring in terms of the
     size of N (sum_ij a_i b_j / N = N) that cancel only up to rounding."""
     rng = np.random.default_rng(seed)
     table = Contingency.from_labels(rng.integers(0, k, n), rng.integers(0, k, n))
     a, b = table.class_sizes, table.cluster_sizes
     e0, v0 = dense_exact_variance(a, b, n)
-    e1, v1 = _smi.exact_variance(a, b, n)
+    e1, v1 = _smi.exact_variance(a, b, n, path=path)
     assert e1 == pytest.approx(e0, rel=1e-12)
     assert v1 == pytest.approx(v0, rel=1e-11)

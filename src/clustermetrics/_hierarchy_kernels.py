@@ -1,6 +1,6 @@
 """numba version of :mod:`clustermetrics._merge_loop` (the per-merge loop of
-:mod:`clustermetrics.hierarchy`); loaded only through :mod:`clustermetrics._kernels`
-(numba is the optional ``fast`` / ``hierarchy`` extra).
+:mod:`clustermetrics.hierarchy`); loaded only through :mod:`clustermetrics._kernels`,
+when the tree is large enough to repay compiling or loading it.
 
 The same Python source is compiled, so both paths do the same operations in the same
 order; tests/test_hierarchy.py checks that their outputs are identical. Only the map from
@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import types
 
-import numba
 import numpy as np
 
 from . import _merge_loop
+from ._jit import kernel, one_type
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: 2^64 / golden ratio, odd
 _SHIFT = np.uint64(32)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def _home(table, key):
     """The slot a key's probe starts at."""
     x = np.uint64(key) * _MIX
@@ -32,7 +32,7 @@ def _home(table, key):
     return np.int64(x & np.uint64(table.shape[0] // 2 - 1))
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _cell_claim(table, key, e):
     mask = table.shape[0] // 2 - 1
     i = _home(table, key)
@@ -47,7 +47,7 @@ def _cell_claim(table, key, e):
         i = (i + 1) & mask
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _cell_drop(table, key):
     mask = table.shape[0] // 2 - 1
     i = _home(table, key)
@@ -68,10 +68,9 @@ def _cell_drop(table, key):
 
 
 # the loop calls these by their global names: the compiled loop gets compiled ones
-_add_compensated = numba.njit(cache=True, nogil=True, inline="always")(
-    _merge_loop.add_compensated)
-_log_ratio = numba.njit(cache=True, nogil=True, inline="always")(_merge_loop.log_ratio)
-_merge_levels = numba.njit(cache=True, nogil=True)(types.FunctionType(
+_add_compensated = kernel(_merge_loop.add_compensated, inline="always")
+_log_ratio = kernel(_merge_loop.log_ratio, inline="always")
+_merge_levels = kernel(types.FunctionType(
     _merge_loop.merge_levels.__code__,
     {**vars(_merge_loop), "add_compensated": _add_compensated, "log_ratio": _log_ratio,
      "cell_claim": _cell_claim,
@@ -87,6 +86,10 @@ def merge_levels(n, left, right, classes, weights, total, n_classes, size_terms,
     entry = np.empty(3 * n, dtype=np.int64)
     col = np.empty(2 * n, dtype=np.int64)
     column = np.empty(2 * n - 1 if n else 0, dtype=np.int64)
-    _merge_levels(n, left, right, classes, weights, total, n_classes, size_terms, cell_offset,
-                  cell_terms, table, entry, col, column, out_tp, out_joined, out_nnz,
-                  out_h_pred, out_h_cond, out_h_cond_true)
+    # the outputs are filled in place: hierarchy._level_stats makes them int64 and float64
+    _merge_levels(int(n), one_type(left, np.int64), one_type(right, np.int64),
+                  one_type(classes, np.int64), one_type(weights, np.int64), int(total),
+                  int(n_classes), one_type(size_terms, np.float64),
+                  one_type(cell_offset, np.int64), one_type(cell_terms, np.float64),
+                  table, entry, col, column, out_tp, out_joined, out_nnz, out_h_pred,
+                  out_h_cond, out_h_cond_true)

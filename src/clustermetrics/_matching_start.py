@@ -1,5 +1,5 @@
 """numba Karp-Sipser start of a maximum-cardinality bipartite matching; loaded only through
-:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 Karp & Sipser, Maximum matchings in sparse random graphs, FOCS (1981): while a vertex has
 a single neighbour left, match the two and delete both (some maximum matching of what is
@@ -14,11 +14,12 @@ Hopcroft-Karp (:func:`clustermetrics._numba_kernels.maximum_matching`).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from ._jit import kernel
 
-@numba.njit(cache=True, nogil=True)
+
+@kernel(inner=True)
 def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
     """Delete matched vertex x (its degree already 0): its live neighbours (degree > 0) lose
     one; those left with one are pushed. Returns the new stack top."""
@@ -36,7 +37,7 @@ def _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top):
     return top
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
     """The live neighbour of x with the fewest live neighbours itself (-1: none)."""
     if x < nr:
@@ -53,7 +54,7 @@ def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
     return best
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def karp_sipser(indptr, idx, nr, nc, cptr, crow):
     """A maximal matching of the bipartite graph whose row i holds the columns
     ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row; column j's rows are
@@ -77,8 +78,11 @@ def karp_sipser(indptr, idx, nr, nc, cptr, crow):
         if deg[x] == 1:
             stack[top] = x
             top += 1
-    row_match = np.full(nr, -1, np.int64)
-    col_match = np.full(nc, -1, np.int64)
+    # np.empty and a fill: no np.full to compile (see _numba_kernels)
+    row_match = np.empty(nr, np.int64)
+    row_match[:] = -1
+    col_match = np.empty(nc, np.int64)
+    col_match[:] = -1
     scan = 0
     while True:
         if top > 0:

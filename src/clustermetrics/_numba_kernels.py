@@ -1,14 +1,14 @@
 """numba sparse maximum-weight matching of :mod:`.metrics._assignment`; loaded only through
-:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 The solver's result is checked against scipy's and brute force in tests/test_matching_solvers.py.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from ._jit import kernel, one_type
 from ._matching_start import karp_sipser
 
 # --------------------------------------------------------------------------- matching
@@ -19,9 +19,17 @@ from ._matching_start import karp_sipser
 # cells tight, free columns keep v = 0, so the row-perfect matching found last is optimal
 # (LP duality). Reduced costs are clamped at 0: float rounding of the potentials is the
 # only inexactness, and with integer-valued weights below 2**52 there is none.
+#
+# One compiled version per function: an integer constant handed to another compiled
+# function, or a counter that starts at one and is then handed over, types that argument
+# as a literal while numba infers the caller, and the callee is compiled once more for it
+# (about a second each on a fresh install). Such values are np.int64(...) here; the
+# Python entry points cast their arrays to the one dtype and layout the kernels take.
+# Likewise each signature of np.zeros, np.full or np.arange is one more function to
+# compile: arrays are np.empty with an explicit dtype (int64, float64 or bool_), filled.
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _heap_push(keys, nodes, size, key, node):
     i = size
     keys[i] = key
@@ -36,7 +44,7 @@ def _heap_push(keys, nodes, size, key, node):
     return size + 1
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _heap_pop(keys, nodes, size):
     key = keys[0]
     node = nodes[0]
@@ -58,7 +66,7 @@ def _heap_pop(keys, nodes, size):
     return key, node, size
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _reduced(p, end, i, idx, cost, u, v, nc):
     """(column, reduced cost >= 0) of the p-th cell of row i; p == end is its dummy."""
     if p < end:
@@ -70,7 +78,7 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
     return j, max(r, 0.0)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_match, dist,
                    drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr,
                    extra):
@@ -171,23 +179,28 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
             return nfree, scanned
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _matching_phases(indptr, idx, cost, nr, nc, budget):
     ncol = nc + nr
-    u = np.zeros(nr)
-    v = np.zeros(ncol)
+    u = np.empty(nr, np.float64)
+    v = np.empty(ncol, np.float64)
+    v[:] = 0.0
+    row_match = np.empty(nr, np.int64)
+    row_match[:] = -1
+    col_match = np.empty(ncol, np.int64)
+    col_match[:] = -1
+    free = np.empty(nr, np.int64)
     for i in range(nr):
         best = 0.0
         for e in range(indptr[i], indptr[i + 1]):
             best = min(best, cost[e])
         u[i] = best
-    row_match = np.full(nr, -1, np.int64)
-    col_match = np.full(ncol, -1, np.int64)
-    free = np.arange(nr)
-    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr, 1)
+        free[i] = i
+    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr,
+                   np.int64(1))
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
             extra):
     """The phases from a feasible start: reduced costs >= 0, matched cells tight, v <= 0
@@ -199,19 +212,27 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
     scan = indptr[nr] + nr
     mark_work = 0
     mark_free = nfree
-    dist = np.full(ncol, np.inf)
-    drow = np.full(nr, np.inf)
-    popped = np.zeros(ncol, np.bool_)
+    dist = np.empty(ncol, np.float64)
+    dist[:] = np.inf
+    drow = np.empty(nr, np.float64)
+    drow[:] = np.inf
+    popped = np.empty(ncol, np.bool_)
+    popped[:] = False
     touched = np.empty(ncol, np.int64)
     rtouched = np.empty(nr, np.int64)
-    heap_keys = np.empty(indptr[nr] + nr + 1)
+    heap_keys = np.empty(indptr[nr] + nr + 1, np.float64)
     heap_nodes = np.empty(indptr[nr] + nr + 1, np.int64)
-    pred = np.full(ncol, -1, np.int64)
-    tree = np.full(nr, -1, np.int64)
-    used = np.zeros(nr, np.bool_)
+    pred = np.empty(ncol, np.int64)
+    pred[:] = -1
+    tree = np.empty(nr, np.int64)
+    tree[:] = -1
+    used = np.empty(nr, np.bool_)
+    used[:] = False
     sinks = np.empty(nr, np.int64)
-    rlayer = np.full(nr, -1, np.int64)
-    clayer = np.full(ncol, -1, np.int64)
+    rlayer = np.empty(nr, np.int64)
+    rlayer[:] = -1
+    clayer = np.empty(ncol, np.int64)
+    clayer[:] = -1
     queue = np.empty(nr, np.int64)
     stack_row = np.empty(nr + 1, np.int64)
     stack_ptr = np.empty(nr + 1, np.int64)
@@ -223,8 +244,8 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
         base = nfree - min(seeds, nfree)
         roots = free[base:nfree]
         nroots = nfree - base
-        size = 0
-        nt = 0
+        size = np.int64(0)
+        nt = np.int64(0)
         nrt = 0
         for f in range(nroots):
             i = roots[f]
@@ -370,11 +391,10 @@ def max_weight_matching(indptr, cols, weights, n_cols):
     scipy).
     """
     n_rows = indptr.shape[0] - 1
-    # writable C arrays only: numba compiles a separate version (seconds) for read-only
-    # inputs, and a table's cached cells are read-only
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
-    weights = np.require(weights, np.float64, ["C", "W"])
+    # writable C arrays only: a table's cached cells are read-only (see one_type)
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
+    weights = one_type(weights, np.float64)
     budget = _PHASE_SCANS * (int(indptr[-1]) + n_rows)
     u, v, row_match, col_match, free, nfree = _row_max_start(indptr, cols, weights, int(n_cols))
     match, ok = _phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v, row_match,
@@ -405,7 +425,7 @@ def _row_max_start(indptr, cols, weights, n_cols):
     return -row_max, np.zeros(n_cols + n_rows), row_match, col_match, free, free.shape[0]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def maximum_matching(indptr, idx, nr, nc):
     """A maximum-cardinality matching of the bipartite graph whose row i holds the columns
     ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row): the Karp-Sipser start
@@ -415,20 +435,27 @@ def maximum_matching(indptr, idx, nr, nc):
     cptr, crow, _ = _column_lists(indptr, idx, nr, nc)
     row_match, col_match = karp_sipser(indptr, idx, nr, nc, cptr, crow)
     free = np.empty(nr, np.int64)
-    nfree = 0
+    nfree = np.int64(0)
     for i in range(nr):
         if row_match[i] < 0 and indptr[i + 1] > indptr[i]:
             free[nfree] = i
             nfree += 1
     if nfree > 0:
-        # zero costs and potentials: every cell is tight at level 0
-        nnz = indptr[nr]
-        nfree, _ = _tight_augment(indptr, idx, np.zeros(nnz), np.zeros(nr), np.zeros(nc), nc,
-                                  free, nfree, row_match, col_match, np.zeros(nc),
-                                  np.zeros(nr), 0.0, np.arange(nc), nc,
-                                  np.full(nr, -1, np.int64), np.full(nc, -1, np.int64),
-                                  np.empty(nr, np.int64), np.empty(nr + 1, np.int64),
-                                  np.empty(nr + 1, np.int64), 0)
+        # zero costs, potentials and distances (read only): every cell is tight at level 0
+        zero = np.empty(max(indptr[nr], nr, nc), np.float64)
+        zero[:] = 0.0
+        every = np.empty(nc, np.int64)  # every column is touched
+        for j in range(nc):
+            every[j] = j
+        rlayer = np.empty(nr, np.int64)
+        rlayer[:] = -1
+        clayer = np.empty(nc, np.int64)
+        clayer[:] = -1
+        nfree, _ = _tight_augment(indptr, idx, zero[:indptr[nr]], zero[:nr], zero[:nc], nc,
+                                  free, nfree, row_match, col_match, zero[:nc], zero[:nr],
+                                  0.0, every, nc, rlayer, clayer, np.empty(nr, np.int64),
+                                  np.empty(nr + 1, np.int64), np.empty(nr + 1, np.int64),
+                                  np.int64(0))
     out = np.empty(nr, np.int64)
     n = 0
     for i in range(nr):
@@ -441,16 +468,17 @@ def maximum_matching(indptr, idx, nr, nc):
 def max_cardinality(indptr, cols, n_cols):
     """Row -> column of a maximum-cardinality matching (-1: unmatched) of the bipartite
     graph whose row i holds the columns ``cols[indptr[i]:indptr[i+1]]``."""
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
     return maximum_matching(indptr, cols, indptr.shape[0] - 1, int(n_cols))[0]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _column_lists(indptr, idx, nr, nc):
     """CSC of the cells: (cptr, crow, ccell) with the rows and cell positions per column."""
     nnz = indptr[nr]
-    cptr = np.zeros(nc + 1, np.int64)
+    cptr = np.empty(nc + 1, np.int64)
+    cptr[:] = 0
     for e in range(nnz):
         cptr[idx[e] + 1] += 1
     for j in range(nc):
@@ -467,7 +495,7 @@ def _column_lists(indptr, idx, nr, nc):
     return cptr, crow, ccell
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _doubled(indptr, idx, nr, nc, cptr, crow):
     """The symmetric form: persons are the rows (i < nr) and one dummy per column
     (nr + j), objects the columns (j < nc) and one dummy per row (nc + i). Row i reaches its
@@ -499,7 +527,7 @@ def _doubled(indptr, idx, nr, nc, cptr, crow):
     return pptr, pobj, where
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
     """Make the state feasible for ``_phases`` under new costs, keeping ``v``: each
     person's u its least c - v, the persons whose matched arc is then not tight freed.
@@ -556,7 +584,7 @@ _NO_LIMIT = np.iinfo(np.int64).max  # the cold auction bids until it ends
 _AUCTION_MAX = float(1 << 60)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(inner=True)
 def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
     """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
@@ -608,15 +636,17 @@ def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, 
     return bids
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
     """(assigned, prices): assigned[i] the column of row i or ``nc`` (unmatched)."""
-    price = np.zeros(nc, np.int64)
-    owner = np.full(nc, -1, np.int64)
-    assigned = np.full(nr, -1, np.int64)
+    price = np.empty(nc, np.int64)
+    price[:] = 0
+    owner = np.empty(nc, np.int64)
+    assigned = np.empty(nr, np.int64)
     queue = np.empty(nr, np.int64)
     stack = np.empty(nc, np.int64)
-    gain = np.zeros(nr, np.int64)
+    gain = np.empty(nr, np.int64)
+    gain[:] = 0
     cben = ben[ccell]  # the benefits in column order, for the reverse bids
     bmax = 1
     for e in range(indptr[nr]):
@@ -627,16 +657,17 @@ def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
         for i in range(nr):
             assigned[i] = -1
             queue[i] = i
-        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps, _NO_LIMIT)
+        _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
+                  np.int64(_NO_LIMIT))
         _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
-                      _NO_LIMIT)
+                      np.int64(_NO_LIMIT))
         if eps == 1:
             break
         eps = max(1, eps // _ALPHA)
     return assigned, price
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps, limit):
     """Reverse auction for the unassigned columns with a price above 0 (Bertsekas,
     Castanon & Tsaknakis, "Reverse auction and the solution of inequality constrained
@@ -689,7 +720,7 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
     return bids
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _doubled_state(assigned, price, scale, nr, nc):
     """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
     unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
@@ -711,12 +742,15 @@ def _doubled_state(assigned, price, scale, nr, nc):
             owner[a] = i
             match[nr + a] = nc + i
             owner[nc + i] = nr + a
-    v = np.zeros(npers)
+    u = np.empty(npers, np.float64)
+    u[:] = 0.0
+    v = np.empty(npers, np.float64)
+    v[:] = 0.0
     for j in range(nc):
         # integer potentials: the weights are integers, and equal weights then compare
         # equal (fractional prices would leave most rows with a tie that is not tight)
         v[j] = -np.floor(price[j] / scale + 0.5)
-    return np.zeros(npers), v, match, owner
+    return u, v, match, owner
 
 
 def auction_matching(indptr, cols, weights, n_cols):
@@ -733,8 +767,8 @@ def auction_matching(indptr, cols, weights, n_cols):
     """
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
     weights = np.asarray(weights, dtype=np.float64)
     ben, scale, rounded = benefits(weights, n_rows)
     cptr, crow, ccell = _column_lists(indptr, cols, n_rows, nc)

@@ -1,5 +1,5 @@
 """numba kernels for random tables with fixed margins; loaded only through
-:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 A random pairing of the items (the column codes laid out by cluster size and shuffled, the
 items sorted by class) is counted into its non-zero cells in O(N) with one dense counter
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
+from ._jit import kernel, one_type
 
-@numba.njit(cache=True, nogil=True)
+
+@kernel
 def _count_row(cols, pos, size, counts, touched):
     """Counts one row's ``size`` items, ``cols[pos:pos + size]``, into ``counts``; the
     columns met, in first-seen order, go to ``touched``; returns how many."""
@@ -29,7 +30,7 @@ def _count_row(cols, pos, size, counts, touched):
     return nt
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     counts = np.zeros(n_cols, dtype=np.int64)
     touched = np.empty(n_cols, dtype=np.int64)
@@ -39,7 +40,7 @@ def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     l1 = 0.0
     l2 = 0.0
     n_lin = lin.shape[0]
-    pos = 0
+    pos = np.int64(0)  # not 0: a literal would compile _count_row twice (_numba_kernels)
     for i in range(row_sizes.shape[0]):
         nt = _count_row(cols, pos, row_sizes[i], counts, touched)
         pos += row_sizes[i]
@@ -66,6 +67,9 @@ def pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     """Statistics of a random pairing without forming its cells:
     (sum n log n, sum C(n, 2), sum wa[row_idx[i]] wb[col_idx[j]] C(n_ij, 2),
     sum lin[0, row_idx[i], col_idx[j]] n_ij, the same with lin[1]); ``lin`` of shape
-    (0, 1, 1) leaves the last two 0."""
-    return _pairing_stats(np.asarray(row_sizes, dtype=np.int64), cols, int(n_cols),
-                          row_idx, col_idx, wa, wb, lin)
+    (0, 1, 1) leaves the last two 0. ``cols`` are int32 column codes (half the memory
+    traffic of int64 ones, and one compiled version)."""
+    return _pairing_stats(one_type(row_sizes, np.int64), one_type(cols, np.int32), int(n_cols),
+                          one_type(row_idx, np.int64), one_type(col_idx, np.int64),
+                          one_type(wa, np.float64), one_type(wb, np.float64),
+                          one_type(lin, np.float64))

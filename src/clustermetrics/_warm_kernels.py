@@ -1,5 +1,5 @@
 """numba warm-started maximum-weight matching for bootstrap replicates; loaded only through
-:mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 A replicate keeps its table's cells and redraws their counts, so the optimal prices (column
 duals) of the table's own matching problem are close to each replicate's. The
@@ -24,10 +24,10 @@ Checked against the cold solver and scipy in tests/test_matching_warm.py.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from . import _numba_kernels as cold
+from ._jit import kernel, one_type
 
 __all__ = ["reference_prices", "warm_matching"]
 
@@ -42,24 +42,31 @@ _BID_SCANS = 8
 _REFERENCE_PRECISION = float(1 << 40)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices,
     and the cells its bids scanned, -1 where forward and reverse bids together would pass
     ``limit`` (a price war: many rows tied for few columns, which epsilon-scaling settles in
     large steps; reverse bids wage one too, lowering prices by 1 where the replicate's
     optimum lies far below)."""
-    owner = np.full(nc, -1, np.int64)
-    assigned = np.full(nr, -1, np.int64)
-    queue = np.arange(nr)
+    # np.empty and fills: no np.full, np.arange or np.zeros to compile (see _numba_kernels)
+    owner = np.empty(nc, np.int64)
+    owner[:] = -1
+    assigned = np.empty(nr, np.int64)
+    assigned[:] = -1
+    queue = np.empty(nr, np.int64)
+    for i in range(nr):
+        queue[i] = i
     stack = np.empty(nc, np.int64)
-    gain = np.zeros(nr, np.int64)
+    gain = np.empty(nr, np.int64)
+    gain[:] = 0
     cben = ben[ccell]
-    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, 1,
+    eps = np.int64(1)  # not the constant 1: see _numba_kernels (one compiled version)
+    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
                           limit)
     if work < 0:
         return assigned, price, -1
-    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, 1,
+    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
                               limit - work)
     return assigned, price, -1 if more < 0 else work + more
 
@@ -70,9 +77,9 @@ def reference_prices(indptr, cols, weights, n_cols):
     rounding does not matter), or where they do not finish within their budget by the
     auction on the weights rounded to 2**-40 of the largest."""
     n_rows = indptr.shape[0] - 1
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
-    weights = np.require(weights, np.float64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
+    weights = one_type(weights, np.float64)
     budget = _REFERENCE_SCANS * (int(indptr[-1]) + n_rows)
     u, v, row_match, col_match, free, nfree = cold._row_max_start(indptr, cols, weights,
                                                                   int(n_cols))
@@ -97,8 +104,8 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
     give None (the caller solves cold), as where the finishing phases pass their budget."""
     n_rows = indptr.shape[0] - 1
     nc = int(n_cols)
-    indptr = np.require(indptr, np.int64, ["C", "W"])
-    cols = np.require(cols, np.int64, ["C", "W"])
+    indptr = one_type(indptr, np.int64)
+    cols = one_type(cols, np.int64)
     weights = np.asarray(weights, dtype=np.float64)
     ben, scale, rounded = cold.benefits(weights, n_rows)
     cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, nc)

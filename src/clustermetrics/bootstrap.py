@@ -40,9 +40,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import special
 
 from . import _kernels
+from . import _special_functions as special
 from ._threads import replicate_threads, scored_in_order
 from .metrics.pair_counting import copy_pairs, leave_out_copies
 from .table import Contingency

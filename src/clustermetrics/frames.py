@@ -18,8 +18,10 @@ from ._text import find_column, named_twice, one_role
 from .evaluate import _UNSET_N_BOOT, check_options, evaluate_table
 from .registry import resolve_metrics
 from .table import Contingency
+from .table.exact_sums import Subject
 from .table.factorize import factorize
-from .table.validation import as_label_array, as_mass_array
+from .table.validation import as_label_array
+from .table.weight_values import Weights, read_weights
 
 __all__ = ["evaluate_frame"]
 
@@ -105,7 +107,7 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     groups = _groups([_column(frame, columns, c, "by") for c in by_cols], by_cols)
     if weights is not None:
         for values, rows in groups:
-            if not weights[slice(None) if rows is None else rows].any():
+            if not weights.positive[slice(None) if rows is None else rows].any():
                 where = "" if rows is None else \
                     f" in the group {dict(zip(by_cols, values, strict=True))}"
                 raise ValueError(f"weight column {weight!r} is 0 for every row{where}: "
@@ -119,8 +121,9 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
             if weights is not None:  # weighted: the rows of positive weight, counted
                 assert truth_labels is not None
                 take = slice(None) if rows is None else rows
-                table = Contingency.from_labels(truth_labels[take], labels[take],
-                                                sample_weight=weights[take])
+                table = Contingency.from_weighted_labels(
+                    truth_labels[take], labels[take], weights.take(take),
+                    _subject(weight_col))
             else:
                 table = Contingency.from_factorized(
                     factorized, labels if rows is None else labels[rows], rows=rows,
@@ -139,15 +142,14 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     return _frame(kind, records)
 
 
-def _weights(column: Any, name: str) -> Any:
-    """The weight column as int64 counts, or float64 masses when real; problems name the
-    column."""
-    try:
-        return as_mass_array(column, "weight")
-    except (TypeError, ValueError) as exc:
-        text = str(exc).replace("weight ", "", 1) if str(exc).startswith("weight ") \
-            else str(exc)
-        raise ValueError(f"weight column {name!r}: {text}") from None
+def _subject(name: str) -> Subject:
+    return Subject(f"weight column {name!r} holds", f"weight column {name!r} adds up to",
+                   f"weight column {name!r} is 0 for every row: nothing to score")
+
+
+def _weights(column: Any, name: str) -> Weights:
+    """The weight column's checked weights; problems name the column and the row."""
+    return read_weights(column, f"weight column {name!r}", item="row")
 
 
 def _library(frame: Any) -> str:

@@ -78,9 +78,9 @@ from .table import Contingency
 from .table.factorize import factorize
 from .table.validation import (
     as_label_array,
-    as_mass_array,
     check_same_length,
 )
+from .table.weight_values import read_weights
 
 __all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "jackknife_t",
            "DEFAULT_PAIRED", "FLAG_CONSTANT", "FLAG_UNDEFINED", "JACKKNIFE_MAX_CELLS", "METHOD"]
@@ -345,7 +345,7 @@ def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
         raise ValueError("sample_weight must be a sequence of one weight per item, got "
                          f"{type(sample_weight).__name__}")
-    w = as_mass_array(sample_weight, "sample_weight")  # int64, or float64 when real
+    w = read_weights(sample_weight, "sample_weight").item_values()  # int64, or float64
     check_same_length(t, w, "labels_true", "sample_weight")
     if not (w > 0).any():
         raise ValueError("sample_weight is 0 for every item: nothing to score")

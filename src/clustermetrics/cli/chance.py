@@ -7,15 +7,9 @@ import argparse
 
 from ..experiments.chance import SETUPS, ChanceResult, chance_study
 from ..experiments.pages import chance_sections
-from .options import (
-    add_run_options,
-    integer,
-    metric_keys,
-    numpy_seed,
-    progress_of,
-    with_extras,
-    write_page,
-)
+from .commands import SUMMARIES
+from .option_values import integer, metric_keys, numpy_seed
+from .options import add_run_options, progress_of, with_extras, write_page
 from .output import add_output_options, render
 
 __all__ = ["add_chance_command"]
@@ -25,7 +19,7 @@ MAX_REPEATS = 100_000
 
 def add_chance_command(sub) -> None:
     p = sub.add_parser(
-        "chance", help="scores of random labelings (chance level), for every score",
+        "chance", help=SUMMARIES["chance"],
         description="scikit-learn's chance-level experiments for every registered score: "
                     "two independent random labelings (100 samples, k = 2 ... 100), and "
                     "random labelings against a fixed 10-class truth (1,000 samples).")

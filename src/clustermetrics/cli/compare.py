@@ -13,14 +13,12 @@ from ..experiments.compare import Comparison, compare, mark_near_best
 from ..experiments.datasets import DATASETS, load_dataset, read_table
 from ..experiments.pages import compare_sections
 from ..noise import NOISE_MODES
+from .commands import SUMMARIES
+from .option_values import comma_list, integer, metric_keys, positive_float
 from .options import (
     MAX_POINTS,
     add_run_options,
     algorithm_names,
-    comma_list,
-    integer,
-    metric_keys,
-    positive_float,
     progress_of,
     refuse_unused,
     show_needs_report,
@@ -35,7 +33,7 @@ __all__ = ["add_compare_command", "k_spans", "parse_k", "standardize"]
 
 def add_compare_command(sub) -> None:
     p = sub.add_parser(
-        "compare", help="compare clustering algorithms on data with a known truth",
+        "compare", help=SUMMARIES["compare"],
         description="Run clustering algorithms (scikit-learn) on datasets with a known "
                     "ground truth and score every run with every registered score. An "
                     "option that would change nothing (e.g. --overlap with --dataset iris) "

@@ -14,17 +14,9 @@ from ..experiments.coverage import (
     coverage_study,
 )
 from ..experiments.pages import coverage_sections
-from .options import (
-    add_run_options,
-    comma_list,
-    confidence_level,
-    integer,
-    metric_keys,
-    numpy_seed,
-    progress_of,
-    with_extras,
-    write_page,
-)
+from .commands import SUMMARIES
+from .option_values import comma_list, confidence_level, integer, metric_keys, numpy_seed
+from .options import add_run_options, progress_of, with_extras, write_page
 from .output import add_output_options, render
 
 __all__ = ["add_coverage_command"]
@@ -35,7 +27,7 @@ MAX_SIZE = 10**9
 
 def add_coverage_command(sub) -> None:
     p = sub.add_parser(
-        "coverage", help="coverage of the bootstrap intervals on simulated populations",
+        "coverage", help=SUMMARIES["coverage"],
         description="Draw populations with known scores (classes uniform; each item kept in "
                     "its own cluster with some probability, else put in a random cluster), "
                     "take samples of each size, and count how often each interval method "

@@ -11,15 +11,13 @@ from ..experiments.datasets import SIMULATED
 from ..experiments.pages import demo_sections
 from ..experiments.recovery_study import DemoResult, recovery_study
 from ..experiments.timing import bruteforce_timing, scaling_timing
+from .commands import SUMMARIES
 from .compare import AGGLOMERATIVE
+from .option_values import comma_list, integer, numpy_seed, positive_float
 from .options import (
     MAX_POINTS,
     add_run_options,
     algorithm_names,
-    comma_list,
-    integer,
-    numpy_seed,
-    positive_float,
     progress_of,
     refuse_unused,
     show_needs_report,
@@ -37,7 +35,7 @@ MAX_BRUTEFORCE = 11
 
 def add_demo_command(sub) -> None:
     p = sub.add_parser(
-        "demo", help="reproduce Li & Klette's recovery-rate study on simulated data",
+        "demo", help=SUMMARIES["demo"],
         description="Tables 1-2 of Li & Klette (recovery rates of the algorithms for n = 5 "
                     "... 10 overlapping simulated clusters), Algorithm 1's time against the "
                     "exact and greedy matchings, and where greedy and pseudo mislead.")

@@ -13,8 +13,10 @@ from ..sources.duckdb_source import from_duckdb
 from ..sources.files import expand_paths, is_glob, is_parquet, read_labels, read_weighted_labels
 from ..sources.parquet import from_parquet
 from ..sources.spark import from_spark_files
-from ..sources.weights import cell_counts, classify, problem_counts
+from ..sources.weights import text_weights
 from ..table import Contingency
+from ..table.exact_sums import Subject
+from ..table.validation import as_label_array
 
 __all__ = ["ENGINES", "AUTO_DUCKDB_BYTES", "FLAGS", "choose_engine", "table_from_files",
            "weighted_table"]
@@ -121,8 +123,9 @@ def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
 
 
 def weighted_table(t: Any, p: Any, w: Any, name: str, col: str, option: str) -> Contingency:
-    """The table of labels read in memory with their weight column's cells (text or
-    numbers), by the rules every engine applies (:mod:`clustermetrics.sources.weights`)."""
-    kinds, exact, real = classify(w)
-    counts = cell_counts(exact, real, problem_counts(kinds), name, col, option)
-    return Contingency.from_labels(t, p, sample_weight=counts)
+    """The table of labels read in memory with their weight column's text cells, by the
+    rules every engine applies (:mod:`clustermetrics.sources.weights`)."""
+    return Contingency.from_weighted_labels(as_label_array(t, "labels_true"),
+                                            as_label_array(p, "labels_pred"),
+                                            text_weights(w, name, col, option),
+                                            Subject.column(name, col, option))

@@ -17,7 +17,9 @@ from ..experiments.hierarchy_study import (
 )
 from ..hierarchy import updatable_metrics
 from ..sources.files import read_label_file
-from .options import add_run_options, comma_list, integer, metric_keys, with_extras, write_page
+from .commands import SUMMARIES
+from .option_values import comma_list, integer, metric_keys
+from .options import add_run_options, with_extras, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_hierarchy_command"]
@@ -25,7 +27,7 @@ __all__ = ["add_hierarchy_command"]
 
 def add_hierarchy_command(sub) -> None:
     p = sub.add_parser(
-        "hierarchy", help="score every cut of a hierarchical clustering",
+        "hierarchy", help=SUMMARIES["hierarchy"],
         description="Build a dendrogram of DATA (scipy linkage, Euclidean) or read one "
                     "(--linkage Z.npy with --truth), score every cut from 1 to N clusters "
                     "in one pass and print each score's best cut.")

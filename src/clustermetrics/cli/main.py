@@ -3,26 +3,23 @@
 Each command is one module with an ``add_<name>_command(subparsers)`` function that
 registers its parser and handler. Errors print one line, ``clustermetrics: error: ...``,
 and exit with status 2; there is never a traceback for bad input.
+
+``main`` imports only the module of the command it runs: together the commands' modules
+and what they import (experiments, file sources, report pages) are about as much code as
+the scores themselves, and ``clustermetrics --help`` lists the commands from
+:data:`.commands.SUMMARIES` alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from .._version import __version__
-from ..sources.files import PARAMETERS
-from .chance import add_chance_command
-from .compare import add_compare_command
-from .coverage import add_coverage_command
-from .demo import add_demo_command
-from .hierarchy import add_hierarchy_command
-from .metric_list import add_metrics_command
+from .commands import SUMMARIES
 from .output import PROG, CliError, as_flags, error_line, log, write
-from .paired import add_paired_command
-from .paired_calibration import add_paired_calibration_command
-from .score import add_score_command
 
 __all__ = ["build_parser", "main"]
 
@@ -34,17 +31,51 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Collection[str] = tuple(SUMMARIES)) -> argparse.ArgumentParser:
+    """The parser of the command line with the full parsers of ``commands`` (all by
+    default); every other command is listed by its summary line only."""
     parser = _Parser(prog=PROG, description="Score a clustering against a known ground truth.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for add in (add_score_command, add_metrics_command, add_compare_command,
-                add_paired_command, add_demo_command, add_chance_command,
-                add_coverage_command, add_paired_calibration_command,
-                add_hierarchy_command):
-        add(sub)
+    for name, summary in SUMMARIES.items():
+        if name in commands:
+            _add_command(sub, name)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
+
+
+def _add_command(sub, name: str) -> None:
+    """Register command ``name``'s parser and handler, importing its module now."""
+    # imported here, not at the top: import time (only the command that runs is loaded)
+    if name == "score":
+        from .score import add_score_command as add
+    elif name == "metrics":
+        from .metric_list import add_metrics_command as add
+    elif name == "compare":
+        from .compare import add_compare_command as add
+    elif name == "paired":
+        from .paired import add_paired_command as add
+    elif name == "demo":
+        from .demo import add_demo_command as add
+    elif name == "chance":
+        from .chance import add_chance_command as add
+    elif name == "coverage":
+        from .coverage import add_coverage_command as add
+    elif name == "paired-calibration":
+        from .paired_calibration import add_paired_calibration_command as add
+    elif name == "hierarchy":
+        from .hierarchy import add_hierarchy_command as add
+    else:
+        raise AssertionError(f"command {name!r} has a summary but no module")
+    add(sub)
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs: its first argument that is not an option (the options
+    before a command, --help and --version, take no value), or None."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def _note_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -55,7 +86,9 @@ def _note_warning(message, category, filename, lineno, file=None, line=None) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
     warnings.showwarning = _note_warning
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = command_of(argv)
+    parser = build_parser(() if command is None else (command,))
     flags: dict[str, str] = {}
     try:
         try:
@@ -69,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error_line(str(exc))
         return 2
     except (ValueError, OSError) as exc:  # the library's words: parameters become flags
-        error_line(as_flags(str(exc), flags, _options_of_every_command(parser)))
+        error_line(as_flags(str(exc), flags, _options_of_every_command(build_parser())))
         return 2
     except MemoryError:
         error_line("out of memory: lower the sizes asked for (points, replicates, --k, "
@@ -84,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _options_of_every_command(parser: argparse.ArgumentParser) -> set[str]:
     """The parameter names some command has a flag for (and the library's file-reading
     parameters): a hint naming one of them is dropped where the command lacks it."""
+    # imported here, not at the top: import time (the file sources, only on this error path)
+    from ..sources.files import PARAMETERS
+
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     every = [_flags_of(parser, c) for c in sub.choices]
     return set(PARAMETERS).union(*every, *(f.values() for f in every))

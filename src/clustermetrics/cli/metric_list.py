@@ -7,13 +7,14 @@ import math
 from .._json import dumps
 from .._text import csv_text, text_table
 from ..registry import METRICS
+from .commands import SUMMARIES
 from .output import add_output_options, render
 
 __all__ = ["MetricListing", "add_metrics_command"]
 
 
 def add_metrics_command(sub) -> None:
-    p = sub.add_parser("metrics", help="list the registered metrics",
+    p = sub.add_parser("metrics", help=SUMMARIES["metrics"],
                        description="List every registered metric with its properties.")
     add_output_options(p)
     p.set_defaults(handler=lambda args: render(MetricListing(), args.format))

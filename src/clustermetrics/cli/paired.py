@@ -9,15 +9,11 @@ from ..experiments.pages import paired_sections
 from ..noise import NOISE_MODES
 from ..paired import DEFAULT_PAIRED, compare_clusterings
 from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
-from ..sources.weights import cell_counts, classify, problem_counts
+from ..sources.weights import text_weights
+from .commands import SUMMARIES
 from .engines import FLAGS
-from .options import (
-    add_run_options,
-    confidence_level,
-    metric_keys,
-    progress_of,
-    write_page,
-)
+from .option_values import confidence_level, metric_keys
+from .options import add_run_options, progress_of, write_page
 from .output import CliError, add_output_options, render
 
 __all__ = ["add_paired_command"]
@@ -25,7 +21,7 @@ __all__ = ["add_paired_command"]
 
 def add_paired_command(sub) -> None:
     p = sub.add_parser(
-        "paired", help="is clustering A better than B? (paired jackknife t test)",
+        "paired", help=SUMMARIES["paired"],
         description="Score two clusterings A and B of the same items against one truth and "
                     "test their difference with a paired jackknife over items: the "
                     "difference, its t interval and the two-sided p-value of the same "
@@ -85,9 +81,9 @@ def _labels(args: argparse.Namespace):
         if args.weight_col is not None:
             t, a, w = read_weighted_labels(args.truth, args.true_col, args.a_col,
                                            args.weight_col, sep=args.sep, names=names)
-            kinds, exact, real = classify(w)
-            weights = cell_counts(exact, real, problem_counts(kinds), args.truth,
-                                  args.weight_col, "--weight-col")
+            # one value per item: compare_clusterings resamples the items
+            weights = text_weights(w, args.truth, args.weight_col,
+                                   "--weight-col").item_values()
         else:
             t, a = read_labels(args.truth, true_col=args.true_col, pred_col=args.a_col,
                                sep=args.sep, names=names)

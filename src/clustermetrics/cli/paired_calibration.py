@@ -12,7 +12,9 @@ from ..experiments.paired_calibration import (
     DEFAULT_SIZES,
     paired_calibration,
 )
-from .options import comma_list, integer, metric_keys, numpy_seed, progress_of
+from .commands import SUMMARIES
+from .option_values import comma_list, integer, metric_keys, numpy_seed
+from .options import progress_of
 from .output import add_output_options, render
 
 __all__ = ["add_paired_calibration_command"]
@@ -25,7 +27,7 @@ MAX_CLASSES = 10**6
 def add_paired_calibration_command(sub) -> None:
     p = sub.add_parser(
         "paired-calibration",
-        help="false-positive rate of the paired test on equally good clusterings",
+        help=SUMMARIES["paired-calibration"],
         description="Draw samples where two predictions come from one process (each keeps "
                     "an item's true label with probability KEEP, else draws a uniform "
                     "label), so that they are equally good, compare them with the paired "

@@ -29,8 +29,9 @@ from ..report import (
     significance_notes,
 )
 from ..sources.files import is_parquet
+from .commands import SUMMARIES
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
-from .options import metric_keys, numpy_seed
+from .option_values import metric_keys, numpy_seed
 from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_score_command"]
@@ -38,7 +39,7 @@ __all__ = ["add_score_command"]
 
 def add_score_command(sub) -> None:
     p = sub.add_parser(
-        "score", help="score predicted labels against true labels",
+        "score", help=SUMMARIES["score"],
         description="Score PRED against TRUTH (two files, one label per row), or two columns "
                     "of one CSV/TSV table (--true-col/--pred-col). Labels are compared as the "
                     "exact strings in the file.")

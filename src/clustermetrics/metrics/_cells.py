@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,11 @@ __all__ = [
     "square_sums",
     "row_sums",
     "scaled_masses",
+    "scaled_total",
+    "line_sizes",
+    "share_log_sum",
+    "mass_share",
+    "mass_sum",
 ]
 
 _CACHE_MAX_CELLS = 1 << 22  # 4.2M cells: 34 MB per cached array (up to ~12 are kept)
@@ -65,21 +71,180 @@ def scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int
     """The float64 masses of a real-valued table as exact Python integers over one power
     of two: (cells, class sizes, cluster sizes, k) with mass = integer / 2**k, the margins
     summed exactly (the table's float margins are rounded sums). Object arrays, cached;
-    exact sums and products of them are what the integer tables get from int64."""
+    exact sums and products of them are what the integer tables get from int64.
+
+    Masses may span the whole float64 range (a weight of 1e-300 beside one of 1e100): a
+    score of a real-valued table takes its quotients of these integers, each correctly
+    rounded and at most 1 where the score allows (a share of a class, of the total), and
+    never multiplies two float masses, whose product may underflow or overflow."""
     return table.cached("cells:scaled_masses", _scaled_masses)
 
 
+def scaled_total(table: Contingency) -> int:
+    """The total mass of a real-valued table as the exact integer of
+    :func:`scaled_masses` (N = this / 2**k)."""
+    return table.cached("cells:scaled_total", lambda t: int(scaled_masses(t)[0].sum()))
+
+
+def line_sizes(table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """(a_i, b_j): the table's class and cluster sizes; on a real-valued table the exact
+    sums of its masses, correctly rounded (its own margins are float sums, a few ulps off:
+    enough to lose every digit of N - a_i for a class holding nearly all the mass)."""
+    if not table.real_valued:  # integer tables and stacks: exact already
+        return table.class_sizes, table.cluster_sizes
+    return table.cached("sizes:rounded_exact", _rounded_margins)
+
+
+def _rounded_margins(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
+    _, by_row, by_col, k = scaled_masses(table)
+    scale = 1 << k  # int / int: correctly rounded, subnormal results included
+    return (np.array([v / scale for v in by_row.tolist()], dtype=np.float64),
+            np.array([v / scale for v in by_col.tolist()], dtype=np.float64))
+
+
+def share_log_sum(masses: np.ndarray, total: int, num: Any, den: np.ndarray,
+                  approx: tuple[np.ndarray, np.ndarray] | None = None) -> Fraction:
+    """sum_i (m_i / N) log(num_i / den_i) over exact positive integers (object arrays of
+    Python ints: the scaled masses m_i of a real-valued table, N their total, and
+    positive integers ``num`` (one for all, or one each) and ``den``: products of
+    masses), as an exact :class:`~fractions.Fraction` within a few ulps of the sum of
+    the terms' sizes.
+
+    Masses may span the whole float64 range, so a share m / N, a log near 0, and their
+    product may all be far below the smallest float: each term is kept as a float
+    mantissa and a binary exponent of its own (:func:`_share` times :func:`_log_of`), and
+    the terms are summed on the scale of the largest one. An entropy of 1e-330 nats (all
+    the mass but 1e-332 of it in one class) keeps its digits, and so does a ratio of two
+    such entropies. Tables whose every share, log and term is a normal float (masses
+    within ~300 orders of magnitude of the total) take the same steps vectorised.
+
+    ``approx``: the shares and ratios as floats within 3 ulps (from the table's float
+    masses and correctly rounded margins), taken for the terms whose ratio is at least 4
+    or at most 1/4 and whose share, ratio and term are normal floats: their log is at
+    least 1.38 in size, so 3 ulps of its argument are at most 2.2 of its value. Only the other
+    terms are taken of the exact integers (in a noise table, the few cells near their
+    expected mass)."""
+    nums = np.asarray(num, dtype=object)
+    nums = nums if nums.ndim else np.full(masses.shape[0], int(num), dtype=object)
+    easy = np.zeros(0)
+    if approx is not None:
+        shares, ratios = approx
+        far = ((ratios >= 4.0) & (ratios <= _FAR)) | ((ratios <= 0.25) & (ratios >= _NORMAL))
+        terms = shares * np.log(np.where(far, ratios, 1.0))
+        far &= (shares >= _NORMAL) & (np.abs(terms) >= _NORMAL)
+        easy, hard = terms[far], ~far
+        masses, nums, den = masses[hard], nums[hard], den[hard]
+    rest = _normal_terms(masses, total, nums, den) if masses.shape[0] else np.zeros(0)
+    if rest is not None:
+        return Fraction(accurate_sum(np.concatenate([easy, rest])))
+    mantissas, exponents = np.frexp(easy)
+    return _scaled_sum([*zip(mantissas.tolist(), exponents.tolist(), strict=True),
+                        *(_term(m, total, a, b) for m, a, b in zip(
+                            masses.tolist(), nums.tolist(), den.tolist(), strict=True))])
+
+
+_NORMAL = 2.0**-1000  # a share, log or term at least this large is a float with all digits
+_FAR = 2.0**1000  # and a ratio at most this large
+
+
+def _normal_terms(masses: np.ndarray, total: int, num: np.ndarray, den: np.ndarray,
+                  ) -> np.ndarray | None:
+    """The terms of :func:`share_log_sum` as floats, the steps of :func:`_term` on whole
+    arrays, or None when one of them would leave the normal floats (then each term needs
+    an exponent of its own)."""
+    shares = (masses / total).astype(np.float64)
+    diff = num - den
+    near = np.abs(2 * diff) <= den
+    logs = np.empty(masses.shape[0])
+    x = (diff[near] / den[near]).astype(np.float64)
+    logs[near] = np.log1p(x)
+    far = ~near
+    if far.any():
+        span = _bit_length(num[far]) - _bit_length(den[far])
+        if np.abs(span).max() >= _LOG_SPLIT:
+            return None
+        logs[far] = np.log((num[far] / den[far]).astype(np.float64))
+    terms = shares * logs
+    if shares.min() < _NORMAL or np.any((np.abs(x) < _NORMAL) & (diff[near] != 0)) or \
+            np.any((np.abs(terms) < _NORMAL) & (logs != 0.0)):
+        return None
+    return terms
+
+
+_bit_length = np.frompyfunc(int.bit_length, 1, 1)
+
+
+def _term(mass: int, total: int, num: int, den: int) -> tuple[float, int]:
+    """(m / N) log(num / den) as (mantissa, exponent)."""
+    share, log = _share(mass, total), _log_of(num, den)
+    return share[0] * log[0], share[1] + log[1]
+
+
+def _share(num: int, den: int) -> tuple[float, int]:
+    """num / den (exact integers, den > 0) as (mantissa, exponent): a correctly rounded
+    float in (1/2, 2) in size (0.0 for num = 0) times 2**exponent."""
+    if num == 0:
+        return 0.0, 0
+    e = abs(num).bit_length() - den.bit_length()
+    return (num << max(-e, 0)) / (den << max(e, 0)), e
+
+
+def _log_of(num: int, den: int) -> tuple[float, int]:
+    """log(num / den) of positive exact integers as (mantissa, exponent), within a few
+    ulps: near 1 (ratio in [1/2, 3/2]) log1p of the exact x = (num - den) / den, kept as
+    x (its own mantissa and exponent: x may be 1e-400) times log1p(x) / x; elsewhere the
+    log of the correctly rounded quotient, or log num - log den where that quotient leaves
+    float64's normal range (the log is then beyond 690 in size, and each integer's log is
+    accurate to an ulp of log num)."""
+    if 2 * abs(num - den) <= den:
+        mantissa, e = _share(num - den, den)
+        x = math.ldexp(mantissa, e)
+        return mantissa * (math.log1p(x) / x if x else 1.0), e
+    if abs(num.bit_length() - den.bit_length()) >= _LOG_SPLIT:
+        return math.log(num) - math.log(den), 0
+    return math.log(num / den), 0
+
+
+_LOG_SPLIT = 1000  # beyond 2**±1000 a quotient of integers is no longer a normal float
+
+
+def _scaled_sum(terms: list[tuple[float, int]]) -> Fraction:
+    """The sum of mantissa * 2**exponent terms, on the scale of the largest (terms below
+    2**-1074 of it add nothing a float could hold), as an exact Fraction."""
+    top = max((e for m, e in terms if m), default=None)
+    if top is None:
+        return Fraction(0)
+    value = Fraction(accurate_sum(np.array([math.ldexp(m, e - top) for m, e in terms])))
+    return value * 2**top if top >= 0 else value / 2**-top
+
+
 def _scaled_masses(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    mant, exp = np.frexp(table.counts)
-    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
-    exp = exp - 53
-    k = max(-int(exp.min()), 0)
-    cells = ints.astype(object) << (exp + k).astype(object)  # Python ints: exact
+    k = max(53 - int(np.frexp(table.counts)[1].min()), 0)
+    cells = _scaled(table.counts, k)
     starts = np.searchsorted(table.rows, np.arange(table.n_classes))
     by_row = np.add.reduceat(cells, starts)
     by_col = np.zeros(table.n_clusters, dtype=object)
     np.add.at(by_col, table.cols, cells)
     return cells, by_row, by_col, k
+
+
+def _scaled(masses: np.ndarray, k: int) -> np.ndarray:
+    """float64 masses times 2**k as exact Python integers (k at least 53 less than the
+    least binary exponent of the masses)."""
+    mant, exp = np.frexp(masses)
+    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit significands
+    return ints.astype(object) << (exp - 53 + k).astype(object)
+
+
+def mass_sum(table: Contingency, masses: np.ndarray) -> int:
+    """The exact sum of some cell masses of a real-valued table (the largest of each
+    line, the matched cells), as an integer of :func:`scaled_masses` (times 2**k)."""
+    return int(_scaled(masses, scaled_masses(table)[3]).sum())
+
+
+def mass_share(table: Contingency, masses: np.ndarray) -> float:
+    """:func:`mass_sum` over the table's total, correctly rounded."""
+    return mass_sum(table, masses) / scaled_total(table)
 
 
 def shared(table: Table, key: str, compute: Callable[[Contingency], np.ndarray]):
@@ -214,13 +379,13 @@ def cell_keys(table: Table) -> np.ndarray:
 
 
 def class_size_cells(table: Table) -> np.ndarray:
-    """a_i of each cell's row (int64)."""
-    return shared(table, "cells:a", lambda t: t.class_sizes[..., t.rows])
+    """a_i of each cell's row (int64; :func:`line_sizes` of a real-valued table)."""
+    return shared(table, "cells:a", lambda t: line_sizes(t)[0][..., t.rows])
 
 
 def cluster_size_cells(table: Table) -> np.ndarray:
-    """b_j of each cell's column (int64)."""
-    return shared(table, "cells:b", lambda t: t.cluster_sizes[..., t.cols])
+    """b_j of each cell's column (int64; :func:`line_sizes` of a real-valued table)."""
+    return shared(table, "cells:b", lambda t: line_sizes(t)[1][..., t.cols])
 
 
 def larger_size_cells(table: Table) -> np.ndarray:
@@ -261,8 +426,7 @@ def cell_chunks(table: Table):
 
 def log_sizes(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(log a_i per class, log b_j per cluster)."""
-    return table.cached("sizes:log", lambda t: (log_of_ints(t.class_sizes),
-                                                 log_of_ints(t.cluster_sizes)))
+    return table.cached("sizes:log", lambda t: tuple(log_of_ints(x) for x in line_sizes(t)))
 
 
 def log_class_size_cells(table: Table) -> np.ndarray:

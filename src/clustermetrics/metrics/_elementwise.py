@@ -17,6 +17,7 @@ entries are overwritten by the caller).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -63,8 +64,25 @@ def ratio(num: Any, den: Any, zero: float) -> Any:
 
 def sqrt(x: Any) -> Any:
     """Correctly rounded square root (of a float, or of each entry; an object array holds
-    Python floats: exact quotients of exact ints)."""
-    return np.sqrt(np.asarray(x, dtype=np.float64)) if is_many(x) else math.sqrt(x)
+    Python floats: exact quotients of exact ints). The root of an exact
+    :class:`~fractions.Fraction` (pair masses of real-valued tables) is a Fraction within
+    2^-104 of it, relatively, so that a formula goes on in exact rationals and is rounded
+    once at the end: a float root would underflow, overflow or lose the digits of a
+    ratio far outside float64's range (Fractions of masses from 1e-300 to 1e150)."""
+    if is_many(x):
+        return np.sqrt(np.asarray(x, dtype=np.float64))
+    return _fraction_root(x) if isinstance(x, Fraction) else math.sqrt(x)
+
+
+_ROOT_BITS = 106  # the integer square root keeps at least this many bits
+
+
+def _fraction_root(x: Fraction) -> Fraction:
+    """sqrt(x) rounded down to a Fraction with a power-of-two denominator and at least
+    106 significant bits (relative error below 2^-105)."""
+    num, den = x.numerator, x.denominator
+    shift = max(0, (2 * _ROOT_BITS - num.bit_length() + den.bit_length()) // 2 + 1)
+    return Fraction(math.isqrt((num << (2 * shift)) // den), 1 << shift)
 
 
 def minimum(a: Any, b: Any) -> Any:

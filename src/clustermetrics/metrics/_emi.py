@@ -46,9 +46,9 @@ sum_ij min(a_i, b_j) <= N min(K_a, K_b), so with every pair's relative tail
 T <= tol / (2 min(K_a, K_b) log N) the total error of the EMI is at most ``tol`` (default
 1e-15 nats, below the rounding error of the sum itself).
 
-The same walk is compiled with numba when the optional ``fast`` extra is installed and the
-work is large enough to pay for loading it (:mod:`clustermetrics._kernels`); it stops each
-side at the first cell where the same bound holds, and tests check both paths agree.
+The same walk is compiled with numba when the work is large enough to pay for compiling
+or loading it (:mod:`clustermetrics._kernels`); it stops each side at the first cell
+where the same bound holds, and tests check both paths agree.
 """
 
 from __future__ import annotations
@@ -178,10 +178,10 @@ def _unordered(pa, pb, weight):
 
 
 # The numpy walk's cost per call beyond its window cells, in cells (~25 ns each): its
-# blocks of vectorised steps cost ~3 ms on a 10 x 10 table of N = 1000 whose windows hold
-# ~4,000 cells, against ~0.07 ms compiled; a loop of bootstrap replicates of small tables
-# repays loading the kernel through this term
-_CALL_CELLS = 1e5
+# blocks of vectorised steps cost ~0.5 ms on 8 items, ~1 ms on a 10 x 10 table of N = 1000
+# whose windows hold ~4,500 cells (load 2), against ~0.07 ms compiled; a loop of bootstrap
+# replicates of such tables repays loading the kernel through this term
+_CALL_CELLS = 3e4
 
 
 def _work(pa: np.ndarray, pb: np.ndarray, n: int, tail_tol: float) -> float:

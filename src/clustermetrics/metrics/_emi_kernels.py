@@ -1,5 +1,5 @@
 """numba version of the expected-mutual-information pair sum of :mod:`._emi`; loaded only
-through :mod:`clustermetrics._kernels` (numba is the optional ``fast`` extra).
+through :mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
 
 It computes exactly what the numpy walk in :mod:`._emi` computes (same recurrences, same
 tail bound, same exact integer arithmetic); tests/test_fast_paths_eval.py compares them.
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
+
+from .._jit import kernel, one_type
 
 # f(k) is evaluated with log1p of an exact integer difference when the mean a b / N exceeds
 # this (see clustermetrics.metrics._emi); below it from a table of logs.
@@ -18,7 +19,7 @@ _MU_TABLE = 16.0
 _EXACT_INT = 3_000_000_000
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _f(k, a, b, n, lmu, precise, logs):
     """k log(k N / (a b)) for an integer k in the support (0 at k = 0)."""
     if k == 0:
@@ -32,7 +33,7 @@ def _f(k, a, b, n, lmu, precise, logs):
     return k * math.log1p(d / (float(a) * float(b)))
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _side(a, b, n, mode, step, bound, lmu, precise, logs):
     """Mass and f-sum of one side of the window, walking from the mode (weight 1) until
     the geometric tail bound is at most ``bound`` times (1 + the side's mass).
@@ -72,7 +73,7 @@ def _side(a, b, n, mode, step, bound, lmu, precise, logs):
     return mass, fsum
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _pair(a, b, n, tail_tol, logs):
     """sum_k P(k) f(k) N for one pair of margins."""
     lo = max(0, a + b - n)
@@ -82,12 +83,13 @@ def _pair(a, b, n, tail_tol, logs):
     precise = float(a) * float(b) > _MU_TABLE * n or logs.shape[0] <= max(a, b)
     lmu = math.log(a) + math.log(b) - math.log(n)
     fsum = _f(mode, a, b, n, lmu, precise, logs)
-    m_r, f_r = _side(a, b, n, mode, 1, 0.5 * tail_tol, lmu, precise, logs)
-    m_l, f_l = _side(a, b, n, mode, -1, 0.5 * tail_tol, lmu, precise, logs)
+    # the steps as np.int64, not constants: literals would compile _side twice
+    m_r, f_r = _side(a, b, n, mode, np.int64(1), 0.5 * tail_tol, lmu, precise, logs)
+    m_l, f_l = _side(a, b, n, mode, np.int64(-1), 0.5 * tail_tol, lmu, precise, logs)
     return (fsum + f_r + f_l) / (1.0 + m_r + m_l)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _emi(pa, pb, weight, n, tail_tol, logs):
     total = 0.0
     for i in range(pa.shape[0]):
@@ -101,5 +103,6 @@ def expected_mutual_information(pa, pb, weight, n, tail_tol, logs):
     ``logs`` is log(0..m) (log 0 = 0) with m at least the largest margin, or an empty
     array to evaluate every f with log1p.
     """
-    return float(_emi(np.asarray(pa, dtype=np.int64), np.asarray(pb, dtype=np.int64),
-                      np.asarray(weight, dtype=np.float64), int(n), float(tail_tol), logs))
+    return float(_emi(one_type(pa, np.int64), one_type(pb, np.int64),
+                      one_type(weight, np.float64), int(n), float(tail_tol),
+                      one_type(logs, np.float64)))

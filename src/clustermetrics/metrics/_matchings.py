@@ -31,6 +31,7 @@ from ._cells import (
     col_maxima,
     f1_cells,
     larger_size_cells,
+    line_sizes,
     quotients,
     row_maxima,
     row_starts,
@@ -228,8 +229,8 @@ def best_f_sum(table: Contingency, by_cluster: bool) -> float:
     def compute(t: Contingency) -> float:
         f = f1_cells(t)
         if by_cluster:
-            best, sizes = col_maxima(t, f), t.cluster_sizes
+            best, sizes = col_maxima(t, f), line_sizes(t)[1]
         else:
-            best, sizes = row_maxima(t, f), t.class_sizes
+            best, sizes = row_maxima(t, f), line_sizes(t)[0]
         return total(t, sizes * best) / t.n_samples
     return table.cached(f"best_f:{by_cluster}", compute)

@@ -34,6 +34,15 @@ table), and each phi(n_ij) is shifted by phi(k0_ij), k0_ij the integer nearest
 a_i b_j / N, and on dense tables by its tangent (:func:`exact_variance`), so the rounding
 scales with the fluctuations of the cells rather than with E[S].
 
+The same sums run compiled in another order (:mod:`clustermetrics._smi_kernels`): Var[S]
+= sum_i Cov(S_i, E[S | row i]), E[S | row i] additive over the row's cells (each with
+G_a), accumulated over the columns in one forward pass over the items drawn so far. Its
+work, estimated by :func:`_steps`, is (columns) x (states) x (window) per distinct row size
+plus the G sums, against (distinct column sizes)^2 x window^2 for the nested walk, at a
+few ns a step instead of ~100 ns a numpy term; ``method="auto"`` prices the exact variance
+with it wherever compiled kernels may run (:func:`exact_cost`), and the kernel loads when
+the numpy sums would cost more than loading it.
+
 Monte Carlo
 -----------
 Random tables with the same margins are drawn row by row from the multivariate
@@ -66,13 +75,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
-from scipy.special import gammaln
 
-from .. import _kernels
+from .. import _kernels, _smi_sums
+from .._special_functions import gammaln
 
-__all__ = ["EXACT_TERM_COST", "exact_variance", "exact_work", "sample_cost", "sample_s",
+__all__ = ["EXACT_TERM_COST", "KERNEL_STEP_COST", "ExactPlan", "exact_cost", "exact_variance",
+           "exact_work", "sample_cost", "sample_s",
            "sample_stats", "s_of_counts", "control_moments", "monte_carlo_variance"]
 
 
@@ -89,19 +100,57 @@ def _distinct(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def exact_work(a: np.ndarray, b: np.ndarray) -> float:
-    """Estimated work of :func:`exact_variance` in hypergeometric terms (the cheaper
-    orientation; each term ~10 ns, plus a fixed cost per pair of distinct sizes), to
-    decide whether the exact computation is affordable."""
+    """Estimated work of the numpy sums of :func:`exact_variance` in hypergeometric terms
+    (the cheaper orientation; each term ~100 ns, plus a fixed cost per pair of distinct
+    sizes)."""
     n = int(np.sum(a))
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
     return min(_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
 
 
+class ExactPlan(NamedTuple):
+    """:func:`exact_cost`'s estimate: ``cost`` in units of ~5 ns, ``work`` its terms (numpy)
+    or steps (compiled), ``terms`` the numpy sums' terms with the first sizes as rows and
+    with the second (what :func:`exact_variance` orients them by)."""
+
+    cost: float
+    work: float
+    terms: tuple[float, float]
+
+
+def exact_cost(a: np.ndarray, b: np.ndarray) -> ExactPlan:
+    """The estimated cost of :func:`exact_variance`: the compiled row-conditioning pass
+    (:mod:`clustermetrics._smi_kernels`) where compiled kernels may run and it is the
+    cheaper, else the numpy sums. It does not depend on whether the kernel is loaded yet
+    (that only decides when it loads), so the method ``auto`` picks depends on the table
+    alone."""
+    n = int(np.sum(a))
+    ua, ca = _distinct(a)
+    ub, cb = _distinct(b)
+    terms = (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
+    cost = min(terms) * EXACT_TERM_COST
+    if cost > _NUMPY_ENOUGH and _kernels.compiled_available():
+        steps = min(_steps(ua, ca, ub, cb, n), _steps(ub, cb, ua, ca, n))
+        if steps * KERNEL_STEP_COST < cost:
+            return ExactPlan(steps * KERNEL_STEP_COST, steps, terms)
+    return ExactPlan(cost, min(terms), terms)
+
+
 # one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
 # 80-180 ns measured on tables of N = 1e4 to 1e6 at load 5-7)
 EXACT_TERM_COST = 20.0
 _PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
+# one step of the compiled pass (a window point of a G sum or a transition of the forward
+# pass), in units of ~5 ns
+KERNEL_STEP_COST = 1.0
+_KERNEL_PAIR_COST = 200.0  # per pair of distinct sizes (windows, the f and h tables)
+# numpy sums estimated at most this (~50 ms) are cheap enough for any use of the estimate
+# (``auto`` takes the exact variance up to ~0.5 s): the compiled estimate is not needed
+_NUMPY_ENOUGH = 1e7
+# numpy terms up to which plain Python runs the row-conditioning pass faster than numpy
+# runs its sums (~2.7x at N = 8 with 3 x 3 labels, even at N = 20; slower beyond)
+_PYTHON_TERMS = 1.5e4
 _CHUNK = 1 << 20  # terms held at once (rows x window width)
 _SHORT = 48  # supports shorter than this are kept whole (no bisection)
 
@@ -165,6 +214,30 @@ def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int
         walk = float((wx * wy.sum(axis=1, keepdims=True)).sum())
     table = float(((span + wx) * wg).sum())
     return walk + table + _PAIR_COST * na * nb
+
+
+def _steps(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
+    """Estimated steps of the compiled pass with rows of sizes ``ua`` (distinct, with
+    multiplicities ``ca``) and columns ``ub``: per distinct row size a, the G sums (for
+    each column size b, one value per point of the window of Hyp(N, a, b), each a window
+    of every other row size's law) and the forward pass (every column: the states, a
+    window of the partial sums' law, times the window of the cell)."""
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
+    na, nb = ua.shape[0], ub.shape[0]
+    af, bf = ua.astype(np.float64), ub.astype(np.float64)
+    wy = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
+    # states before a column: the window of the items drawn from the columns before it
+    # (the columns go by size; a run of equal sizes at its middle)
+    before = np.cumsum(cb * bf) - cb * bf + 0.5 * (cb - 1.0) * bf
+    states = np.minimum(af[:, None] + 1.0, _est_width(n, af[:, None], before[None, :], cut))
+    forward = float((states * wy * cb[None, :]).sum())
+    if na * na * nb <= 1 << 16:  # (a, a', b) arrays cost ~1 ms at this size
+        wg = _est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
+        others = ((ca[None, :] - np.eye(na)) > 0)[:, :, None]
+        wg = (wg * others).sum(axis=1)  # (a, b)
+    else:  # many distinct sizes: N for N - a (an over-estimate)
+        wg = np.broadcast_to(_est_width(n, af[:, None], bf[None, :], cut).sum(axis=0), (na, nb))
+    return forward + float((wy * wg).sum()) + _KERNEL_PAIR_COST * na * nb
 
 
 def _phi(k: np.ndarray) -> np.ndarray:
@@ -348,7 +421,8 @@ class _OtherRows:
         return out
 
 
-def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
+def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = None,
+                   plan: ExactPlan | None = None) -> tuple[float, float]:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
     rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
     cluster sizes ``b`` over ``n`` items.
@@ -359,11 +433,39 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     in i and j so that sum_ij s_ij n_ij is the same for every table (elsewhere s = 0: on
     sparse tables that sum is ~N log N and would cancel only up to rounding). Var[S^] =
     Var[S], with terms of the size of their fluctuations, formed without cancellation
-    (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S]."""
+    (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S].
+
+    The sums run in the row-conditioning pass (:mod:`clustermetrics._smi_sums`), compiled
+    (:mod:`clustermetrics._smi_kernels`) where it is estimated cheaper than the numpy sums
+    and the kernels load (:func:`clustermetrics._kernels.smi_variance_kernel`), as plain
+    Python on tiny tables (below ~_PYTHON_TERMS numpy terms, where numpy's per-call
+    overhead dominates), else in numpy; ``path`` ("numpy", "compiled" or "python") forces
+    one (tests compare them); ``plan``: :func:`exact_cost` of the same sizes, if known."""
     n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
-    if _work(ub, cb, ua, ca, n) < _work(ua, ca, ub, cb, n):  # Var is symmetric: cheaper side
+    terms = plan.terms if plan is not None else \
+        (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
+    kernel = None
+    if path == "compiled":
+        kernel = _kernels.smi_variance_kernel(math.inf)
+        if kernel is None:
+            raise ValueError("path='compiled' needs numba and kernels mode 'auto' or 'numba'")
+    elif path is None and _kernels.compiled_available():
+        kernel = _kernels.smi_variance_kernel(min(terms))  # loaded, or loading it pays
+    if kernel is None and (path == "python" or (path is None and min(terms) <= _PYTHON_TERMS)):
+        kernel = _smi_sums.exact_moments
+    steps = None
+    if kernel is not None and kernel is not _smi_sums.exact_moments:
+        steps = (_steps(ua, ca, ub, cb, n), _steps(ub, cb, ua, ca, n))
+        if path is None and min(steps) * KERNEL_STEP_COST >= min(terms) * EXACT_TERM_COST:
+            # the numpy sums are the cheaper here (or, on a tiny table, plain Python)
+            kernel = _smi_sums.exact_moments if min(terms) <= _PYTHON_TERMS else None
+    if kernel is not None:
+        order = steps if steps is not None else terms
+        if order[1] < order[0]:  # Var is symmetric: the cheaper side as rows
+            ua, ca, ub, cb = ub, cb, ua, ca
+    elif terms[1] < terms[0]:
         ua, ca, ub, cb = ub, cb, ua, ca
     cut = _cut(n, float(ca.sum()) * float(cb.sum()))
     na, nb = ua.shape[0], ub.shape[0]
@@ -371,6 +473,15 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
     sloped = int(ua[0]) * int(ub[0]) >= n  # every mu_ij >= 1
     slope = _slope(ua[:, None], ub[None, :], n, sloped)
     weight = np.outer(ca, cb)
+    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
+    shift = math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
+    if kernel is not None:
+        # one type per argument: numba compiles a version of a kernel per type it meets
+        ints = [np.require(x, np.int64, ["C", "W"]) for x in (ua, ca, ub, cb, k0)]
+        means, cov = kernel(ints[0], ints[1], ints[2], ints[3], int(n), ints[4],
+                            np.require(slope, np.float64, ["C", "W"]), float(cut))
+        e_t = math.fsum((means * weight).ravel().tolist())
+        return e_t + shift, max(math.fsum((ca * cov).tolist()), 0.0)
 
     # m(a, b) = E[phi^(n_ij)] for each pair of distinct sizes, and E[S^] = E[S] - const
     flat_k0, flat_slope = k0.ravel(), slope.ravel()
@@ -378,8 +489,7 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int) -> tuple[float, float]:
                     lambda rows, k: _phi_shifted(k, flat_k0[rows, None],
                                                  flat_slope[rows, None])).reshape(na, nb)
     e_t = math.fsum((means * weight).ravel().tolist())
-    mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
-    e_s = e_t + math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
+    e_s = e_t + shift
 
     var = []
     for ia, av in enumerate(ua.tolist()):
@@ -675,11 +785,13 @@ def sample_stats(a: np.ndarray, b: np.ndarray, n_samples: int, seed: int,
             rows, cols = np.nonzero(table)
             out[:, s] = ctl.stats(rows, cols, table[rows, cols])
         return out
-    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples)
+    # the compiled count takes int32 column codes, so up to 2^31 - 1 clusters
+    kernel = _kernels.sampling_stats_kernel(float(n) * n_samples) \
+        if b.shape[0] < 2**31 else None
     small = a.shape[0] * b.shape[0] < 2**31
     base = (_layout(a) * np.int64(b.shape[0])).astype(np.int32 if small else np.int64)
     # int32 codes: half the memory traffic, and the same permutation as int64 codes
-    cols = _layout(b).astype(np.int32 if small else np.int64)
+    cols = _layout(b).astype(np.int32 if small or kernel is not None else np.int64)
     lin = ctl.linear if ctl.linear is not None else np.zeros((0, 1, 1))
     for s in range(n_samples):
         perm = rng.permutation(cols)

@@ -23,6 +23,8 @@ import numpy as np
 
 from ..table import Contingency
 from ._cells import (
+    accurate_sum,
+    class_size_cells,
     cluster_size_cells,
     counts_float,
     exact_ints,
@@ -52,6 +54,10 @@ def _harmonic(p: float, r: float) -> float:
 
 def _record(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
+        if t.real_valued:  # sum_ij n_ij (n_ij / b_j) / N: a share before any product
+            n, total_mass = t.counts, accurate_sum(t.counts)
+            return (min(accurate_sum(n * (n / cluster_size_cells(t))) / total_mass, 1.0),
+                    min(accurate_sum(n * (n / class_size_cells(t))) / total_mass, 1.0))
         # sum_ij n_ij^2 / b_j = sum_j (sum_i n_ij^2) / b_j: the inner sums are exact
         # integers, so fsum only runs over the clusters (and classes), not over every cell
         by_class, by_cluster = square_sums(t)
@@ -63,6 +69,12 @@ def _record(table: Contingency) -> tuple[float, float]:
 
 def _class_weighted(table: Contingency) -> tuple[float, float]:
     def compute(t: Contingency) -> tuple[float, float]:
+        if t.real_valued:  # (1/K) sum_ij (n_ij / a_i)(n_ij / b_j), (n_ij / a_i)^2: shares
+            # before products (two masses of 1e-170 multiply to 0), one sum over the cells
+            recall = t.counts / class_size_cells(t)
+            precision = t.counts / cluster_size_cells(t)
+            return (min(accurate_sum(recall * precision) / t.n_classes, 1.0),
+                    min(accurate_sum(recall * recall) / t.n_classes, 1.0))
         n = counts_float(t)
         p_item = quotients(t, n * n, cluster_size_cells(t))
         # per-class sums first (cells are sorted by row), then the equal-weight class mean;

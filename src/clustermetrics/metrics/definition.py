@@ -23,7 +23,7 @@ from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
 
 import numpy as np
 
-from ..table import Contingency, as_contingency
+from ..table import REAL_MASSES, Contingency, as_contingency
 
 __all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
            "Significance", "UndefinedMetricError",
@@ -325,13 +325,13 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
             if real is None:
                 require_counts(table, body.__name__, needs)
             if zero_division is False:
-                return _plain(body(table, **values))
+                return _plain(body(table, **values), body.__name__)
             if not isinstance(force_finite, bool):
                 raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
             if finite_value is not None:
                 Real("finite value").check("finite_value", finite_value)
             try:
-                return _plain(body(table, **values))
+                return _plain(body(table, **values), body.__name__)
             except Undefined as undefined:
                 if not force_finite:
                     raise UndefinedMetricError(
@@ -354,12 +354,22 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
     return decorate
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, name: str) -> Any:
     """A score's value as a Python float: an exact rational result (pair masses of
     real-valued tables) rounded once, a numpy scalar (a formula written for one table or
-    many) converted."""
+    many) converted. A rational beyond float64's range (masses spanning hundreds of
+    orders of magnitude make, e.g., the Southwood index a / (b + c) that large) is
+    refused with :class:`ScoreUnavailable`: no float is within any bound of it."""
     if isinstance(value, Fraction):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            digits = round((abs(value.numerator).bit_length() -
+                            value.denominator.bit_length()) * math.log10(2))
+            raise ScoreUnavailable(
+                f"{name} is about {'-' if value < 0 else ''}1e{digits}, beyond float64's "
+                f"range: {REAL_MASSES} spanning too many orders of magnitude; rescale "
+                "them or drop the negligible ones") from None
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -23,7 +23,7 @@ O(nnz) from the table, where clusim builds the affinity matrices (O(N^2) memory)
 from __future__ import annotations
 
 from ..table import Contingency
-from ._cells import counts_float, larger_size_cells, quotients, total
+from ._cells import accurate_sum, counts_float, larger_size_cells, quotients, total
 from ._elementwise import minimum
 from .definition import MATCH, MetricInfo, deprecated_alias, score
 
@@ -65,6 +65,11 @@ def element_centric_similarity_score(table: Contingency) -> float:
     Gates, Wood, Hetrick & Ahn, "Element-centric clustering comparison unifies overlaps and
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
+    if table.real_valued:
+        # sum_ij n_ij (n_ij / max(a_i, b_j)) / N: a share before any product of masses
+        # (two of 1e-170 multiply to 0); 1.0 exactly for identical partitions
+        n = table.counts
+        return min(accurate_sum(n * (n / larger_size_cells(table))) / accurate_sum(n), 1.0)
     n = counts_float(table)
     terms = quotients(table, n * n, larger_size_cells(table))
     return minimum(total(table, terms) / table.n_samples, 1.0)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from .. import _kernels
 from ..table import Contingency, as_contingency
 from ..table.factorize import factorize
-from ..table.stack import TableStack, is_stack
+from ..table.stack import Table, TableStack, is_stack
 from ..table.validation import as_label_array, check_same_length
 from ._cells import (
     _CHUNK,
@@ -39,17 +40,19 @@ from ._cells import (
     cluster_size_cells,
     counts_float,
     exact_ints,
+    line_sizes,
     log_cluster_size_cells,
     log_counts,
     quotients,
     scaled_masses,
+    scaled_total,
+    share_log_sum,
     total,
 )
 from ._elementwise import (
     is_many,
     maximum,
     minimum,
-    one_by_one,
     ratio,
     select,
     sqrt,
@@ -58,11 +61,17 @@ from ._elementwise import (
 )
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
 from ._random_models import RANDOM_MODELS, cluster_size_weights
-from ._reduced import code_difference, conditional_code, entropy_code, stirling_excess
+from ._reduced import (
+    CodeSpec,
+    Optimum,
+    code_difference,
+    distinct,
+    minimise,
+    stirling_excess,
+)
 from ._smi import (
-    EXACT_TERM_COST,
+    exact_cost,
     exact_variance,
-    exact_work,
     monte_carlo_variance,
     s_of_counts,
     sample_cost,
@@ -109,8 +118,6 @@ def _entropy_of_sizes(sizes: np.ndarray) -> float:
     class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
     if sizes.shape[0] == 1:
         return 0.0
-    if sizes.dtype.kind == "f":  # real masses: N/2 <= s <= N makes s - N exact (Sterbenz)
-        return accurate_sum(entropy_terms(sizes, math.fsum(sizes.tolist())))
     n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
     return accurate_sum(entropy_terms(sizes, n))
 
@@ -137,8 +144,8 @@ def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -
 
 
 def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int,
-                         h_true: Callable[[], float],
-                         h_pred: Callable[[], float]) -> float | None:
+                         h_true: Callable[[], Any],
+                         h_pred: Callable[[], Any]) -> Any:
     """MI where it equals 0 or an entropy exactly, else None. ``h_true`` and ``h_pred``
     are callables giving H(truth) and H(prediction).
 
@@ -160,8 +167,6 @@ def _mutual_info(table: Contingency) -> float:
                                  lambda: _entropy_of_sizes(table.cluster_sizes))
     if exact is not None:
         return exact
-    if table.real_valued:
-        return max(_mi_sum_real(table), 0.0)
     if table.nnz <= _CHUNK:
         return max(_mi_sum(table, slice(None)), 0.0)
     # large tables chunk by chunk (small temporaries); chunk sums added exactly
@@ -208,28 +213,84 @@ def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.nda
     of two (``scaled_masses``: d and ab by 2^(2k), n by 2^k), and k."""
     cells, by_row, by_col, k = scaled_masses(table)
     ab = by_row[table.rows] * by_col[table.cols]
-    return cells * int(cells.sum()) - ab, ab, cells, k
+    return cells * scaled_total(table) - ab, ab, cells, k
 
 
-def _mi_sum_real(table: Contingency) -> float:
-    """:func:`_mi_sum` of a real-valued table: the same ratios, from the exact scaled
-    integers of its masses (each quotient of Python integers correctly rounded)."""
-    d, ab, cells, _ = _real_deviations(table)
-    x = (d / ab).astype(np.float64)
-    far = x < -0.5
-    terms = np.log1p(x)
-    if far.any():
-        # cells far below their expectation: the log of the ratio N n / (a b) itself
-        terms[far] = np.log(((d[far] + ab[far]) / ab[far]).astype(np.float64))
-    terms *= table.counts
-    return accurate_sum(terms) / table.n_samples
+# --------------------------------------------------------------------- real masses
+# A real-valued table's information is computed by ``share_log_sum`` from the exact
+# integers of its masses (``scaled_masses``) wherever floats would lose digits: the log of
+# a ratio near 1 (N - a_i for a class holding nearly all the mass), and shares, logs and
+# terms beyond the normal floats (masses spanning hundreds of orders of magnitude), each
+# such term with a binary exponent of its own; other terms from float ratios of masses
+# (within 3 ulps: never a product of two masses). The results are exact Fractions of
+# those sums, so that the scores' ratios of them (homogeneity = MI / H(truth) with both
+# below 1e-300) are rounded once.
 
 
-def _info(table: Contingency) -> tuple[float, float, float]:
+def _real_floats(table: Contingency) -> dict[str, np.ndarray]:
+    """Float shares and ratios of a real-valued table within 3 ulps, from its float
+    masses and correctly rounded margins and total (``share_log_sum``'s ``approx``):
+    ratios of two masses, never products (an overflowed or underflowed one is left to
+    the exact integers)."""
+    def compute(t: Contingency) -> dict[str, np.ndarray]:
+        cells, by_row, by_col, k = scaled_masses(t)
+        n = scaled_total(t) / (1 << k)  # correctly rounded
+        a, b = line_sizes(t)
+        counts, a_cell, b_cell = t.counts, a[t.rows], b[t.cols]
+        # 0 * inf is NaN: not a ratio far from 1 for share_log_sum, so taken exactly
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return {"cells": counts / n, "rows": a / n, "cols": b / n,
+                    "mi": (counts / a_cell) * (n / b_cell),
+                    "row_ratio": n / a, "col_ratio": n / b,
+                    "given_pred": b_cell / counts, "given_true": a_cell / counts}
+    return table.cached("information:floats", compute)
+
+
+def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
+    """(MI, H(truth), H(prediction)) of a real-valued table, Fractions (the scores'
+    formulas take them where they take floats; a float among them would round a tiny
+    entropy to 0 in a mixed operation)."""
+    cells, by_row, by_col, _ = scaled_masses(table)
+    n, floats = scaled_total(table), _real_floats(table)
+    h_true = share_log_sum(by_row, n, n, by_row, (floats["rows"], floats["row_ratio"]))
+    h_pred = share_log_sum(by_col, n, n, by_col, (floats["cols"], floats["col_ratio"]))
+    # one labelling refines the other: its entropy is the larger, also after rounding (two
+    # entropies 1e-300 apart would else put completeness, MI / H, above 1)
+    if table.nnz == table.n_clusters:
+        h_pred = max(h_pred, h_true)
+    if table.nnz == table.n_classes:
+        h_true = max(h_true, h_pred)
+    mi = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
+                              lambda: h_true, lambda: h_pred)
+    if mi is None:  # sum_ij (n_ij / N) log(N n_ij / (a_i b_j))
+        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols],
+                           (floats["cells"], floats["mi"]))
+        # in [0, min(H, H')]: the rounding of the sums must not put homogeneity above 1
+        mi = min(max(mi, Fraction(0)), h_true, h_pred)
+    return Fraction(mi), h_true, h_pred
+
+
+def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:
+    """(H(truth | prediction), H(prediction | truth)) of a real-valued table, cell by
+    cell: sums of non-negative terms (n_ij / N) log(b_j / n_ij), so a difference of the
+    entropies never cancels (VI of nearly equal partitions keeps its relative accuracy)."""
+    def compute(t: Contingency) -> tuple[Fraction, Fraction]:
+        cells, by_row, by_col, _ = scaled_masses(t)
+        n, floats = scaled_total(t), _real_floats(t)
+        return (max(share_log_sum(cells, n, by_col[t.cols], cells,
+                                  (floats["cells"], floats["given_pred"])), Fraction(0)),
+                max(share_log_sum(cells, n, by_row[t.rows], cells,
+                                  (floats["cells"], floats["given_true"])), Fraction(0)))
+    return table.cached("information:conditional", compute)
+
+
+def _info(table: Table) -> tuple[float, float, float]:
     """(MI, H(truth), H(prediction)), cached on the table (arrays of each table's values
     for a stack)."""
     if is_stack(table):
         return table.cached("information", _stack_info)
+    if table.real_valued:
+        return table.cached("information", _real_info)
     return table.cached("information", lambda t: (
         _mutual_info(t), _entropy_of_sizes(t.class_sizes), _entropy_of_sizes(t.cluster_sizes)))
 
@@ -271,8 +332,9 @@ def _stack_entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 
 def _emi(table: Contingency) -> float:
-    if is_stack(table):  # one sum over hypergeometric laws per table
-        return table.cached("emi", lambda s: np.array(s.each(_emi), dtype=np.float64))
+    if is_stack(table):  # one sum over hypergeometric laws per pair of margins
+        return table.cached("emi", lambda s: np.array(s.by_margins(_emi, "emi"),
+                                                      dtype=np.float64))
     return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
         t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
@@ -280,10 +342,10 @@ def _emi(table: Contingency) -> float:
 def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
     """The normaliser of NMI / AMI: a mean of the two entropies, or the joint entropy
     (of floats, or of arrays of many tables' values)."""
-    if average_method == "arithmetic":
-        return (h_true + h_pred) / 2.0
-    if average_method == "geometric":
-        return sqrt(h_true * h_pred)
+    if average_method == "arithmetic":  # / 2, not / 2.0: exact on a Fraction too
+        return (h_true + h_pred) / 2
+    if average_method == "geometric":  # not sqrt(h_true * h_pred): the product of two
+        return sqrt(h_true) * sqrt(h_pred)  # entropies of 1e-200 nats underflows
     if average_method == "min":
         return minimum(h_true, h_pred)
     if average_method == "max":
@@ -531,10 +593,12 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
         return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
     emi = _emi(table)
     a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
+    # the estimate depends on whether compiled kernels may run (the kernels mode)
+    plan = table.cached(f"smi:plan:{_kernels.compiled_available()}",
+                        lambda t: exact_cost(a, b))
     if method == "auto":
-        work, cost = exact_work(a, b), sample_cost(a, b)
-        exact_cost = work * EXACT_TERM_COST
-        if n <= _SMI_EXACT_MAX_N and (exact_cost <= _SMI_EXACT_BUDGET or exact_cost <=
+        exact, work, cost = plan.cost, plan.work, sample_cost(a, b)
+        if n <= _SMI_EXACT_MAX_N and (exact <= _SMI_EXACT_BUDGET or exact <=
                                       _SMI_EXACT_PREFERENCE * cost * _SMI_AUTO_MIN_SAMPLES):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
@@ -552,14 +616,13 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     if method == "exact":
         if n > _SMI_EXACT_MAX_N:
             raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e}, got N = {n}")
-        work = exact_work(a, b)
-        if work * EXACT_TERM_COST > _SMI_EXACT_REFUSE:
+        if plan.cost > _SMI_EXACT_REFUSE:
             raise ValueError(
-                f"method='exact' is too costly on this table: ~{work:.1e} hypergeometric "
-                f"terms (~{work * EXACT_TERM_COST * 5e-9:.0f} s estimated, above "
+                f"method='exact' is too costly on this table: ~{plan.work:.1e} hypergeometric "
+                f"terms (~{plan.cost * 5e-9:.0f} s estimated, above "
                 f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
                 "method='auto'")
-        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n))
+        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n, plan=plan))
         sd = math.sqrt(var_s) / n
         value = (mi - emi) / sd if sd > 0 else 0.0
         return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
@@ -612,7 +675,8 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     towards clusterings with many clusters when many candidates are compared against one
     truth (Romano et al. recommend it when N is small compared to the number of
     clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
-    al.'s Theorem 1, evaluated over the distinct class and cluster sizes) or estimated
+    al.'s variance, evaluated over the distinct class and cluster sizes; compiled with
+    numba where that is the cheaper, e.g. 10 x 10 labels over 1000 items) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
     ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
     Monte Carlo variance uses control variates: pair counts and linear statistics of each
@@ -638,9 +702,8 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     "FastAMI - a Monte Carlo approach to the adjustment for chance in clustering
     comparison metrics", AAAI 2023.
     """
-    if is_stack(table):  # one variance problem per table
-        return one_by_one(table, lambda t: standardized_mutual_info_score.body(
-            t, method=method, n_samples=n_samples, random_state=random_state))
+    if is_stack(table):  # the null's mean and sd depend on the margins alone
+        return cast(float, _stack_smi(table, method, n_samples, random_state))
     if _smi_undefined(table):
         raise Undefined(0.0, "SMI is undefined (0/0): MI is the same for every pairing (a "
                              "labelling with a single label or only singletons)")
@@ -648,6 +711,23 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     if result.sd_mi <= 0:
         raise Undefined(0.0, "SMI is undefined (0/0): the sampled MI did not vary")
     return result.value
+
+
+def _stack_smi(stack: TableStack, method: str, n_samples: int,
+               random_state: int) -> np.ndarray:
+    """SMI of each table of a stack: (MI - E[MI]) / sd[MI], the null's moments computed
+    once per pair of margins (a representative table's :func:`_smi`), MI per table; the
+    0/0 cases recorded as for one table."""
+    name = f"smi:{method}:{n_samples}:{random_state}"
+    nulls = stack.cached(name, lambda s: s.by_margins(
+        lambda t: (_smi_undefined(t), _smi(t, method, n_samples, random_state)), name))
+    undefined = np.array([u for u, _ in nulls])
+    expected = np.array([r.expected_mi for _, r in nulls])
+    sd = np.array([r.sd_mi for _, r in nulls])
+    undefined_where(stack, undefined, 0.0, "SMI is undefined (0/0): MI is the same for "
+                    "every pairing")
+    undefined_where(stack, sd <= 0, 0.0, "SMI is undefined (0/0): the sampled MI did not vary")
+    return ratio(_info(stack)[0] - expected, sd, 0.0)
 
 
 # --------------------------------------------------------------------------- RMI
@@ -666,24 +746,45 @@ def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
     the small Stirling terms, so no difference of two numbers of size N log N is formed.
     Where the optimal concentrations are large the codes are nearly N log q and their
     difference is taken from the small remainders instead (``code_difference``)."""
-    def compute(t: Contingency) -> tuple[float, float, float, float]:
-        a, b, cells, n = t.class_sizes, t.cluster_sizes, t.counts, t.n_samples
-        mi, h_t, h_p = _info(t)
-        whole = np.array([n])
-        c_t, c_p = entropy_code(a), entropy_code(b)
-        shared = [n * mi, stirling_excess(np.concatenate((whole, cells)),
-                                          np.concatenate((a, b)))]
-        return (code_difference(c_t, conditional_code(t.n_classes, b, cells), shared),
-                code_difference(c_p, conditional_code(t.n_clusters, a, cells), shared),
-                code_difference(c_t, conditional_code(t.n_classes, a, a),
-                                [n * h_t, stirling_excess(whole, a)]),
-                code_difference(c_p, conditional_code(t.n_clusters, b, b),
-                                [n * h_p, stirling_excess(whole, b)]))
-    if is_stack(table):  # one minimisation of each code per table
-        return table.cached("reduced", lambda s: tuple(
-            np.array(column, dtype=np.float64)
-            for column in zip(*s.each(_reduced_parts), strict=True)))
-    return table.cached("reduced", compute)
+    if is_stack(table):  # every table's codes minimised together
+        return table.cached("reduced", _stack_reduced_parts)
+    return table.cached("reduced", lambda t: _reduced_finish(t, minimise(_reduced_specs(t))))
+
+
+def _reduced_specs(t: Contingency) -> list[CodeSpec]:
+    """The six codes of a table: H(g), H(c), H(g|c), H(c|g), H(g|g), H(c|c)."""
+    q_t, q_p = t.n_classes, t.n_clusters
+    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
+    whole = (np.array([float(t.n_samples)]), np.ones(1))
+    return [CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b), CodeSpec(q_t, *b, *cells),
+            CodeSpec(q_p, *a, *cells), CodeSpec(q_t, *a, *a, increasing=True),
+            CodeSpec(q_p, *b, *b, increasing=True)]
+
+
+def _reduced_finish(t: Contingency, codes: list[Optimum],
+                    ) -> tuple[float, float, float, float]:
+    """:func:`_reduced_parts` from the table's six minimised codes."""
+    mi, h_t, h_p = _info(t)
+    n = t.n_samples
+    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
+    whole = (np.array([float(n)]), np.ones(1))
+    c_t, c_p, t_p, p_t, t_t, p_p = codes
+    s_n, s_c, s_a, s_b = stirling_excess([whole, cells, a, b])
+    shared = [n * mi, s_n, s_c, -s_a, -s_b]
+    return (code_difference(c_t, t_p, shared), code_difference(c_p, p_t, shared),
+            code_difference(c_t, t_t, [n * h_t, s_n, -s_a]),
+            code_difference(c_p, p_p, [n * h_p, s_n, -s_b]))
+
+
+def _stack_reduced_parts(stack: TableStack) -> tuple[np.ndarray, ...]:
+    """:func:`_reduced_parts` of each table of a stack, the six codes of every distinct
+    table minimised in one :func:`~._reduced.minimise` (one array evaluation per step for
+    all of them, the same steps as for one table)."""
+    def batch(tables: list[Contingency]) -> list[tuple[float, float, float, float]]:
+        codes = minimise([spec for t in tables for spec in _reduced_specs(t)])
+        return [_reduced_finish(t, codes[6 * i:6 * i + 6]) for i, t in enumerate(tables)]
+    parts = stack.each_batch(batch, "reduced")
+    return tuple(np.array(column, dtype=np.float64) for column in zip(*parts, strict=True))
 
 
 @score(needs=_CODE_LENGTHS)
@@ -697,8 +798,10 @@ def reduced_mutual_info_score(table: Contingency) -> float:
     needed to describe the contingency table, so a prediction with many small clusters
     gets no credit for them: about 0 (often negative) for independent labellings, at most
     about H(truth). Not symmetric (the truth is the labelling being described). O(nnz + R
-    + C) for the sizes' distinct values, then a few hundred operations per evaluation.
-    The reference package ``clustering-mi`` reports N RMI / log 2 (bits, whole data set).
+    + C) for the sizes' distinct values; the concentrations of all the codes the RMI
+    scores share are then found together (their derivatives on a grid, then Newton; every
+    local minimum is compared). The reference package ``clustering-mi`` reports
+    N RMI / log 2 (bits, whole data set).
 
     Examples
     --------
@@ -826,6 +929,8 @@ def _share(table: Contingency, side: int) -> float:
 
 def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
     homogeneity, completeness = _share(table, 1), _share(table, 2)
+    if isinstance(homogeneity, Fraction):  # real masses: the formula stays exact
+        beta = Fraction(beta)
     # the second case (beta = 0, completeness 0) is the limit 0; scikit-learn raises
     # ZeroDivisionError there
     zero = (homogeneity + completeness == 0.0) | (beta * homogeneity + completeness == 0.0)
@@ -925,6 +1030,9 @@ def variation_of_information_distance(table: Contingency) -> float:
     ----------
     Meila, "Comparing clusterings - an information based distance", JMVA 98 (2007).
     """
+    if table.real_valued:  # H(U|V) + H(V|U), cell by cell: no cancellation
+        true_given_pred, pred_given_true = _real_conditional(table)
+        return cast(float, true_given_pred + pred_given_true)
     mi, h_true, h_pred = _info(table)
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
@@ -950,6 +1058,10 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     joint = h_true + h_pred - mi
     undefined_where(table, joint <= 0.0, 0.0,
                     "NVI is undefined (0/0): both labellings have a single label")
+    if table.real_valued:  # VI / (VI + MI) from the conditional entropies
+        true_given_pred, pred_given_true = _real_conditional(table)
+        vi = true_given_pred + pred_given_true
+        return min(vi / (vi + mi), 1.0)
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
@@ -973,6 +1085,10 @@ def normalized_information_distance(table: Contingency) -> float:
     top = maximum(h_true, h_pred)
     undefined_where(table, top <= 0.0, 0.0,
                     "NID is undefined (0/0): both labellings have a single label")
+    if table.real_valued:  # 1 - MI / max(H(U), H(V)) = max(H(U|V) / H(U), H(V|U) / H(V))
+        true_given_pred, pred_given_true = _real_conditional(table)
+        return min(max(true_given_pred / h_true if h_true else 0.0,
+                       pred_given_true / h_pred if h_pred else 0.0), 1.0)
     return minimum(maximum(1.0 - ratio(mi, top, 0.0), 0.0), 1.0)
 
 
@@ -997,6 +1113,8 @@ def cluster_entropy_error(table: Contingency) -> float:
     ----------
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
+    if table.real_valued:  # a Fraction, rounded once by the score's wrapper
+        return cast(float, _real_conditional(table)[0])
     terms = log_cluster_size_cells(table) - log_counts(table)
     terms *= counts_float(table)
     return maximum(total(table, terms) / table.n_samples, 0.0)
@@ -1035,13 +1153,8 @@ def _chi2(table: Contingency) -> float:
         ab = class_size_cells(table) * cluster_size_cells(table)
         d = counts * table.n_samples[:, None] - ab
         return np.maximum(total(table, quotients(table, counts * d, ab)), 0.0)
-    if table.real_valued:  # n d / (a b) = cells d / (ab 2^k): exact integers, divided once
-        d, ab, cells, k = _real_deviations(table)
-        nd = cells * d
-        whole, rest = nd // ab, nd % ab
-        value = Fraction(int(whole.sum()), 1 << k) + \
-            accurate_sum((rest / ab).astype(np.float64)) / 2.0**k
-        return max(float(value), 0.0)
+    if table.real_valued:
+        return _real_chi2(table)
     counts = exact_ints(table, table.counts)
     ab = exact_ints(table, class_size_cells(table)) * cluster_size_cells(table)
     d = counts * table.n_samples - ab
@@ -1059,6 +1172,26 @@ def _chi2(table: Contingency) -> float:
 
 
 _INT64_CUBE_N = 2_097_151  # below this N, n d <= N^3 fits in int64
+
+
+def _real_chi2(table: Contingency) -> float:
+    """chi2 of a real-valued table: sum_ij n_ij d_ij / (a_i b_j) = S / 2^k over the exact
+    scaled integers, each term split into its integer part (summed exactly) and a
+    remainder in [0, 1) (a float keeps its digits). Where the terms cancel so much that S
+    is not far above the remainders' rounding (a nearly independent table, or masses so
+    small that S < 1), the numerators are scaled by 2^s until it is, then divided back."""
+    d, ab, cells, k = _real_deviations(table)
+    nd = cells * d
+    if not any(nd.tolist()):
+        return 0.0  # every cell at its expectation
+    shift, enough = 0, 62 + table.nnz.bit_length()  # S 2^s above 2^enough: remainders negligible
+    while True:
+        whole, rest = (nd << shift) // ab, (nd << shift) % ab
+        value = int(whole.sum()) + Fraction(accurate_sum((rest / ab).astype(np.float64)))
+        if value.numerator.bit_length() - value.denominator.bit_length() >= enough:
+            return max(float(value / (1 << (k + shift))), 0.0)
+        shift += enough + max(0, value.denominator.bit_length() -
+                              value.numerator.bit_length())
 
 
 # old names: variants are options now; lower-is-better scores end in _distance / _error

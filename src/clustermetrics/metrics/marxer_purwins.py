@@ -20,7 +20,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..table import Contingency, as_contingency
-from ._cells import exact_ints, quotients, row_sum_count_size, row_sum_squares, total
+from ._cells import (
+    accurate_sum,
+    exact_ints,
+    quotients,
+    row_sum_count_size,
+    row_sum_squares,
+    row_sums,
+    scaled_masses,
+    scaled_total,
+    total,
+)
 from ._elementwise import is_many, ratio, select, undefined_where
 from .definition import MATCH, MetricInfo, deprecated_alias, score
 
@@ -53,7 +63,9 @@ def _compute(table: Contingency) -> MarxerPurwins:
     n_c = exact_ints(table, table.class_sizes)
     squares = row_sum_squares(table)  # shared with B-cubed and MARI
     several = table.n_classes > 1  # then N - n_c > 0 for every class
-    if is_many(several) or several:
+    if table.real_valued:
+        precision = _real_precision(table) if several else 1.0
+    elif is_many(several) or several:
         s_c = row_sum_count_size(table) - squares
         others = np.expand_dims(n, -1) - n_c  # N - n_c per class (and table)
         precision = select(several, total(table, n_c - quotients(table, s_c, others)) / n,
@@ -66,6 +78,18 @@ def _compute(table: Contingency) -> MarxerPurwins:
     recall = total(table, recall_terms) / n
     f = ratio(2.0 * precision * recall, precision + recall, 0.0)
     return MarxerPurwins(precision, recall, f)
+
+
+def _real_precision(table: Contingency) -> float:
+    """P of a real-valued table with several classes, from the exact integers of its
+    masses: per class, n_c - S_c / (N - n_c) = (n_c (N - n_c) - S_c) / (N - n_c) with
+    a numerator sum_k n_ck (N - n_c - b_k + n_ck) >= 0, so each class adds one correctly
+    rounded share and nothing cancels (in floats N - n_c may round to 0)."""
+    cells, by_row, by_col, _ = scaled_masses(table)
+    n = scaled_total(table)
+    others = n - by_row  # > 0: another class holds mass
+    kept = row_sums(table, cells * (others[table.rows] - by_col[table.cols] + cells))
+    return min(accurate_sum(quotients(table, kept, others * n)), 1.0)
 
 
 def _marxer_purwins(table: Contingency) -> MarxerPurwins:

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from ..table import Contingency, as_contingency
+from ..table import REAL_MASSES, Contingency, as_contingency
 from ..table.stack import Table, TableStack, is_stack
 from ._cells import exact_ints, row_sum_count_size, row_sum_squares, scaled_masses
 from ._elementwise import minimum, one_by_one, select, sqrt, undefined_where, with_sign
@@ -310,7 +310,14 @@ def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> fl
     undefined_where(table, den == 0, 1.0,
                     "ARI is undefined (0/0): every pair is together in both labellings, or "
                     "apart in both")
-    return cast(float, 2 * (tp * tn - fn * fp) / den)
+    value = 2 * (tp * tn - fn * fp) / den
+    if table.real_valued and value < Fraction(-1, 2):
+        # -1/2 bounds the ARI of whole items only: pair masses of lighter cells reach -1
+        raise ScoreUnavailable(
+            f"ARI is {float(value):.3g} on this table, below -0.5, its least value for "
+            f"whole items: {REAL_MASSES} whose cells weigh too little; sample_weight "
+            "counts items, so scale it so that 1 is one item")
+    return cast(float, value)
 
 
 def _ari_one_sided(table: Contingency, model: str) -> float:

@@ -31,12 +31,22 @@ from ._cells import (
     class_size_cells,
     cluster_size_cells,
     col_maxima,
+    mass_share,
+    mass_sum,
     quotients,
     row_maxima,
+    scaled_masses,
+    scaled_total,
     total,
 )
 from ._elementwise import maximum, minimum, ratio, select, sqrt, undefined_where
-from ._matchings import best_f_sum, matched_count, matched_recall, matched_similarity
+from ._matchings import (
+    best_f_sum,
+    count_matching,
+    matched_count,
+    matched_recall,
+    matched_similarity,
+)
 from .definition import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
 
 __all__ = [
@@ -72,7 +82,7 @@ def purity_score(table: Contingency) -> float:
     ----------
     Zhao & Karypis, "Criterion functions for document clustering" (2001).
     """
-    return table.cached("purity", lambda t: total(t, col_maxima(t, t.counts)) / t.n_samples)
+    return table.cached("purity", lambda t: _share(t, col_maxima(t, t.counts)))
 
 
 @score(real=_REAL_MASSES)
@@ -92,8 +102,15 @@ def inverse_purity_score(table: Contingency) -> float:
     Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
     metrics based on formal constraints", Information Retrieval 12 (2009).
     """
-    return table.cached("inverse_purity",
-                        lambda t: total(t, row_maxima(t, t.counts)) / t.n_samples)
+    return table.cached("inverse_purity", lambda t: _share(t, row_maxima(t, t.counts)))
+
+
+def _share(table: Contingency, cells: np.ndarray) -> float:
+    """The sum of some of the table's cells over N (on a real-valued table the exact
+    quotient rounded once: float masses would sum with rounding)."""
+    if table.real_valued:
+        return mass_share(table, cells)
+    return total(table, cells) / table.n_samples
 
 
 @score(real=_REAL_MASSES)
@@ -212,6 +229,9 @@ def clustering_error(table: Contingency) -> float:
     Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013); Kumar, "Topics in
     Signal Processing" (2021), 17.8 Full reference evaluation.
     """
+    if table.real_valued:  # the unmatched mass, exactly: 1 - accuracy would cancel
+        mass = scaled_total(table)
+        return (mass - mass_sum(table, table.counts[count_matching(table)])) / mass
     return (table.n_samples - matched_count(table)) / table.n_samples
 
 
@@ -231,6 +251,8 @@ def clustering_accuracy_score(table: Contingency) -> float:
     ----------
     Elhamifar & Vidal, "Sparse subspace clustering", TPAMI 35 (2013).
     """
+    if table.real_valued:
+        return _share(table, table.counts[count_matching(table)])
     return matched_count(table) / table.n_samples
 
 
@@ -310,6 +332,10 @@ def normalized_pivoted_accuracy_score(table: Contingency) -> float:
                     "NPA is undefined (0/0): a single class and a single cluster (K' = 1)")
     # (A - 1/K') / (1 - 1/K') = (K' m - N) / ((K' - 1) N), m the matched item count (an
     # exact integer, shared with clustering accuracy through the table cache)
+    if table.real_valued:  # (K' m - N) / ((K' - 1) N) cancels: from the exact masses
+        mass = scaled_total(table)
+        matched = mass_sum(table, table.counts[count_matching(table)])
+        return (k_pad * matched - mass) / ((k_pad - 1) * mass)  # int / int: rounded once
     n = table.n_samples
     return (k_pad * matched_count(table) - n) / ((k_pad - 1) * n)
 
@@ -352,6 +378,11 @@ def pair_sets_index_score(table: Contingency, *, simplified: bool = False) -> fl
 def _psi_expected(table: Contingency) -> float:
     """E = sum_{k <= min(K, L)} a_(k) b_(k) / (N max(a_(k), b_(k))) over the sizes sorted
     decreasingly (PSI's Eq. 18); the lines a stack's table lacks sort last, as zeros."""
+    if table.real_valued:  # a b / max(a, b) = min(a, b): one quotient of exact integers
+        _, by_row, by_col, _ = scaled_masses(table)
+        pairs = zip(sorted(by_row.tolist(), reverse=True),
+                    sorted(by_col.tolist(), reverse=True), strict=False)  # min(K, L) of each
+        return sum(min(a, b) for a, b in pairs) / scaled_total(table)
     k = min(table.class_sizes.shape[-1], table.cluster_sizes.shape[-1])
     a = -np.sort(-table.class_sizes, axis=-1)[..., :k].astype(np.float64)
     b = -np.sort(-table.cluster_sizes, axis=-1)[..., :k].astype(np.float64)
@@ -362,6 +393,11 @@ def _psi_expected(table: Contingency) -> float:
 def _exact_matches(table: Contingency) -> int:
     def compute(t: Contingency) -> int:
         n = t.counts
+        if t.real_valued:
+            # a cell alone in its row and column: float margins are sums that may round
+            # to a cell's mass (1e141 beside 1e114 in one class)
+            alone = np.bincount(t.rows)[t.rows] == 1
+            return int(np.count_nonzero(alone & (np.bincount(t.cols)[t.cols] == 1)))
         same = (n > 0) & (n == class_size_cells(t)) & (n == cluster_size_cells(t))
         return np.count_nonzero(same, axis=-1) if is_stack(t) else int(np.count_nonzero(same))
     return table.cached("exact_matches", compute)

@@ -85,8 +85,8 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     then those rows are skipped and counted in ``stats["skipped"]``. Infinite labels are an
     error. ``expected_rows``: how many rows the file holds; an engine that read another
     number misread it, which is an error rather than a different table. ``weights``:
-    the cells' weight sums (:mod:`.weights`), which then count the cells; rows dropped for
-    a missing label are dropped with their weights.
+    the groups' weight sums (:mod:`.weights`), which then weigh the cells; rows dropped
+    for a missing label are dropped with their weights.
     """
     n = np.asarray(n, dtype=np.int64)
     t, t_missing = labels(t, name, true_col, text)
@@ -103,10 +103,9 @@ def table_from_groups(t: np.ndarray, p: np.ndarray, n: np.ndarray, name: str, tr
     n_all = n
     if bad.any():
         t, p, n = t[keep], p[keep], n[keep]
-    if weights is not None:
-        n = weights.counts(n_all, keep, name)
-        if not n.all():  # cells whose every row weighs 0: left out, with their labels
-            t, p, n = t[n > 0], p[n > 0], n[n > 0]
+    if weights is not None:  # each cell the exact sum of its groups' weights
+        return Contingency.from_weighted_labels(t, p, weights.weights(n_all, keep, name),
+                                                weights.subject(name))
     # the engine's arrays are ours alone: they become the sort's work space
     return Contingency.from_group_counts(t, p, n, overwrite=True)
 

@@ -16,12 +16,13 @@ import numpy as np
 
 from .._text import find_column
 from ..table import Contingency
+from ..table.weight_values import MISSING
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import label_types, weight_type
-from .weights import BIG, FETCH, FRACTION, MISSING, OK, classify_text, grouped_sql, weight_cells
+from .weights import FETCH, grouped_sql, text_digits, weight_cells
 
 __all__ = ["from_duckdb"]
 
@@ -64,11 +65,11 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
         missing label dropped).
     progress : show DuckDB's progress bar while it scans (on stderr).
     names : how messages spell the parameters (a command line passes its flags).
-    weight_col : a column of weights: each row counts that many times, summed exactly
-        inside DuckDB (integers; floats and decimals of integral value; text numbers);
-        a non-integral weight makes the table one of real masses (float sums, see
-        :mod:`clustermetrics.sources.weights`); missing, negative and NaN weights are
-        refused naming the column.
+    weight_col : a column of weights (integers, floats, decimals, numbers written as
+        text), summed exactly inside DuckDB: each cell weighs the exact sum of its rows'
+        weights, counts when every cell's sum is whole, else real masses
+        (:mod:`clustermetrics.sources.weights`); missing, NaN, infinite and negative
+        weights and text that is not a number are refused naming the column.
 
     Notes
     -----
@@ -154,17 +155,17 @@ class _Read:
             grouped = relation.query("src", f"SELECT {t_expr} AS t, {p_expr} AS p, "
                                             "count(*) AS n FROM src GROUP BY ALL")
         else:
-            family = _weight_family(types[self.weight_col])
-            assert family is not None  # checked by _check_weight
-            grouped = relation.query("src", _weighted_groups(
+            family = self._family(types)
+            grouped = relation.query("src", grouped_sql(
                 f"SELECT {t_expr} AS t, {p_expr} AS p, {_ident(self.weight_col)} AS w "
-                "FROM src", family))
+                "FROM src", family, "duckdb"))
         if files and types[self.true_col] == types[self.pred_col] == "VARCHAR":
             # text labels: our own connection numbers them in DuckDB (hashing millions of
             # Python strings would cost more than the GROUP BY)
             grouped.create("g")
             return _canonical_table(self.con, self.name, self.true_col, self.pred_col,
-                                    self.drop_null, self.stats, weights=self._spelled())
+                                    self.drop_null, self.stats,
+                                    weights=self._spelled(types))
         # numbers and the rest: fetch the grouped cells as they come, numpy numbers the
         # labels and sorts the cells as packed int64 keys (DuckDB's ORDER BY on the cells
         # cost ~5 s of 2e8 rows' 22 s)
@@ -174,17 +175,25 @@ class _Read:
         else:
             data = grouped.query("g", f"SELECT t, p, n, {_WEIGHT_FETCH} FROM g").fetchnumpy()
             t, p, n = data["t"], data["p"], data["n"]
-            weights = weight_cells(data, *self._spelled())
+            weights = weight_cells(data, *self._spelled(types))
         t, p = t_conv(t), p_conv(p)
         if files:  # the values of the Parquet types (DuckDB reads durations as integers)
             t, p = files[self.true_col].exact(t), files[self.pred_col].exact(p)
         return table_from_groups(t, p, n, self.name, self.true_col,
                                  self.pred_col, self.drop_null, self.stats, weights=weights)
 
-    def _spelled(self) -> tuple[str, str] | None:
-        """(weight column, how messages name its option), None without weights."""
-        return None if self.weight_col is None else (self.weight_col,
-                                                     self.spell["weight_col"])
+    def _spelled(self, types: Mapping[str, str] | None = None) -> tuple[str, str, str] | None:
+        """(weight column, how messages name its option, family of its type: text without
+        ``types``), None without weights."""
+        if self.weight_col is None:
+            return None
+        family = "text" if types is None else self._family(types)
+        return self.weight_col, self.spell["weight_col"], family
+
+    def _family(self, types: Mapping[str, str]) -> str:
+        family = _weight_family(types[str(self.weight_col)])
+        assert family is not None  # checked by _check_weight
+        return family
 
     def _check_weight(self, relation) -> None:
         if self.weight_col is None:
@@ -226,14 +235,14 @@ class _Read:
         union = " UNION ALL ".join(selects)
         try:
             self.con.execute("CREATE TEMP TABLE r AS " + (
-                _weighted_groups(union, "text") if weighted else
+                grouped_sql(union, "text", "duckdb") if weighted else
                 f"SELECT t, p, count(*) AS n FROM ({union}) GROUP BY ALL"))
             for side in ("t", "p"):  # a whitespace-only cell is a missing label
                 self.con.execute(f"UPDATE r SET {side} = NULL "
                                  f"WHERE regexp_full_match({side}, '{_BLANK_RE}')")
-            # r's columns: t, p, n, or weighted t, p, wk, n, wi, wf
+            # r's columns: t, p, n, or weighted t, p, wk, wx, n, d0 .. d5
             if weighted:
-                adjust = [(None, None, MISSING, blank - trailing, 0, 0.0)]
+                adjust = [(None, None, MISSING, None, blank - trailing, *[0] * 6)]
                 adjust += [(pair[0], pair[1], *_header_weight(pair[2], count))
                            for pair, count in headers.items()]
             else:
@@ -241,7 +250,8 @@ class _Read:
                 adjust += [(pair[0], pair[1], -count) for pair, count in headers.items()]
             self.con.executemany(f"INSERT INTO r VALUES ({', '.join('?' * len(adjust[0]))})",
                                  adjust)
-            keys, sums = ("t, p, wk", ", sum(wi) AS wi, sum(wf) AS wf") if weighted else \
+            keys, sums = ("t, p, wk, wx", "".join(f", CAST(sum(d{k}) AS BIGINT) AS d{k}"
+                                                  for k in range(6))) if weighted else \
                 ("t, p", "")
             self.con.execute(f"CREATE TEMP TABLE g AS SELECT {keys}, CAST(sum(n) AS BIGINT) "
                              f"AS n{sums} FROM r GROUP BY {keys} HAVING sum(n) <> 0")
@@ -261,10 +271,12 @@ _DEFAULT_LINE = 2_097_152  # DuckDB's max_line_size
 def _weight_family(kind: str) -> str | None:
     """How the weights of a column of DuckDB type ``kind`` are read (None: refused)."""
     kind = kind.upper()
-    if kind in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"):
+    if kind in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT"):
         return "int"
-    if kind in ("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"):
+    if kind in ("UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"):
         return "uint"
+    if kind in ("HUGEINT", "UHUGEINT"):
+        return "int128" if kind == "HUGEINT" else "uint128"
     if kind in ("FLOAT", "DOUBLE"):
         return "float"
     if kind.startswith("DECIMAL"):
@@ -272,21 +284,14 @@ def _weight_family(kind: str) -> str | None:
     return "text" if kind == "VARCHAR" else None
 
 
-def _weighted_groups(rows: str, family: str) -> str:
-    """The weighted GROUP BY of the rows (t, p, w) of the SELECT ``rows``
-    (:func:`.weights.grouped_sql`)."""
-    return grouped_sql(rows, family, "duckdb")
-
-
 _WEIGHT_FETCH = ", ".join(FETCH)
 
 
 def _header_weight(name: str, count: int) -> tuple:
-    """(wk, n, wi, wf) that ``count`` header lines added to r (their weight cell is the
-    column's name, read by the same rules), negated."""
-    kind, exact, real = classify_text(name)
-    return (kind, -count, -count * (exact or 0) if kind == OK else 0,
-            -count * (real or 0.0) if kind in (OK, FRACTION, BIG) else 0.0)
+    """(wk, wx, n, d0 .. d5) that ``count`` header lines added to r (their weight cell is
+    the column's name, read by the same rules), negated."""
+    kind, value, digits = text_digits(name)
+    return (kind, value, -count, *(-count * d for d in digits))
 
 
 def _read_csv(links, ncols, t, p, gz, sep, crlf, longest, w=None) -> str:
@@ -312,10 +317,11 @@ def _read_csv(links, ncols, t, p, gz, sep, crlf, longest, w=None) -> str:
 
 def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
                      expected_rows: int | None = None,
-                     weights: tuple[str, str] | None = None) -> Contingency:
+                     weights: tuple[str, str, str] | None = None) -> Contingency:
     """Table from the grouped cells in table g: codes and ordering done by DuckDB.
     ``expected_rows``: the rows the files hold; DuckDB reading another number is an error.
-    ``weights``: (column, option) when g holds the weight columns, which count the cells."""
+    ``weights``: (column, option, family) when g holds the weight columns, which weigh
+    the cells."""
     t_null, p_null, skipped, rows = con.execute(
         "SELECT coalesce(sum(n) FILTER (WHERE t IS NULL), 0), "
         "coalesce(sum(n) FILTER (WHERE p IS NULL), 0), "
@@ -337,12 +343,15 @@ def _canonical_table(con, name, true_col, pred_col, drop_null, stats,
     cells = con.execute(f"SELECT tl.i AS r, pl.i AS c, g.n{extra} FROM g JOIN tl ON "
                         "g.t = tl.v JOIN pl ON g.p = pl.v").fetchnumpy()
     rows_, cols, counts = (np.asarray(cells[k], dtype=np.int64) for k in ("r", "c", "n"))
-    if weights:
-        counts = weight_cells(cells, *weights).counts(counts, None, name)
-        if not counts.all():  # cells whose every row weighs 0: left out
-            rows_, cols, counts = rows_[counts > 0], cols[counts > 0], counts[counts > 0]
     t_labels, p_labels = np.ma.getdata(t_labels), np.ma.getdata(p_labels)
-    if _strictly_increasing(t_labels) and _strictly_increasing(p_labels):
+    ordered = _strictly_increasing(t_labels) and _strictly_increasing(p_labels)
+    if weights:  # the groups' exact weights: each cell their sum
+        found = weight_cells(cells, *weights)
+        w, subject = found.weights(counts, None, name), found.subject(name)
+        if ordered:
+            return Contingency.from_weights(rows_, cols, w, t_labels, p_labels, subject)
+        return Contingency.from_weighted_labels(t_labels[rows_], p_labels[cols], w, subject)
+    if ordered:
         # the codes are every label's rank: sort the cells by them, then name the labels
         coded = Contingency.from_group_counts(rows_, cols, counts)
         return coded.with_labels(t_labels[coded.class_labels], p_labels[coded.cluster_labels])

@@ -39,20 +39,12 @@ import numpy as np
 
 from .._text import find_column
 from ..table import Contingency
+from ..table.exact_sums import Subject
+from ..table.weight_values import PROBLEMS, Weights
 from ._common import check_nulls, labels
 from .chunks import ContingencyBuilder
 from .files import PARAMETERS, expand_paths
-from .weights import (
-    BIG,
-    FRACTION,
-    check_problems,
-    check_real_total,
-    check_total,
-    classify,
-    exact_sum,
-    masses,
-    problem_counts,
-)
+from .weights import check_problems, column_weights
 
 __all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow",
            "weight_type"]
@@ -320,21 +312,20 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
     Labels and missing labels are those of every other engine (see the module's table):
     NULL and NaN are missing, an error naming the column and the count unless
     ``drop_null``; infinite labels are an error. ``weight_col``: a column of weights
-    (:mod:`.weights`), each row counted that many times; a non-integral weight in any
-    batch makes the table one of real masses (the rule of :func:`.weights.masses`,
-    applied batch by batch).
+    (:mod:`.weights`); each batch's cells keep their exact sums, which the table sums
+    across batches and decides on once.
     """
     pa = pyarrow()
     files = expand_paths(source, "source")
     name = str(source)
     types = label_types(files, true_col, pred_col, name, names)
     option = {**PARAMETERS, **(names or {})}["weight_col"]
-    if weight_col is not None:
-        weight_type(files, weight_col, name, names)
+    family = weight_type(files, weight_col, name, names)[1] if weight_col is not None \
+        else None
     builder = ContingencyBuilder()
+    cells = _WeightedCells()
     rows = t_null = p_null = skipped = 0
-    total, real_total = 0, 0.0
-    problems: dict[int, int] = {}
+    problems = np.zeros(len(PROBLEMS) + 2, dtype=np.int64)
     columns = list(dict.fromkeys((true_col, pred_col, *([weight_col] if weight_col else []))))
     for path in files:
         try:
@@ -352,34 +343,49 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
                 skipped += int(bad.sum())
                 if bad.any():
                     t, p = t[~bad], p[~bad]
-                if weight_col is not None:
+                if family is not None:
                     w = arrow_labels(batch.column(columns.index(weight_col)))[~bad]
-                    kinds, exact, real = classify(w)
-                    counts = problem_counts(kinds)
-                    for k, c in counts.items():
-                        problems[k] = problems.get(k, 0) + c
-                    if any(c for k, c in problems.items() if k not in (FRACTION, BIG)):
-                        continue  # refused below, after the NULL policy
-                    total += exact_sum(exact)
-                    real_total += float(real.sum())
-                    if not (problems[FRACTION] or problems[BIG]):  # exact so far
-                        check_total(max(total, 1), name, weight_col, option)
-                    cells = masses(exact, real, counts)
-                    keep = cells > 0
-                    if keep.any():
-                        builder.update(Contingency.from_group_counts(t[keep], p[keep],
-                                                                     cells[keep]))
+                    kinds, values = column_weights(w, family)
+                    problems += np.bincount(kinds, minlength=problems.shape[0])
+                    if not problems[list(PROBLEMS)].any():  # else refused below
+                        cells.update(t, p, Weights.of(values, family == "float"))
                 elif t.shape[0]:
                     builder.update(t, p)
         except (OSError, pa.ArrowException) as exc:
             raise ValueError(f"{path} cannot be read as Parquet: "
                              f"{str(exc).splitlines()[0]}") from None
     check_nulls(name, true_col, pred_col, t_null, p_null, skipped, rows, drop_null, stats)
-    if weight_col is not None:
-        # the checks of cell_counts, on the sums of the batches
-        check_problems(problems, name, weight_col, option)
-        if problems[FRACTION]:
-            check_real_total(real_total, name, weight_col, option)
-        else:
-            check_total(total, name, weight_col, option)
-    return builder.result()
+    if family is None:
+        return builder.result()
+    subject = Subject.column(name, str(weight_col), option)
+    check_problems({k: int(problems[k]) for k in PROBLEMS}, subject)
+    return cells.table(subject)
+
+
+class _WeightedCells:
+    """The weighted cells of a stream of batches: each batch's cells with their exact
+    sums, merged every ``merge_every`` batches (memory follows the table)."""
+
+    def __init__(self, merge_every: int = 32):
+        self._parts: list[tuple[np.ndarray, np.ndarray, Weights]] = []
+        self._merge_every = merge_every
+
+    def update(self, t: np.ndarray, p: np.ndarray, weights: Weights) -> None:
+        if t.shape[0]:
+            self._parts.append(Contingency.weighted_cells(t, p, weights))
+        if len(self._parts) >= self._merge_every:
+            self._parts = [self._merged()]
+
+    def _merged(self) -> tuple[np.ndarray, np.ndarray, Weights]:
+        if len(self._parts) == 1:
+            return self._parts[0]
+        t = np.concatenate([part[0] for part in self._parts])
+        p = np.concatenate([part[1] for part in self._parts])
+        return Contingency.weighted_cells(t, p, Weights.concat([part[2]
+                                                                for part in self._parts]))
+
+    def table(self, subject: Subject) -> Contingency:
+        if not self._parts:
+            raise ValueError(subject.zero)
+        t, p, weights = self._merged()
+        return Contingency.from_weighted_labels(t, p, weights, subject)

@@ -20,7 +20,7 @@ from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
 from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
 from .parquet import arrow_labels, label_types, weight_type
-from .weights import FETCH, WeightCells, grouped_parts, weight_cells
+from .weights import FETCH, WeightCells, weight_cells, weight_plan
 
 __all__ = ["from_spark", "from_spark_files"]
 
@@ -36,8 +36,9 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
     NULL and NaN labels are an error naming the column and the count unless ``drop_null``
     (infinite labels always are);
     ``stats`` (a dict) receives ``rows`` and ``skipped``. ``weight_col``: a column of
-    weights, each row counted that many times, summed exactly in Spark (non-integral
-    weights: float sums, a table of real masses; :mod:`clustermetrics.sources.weights`).
+    weights, summed exactly in Spark: each cell the exact sum of its rows' weights, counts
+    when every cell's sum is whole, else real masses
+    (:mod:`clustermetrics.sources.weights`).
     Needs the ``spark`` extra.
     """
     if not (hasattr(dataframe, "groupBy") and hasattr(dataframe, "schema")):
@@ -292,15 +293,19 @@ def _grouped(dataframe, true_col, pred_col, weight=None, names=None):
     fields = {f.name: f.dataType.typeName() for f in dataframe.schema.fields}
     family = _weight_family(fields[weight[0]])
     assert family is not None
-    kind, wi, wf = grouped_parts(family, "spark")
     rows = dataframe.select(F.col(_quoted(true_col)).alias("t"),
                             F.col(_quoted(pred_col)).alias("p"),
                             F.col(_quoted(weight[0])).alias("w"))
-    grouped = rows.withColumn("wk", F.expr(kind)).groupBy("t", "p", "wk").agg(
-        F.count(F.lit(1)).alias("n"), F.expr(wi).alias("wi"), F.expr(wf).alias("wf"))
+    row_steps, sums, group_steps = weight_plan(family, "spark")
+    for name, expr in row_steps:  # exact digits of each weight
+        rows = rows.withColumn(name, F.expr(expr))
+    grouped = rows.groupBy("t", "p", "wk", "wx").agg(
+        F.count(F.lit(1)).alias("n"), *(F.expr(expr).alias(name) for name, expr in sums))
+    for name, expr in group_steps:
+        grouped = grouped.withColumn(name, F.expr(expr))
     arrow = _to_arrow(grouped.selectExpr("t", "p", "n", *FETCH))
     cells: WeightCells = weight_cells({c: arrow.column(c) for c in arrow.column_names},
-                                      *(names or weight))
+                                      *(names or weight), family)
     return (arrow_labels(arrow.column(0)), arrow_labels(arrow.column(1)),
             arrow.column(2).to_numpy(), cells)
 

@@ -17,23 +17,30 @@ import numpy as np
 
 from .._html import capped_counts, heatmap_table
 from .._html import text as html_text
-from .counting import aggregate, compact, compact_sizes, count_pairs, group_sum, sort_cells
+from .counting import (
+    aggregate,
+    cell_groups,
+    compact,
+    compact_sizes,
+    count_pairs,
+    group_sum,
+    new_codes,
+    sort_cells,
+)
+from .exact_sums import BinaryRows, RationalSums, Subject, decide
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
-from .validation import (
-    MAX_ITEMS,
-    REAL_TOTAL,
-    as_label_array,
-    as_mass_array,
-    check_same_length,
-    integral_masses,
-)
+from .validation import MAX_ITEMS, REAL_TOTAL, as_label_array, check_same_length
+from .weight_values import Weights, read_weights
 
 __all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix",
            "REAL_MASSES"]
 
 # why a table has no whole items: weights or counts given as real numbers
 REAL_MASSES = "the table holds real-valued masses (from sample_weight or real counts)"
+_COUNTS, _MATRIX = (Subject(f"{name} holds", f"{name} adds up to",
+                            "the table is empty: all counts are zero")
+                    for name in ("counts", "matrix"))
 
 
 class Factorized(NamedTuple):
@@ -61,9 +68,9 @@ class Contingency:
     array([[2, 0],
            [1, 1]])
 
-    Counts are int64 item counts; a table built from real-valued ``sample_weight`` (or real
-    counts) holds float64 cell masses instead, n_ij = the sum of the weights of the items in
-    the cell (:attr:`real_valued`). Integral masses always give an int64 table.
+    Counts are int64 item counts; a table built from ``sample_weight`` (or counts) whose
+    cells do not all sum to whole numbers holds float64 cell masses instead, n_ij = the
+    exact sum of the weights of the items in the cell, rounded once (:attr:`real_valued`).
     """
 
     __slots__ = ("_rows", "_cols", "_counts", "_class_labels", "_cluster_labels",
@@ -88,10 +95,11 @@ class Contingency:
                     sample_weight: Any = None) -> Contingency:
         """Table of two label sequences of equal length (any hashable labels).
 
-        ``sample_weight``: a non-negative weight per item. An integer weight is the number
-        of times the item counts (exactly as if it were repeated); real weights give a
-        table of float64 cell masses, n_ij = the sum of the weights of the items in the
-        cell (see :attr:`real_valued`). Items of weight 0 are left out."""
+        ``sample_weight``: a non-negative number per item. A cell weighs the exact sum of
+        its items' weights: when every cell's sum is whole the table counts items (a
+        weight of 2 counts the item twice, exactly as if it were repeated), else it holds
+        float64 cell masses, each sum rounded once (see :attr:`real_valued` and the user
+        guide's "Sample weights"). Items of weight 0 are left out."""
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
@@ -104,30 +112,37 @@ class Contingency:
 
     @classmethod
     def _weighted(cls, t: np.ndarray, p: np.ndarray, sample_weight: Any) -> Contingency:
-        if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
-            raise ValueError("sample_weight must be a sequence of one weight per item, got "
-                             f"{type(sample_weight).__name__}")
-        w = as_mass_array(sample_weight, "sample_weight")
-        check_same_length(t, w, "labels_true", "sample_weight")
-        keep = w > 0
+        w = read_weights(sample_weight, "sample_weight")
+        check_same_length(t, w.positive, "labels_true", "sample_weight")
+        return cls.from_weighted_labels(t, p, w, Subject.argument("sample_weight"))
+
+    @classmethod
+    def from_weighted_labels(cls, t: np.ndarray, p: np.ndarray, weights: Weights,
+                             subject: Subject) -> Contingency:
+        """Table of checked label arrays with their checked weights (one per label),
+        whose problems ``subject`` names: each cell the exact sum of its items' weights,
+        counts or real masses by the rule of :mod:`.exact_sums`."""
+        keep = weights.positive
         if not keep.any():
-            raise ValueError("sample_weight is 0 for every item: nothing to score")
-        t_codes, t_labels = factorize(t[keep])
-        p_codes, p_labels = factorize(p[keep])
-        return cls.from_cells(t_codes, p_codes, w[keep], t_labels, p_labels)
+            raise ValueError(subject.zero)
+        if not keep.all():
+            t, p, weights = t[keep], p[keep], weights.take(keep)
+        t_codes, t_labels = factorize(t)
+        p_codes, p_labels = factorize(p)
+        return cls.from_weights(t_codes, p_codes, weights, t_labels, p_labels, subject)
 
     @classmethod
     def from_counts(cls, class_labels: Any, cluster_labels: Any, counts: Any) -> Contingency:
         """Table from one row per cell, e.g. a group-by result; repeated pairs add up.
-        ``counts`` are item counts, or real masses (summed weights: a float64 table)."""
+        ``counts`` are item counts, or real masses, summed as ``sample_weight`` is."""
         t = as_label_array(class_labels, "class_labels")
         p = as_label_array(cluster_labels, "cluster_labels")
-        c = as_mass_array(counts, "counts")
+        c = read_weights(counts, "counts", noun="counts")
         check_same_length(t, p, "class_labels", "cluster_labels")
-        check_same_length(t, c, "class_labels", "counts")
+        check_same_length(t, c.positive, "class_labels", "counts")
         t_codes, t_labels = factorize(t)
         p_codes, p_labels = factorize(p)
-        return cls.from_cells(t_codes, p_codes, c, t_labels, p_labels)
+        return cls.from_weights(t_codes, p_codes, c, t_labels, p_labels, _COUNTS)
 
     @classmethod
     def from_matrix(cls, matrix: Any, class_labels: Any = None,
@@ -137,10 +152,13 @@ class Contingency:
         All-zero rows and columns are dropped with their labels: a class with no items is not
         part of the partition.
         """
-        rows, cols, counts, shape = matrix_cells(matrix)
+        rows, cols, values, shape = matrix_cells(matrix)
         t_labels, t_map = axis_labels(class_labels, shape[0], "class_labels")
         p_labels, p_map = axis_labels(cluster_labels, shape[1], "cluster_labels")
-        return cls.from_cells(t_map[rows], p_map[cols], counts, t_labels, p_labels)
+        # its non-zero entries: their positions in that list mean nothing to the caller
+        weights = read_weights(values, "matrix", item=None, noun="counts")
+        return cls.from_weights(t_map[rows], p_map[cols], weights, t_labels, p_labels,
+                                _MATRIX)
 
     @classmethod
     def merge(cls, tables: Iterable[Contingency]) -> Contingency:
@@ -166,7 +184,12 @@ class Contingency:
         rows = np.concatenate([m[t._rows] for m, t in zip(t_maps, tables, strict=True)])
         cols = np.concatenate([m[t._cols] for m, t in zip(p_maps, tables, strict=True)])
         counts = np.concatenate([t._counts for t in tables])
-        return cls.from_cells(rows, cols, counts, t_labels, p_labels)
+        real = counts.dtype.kind == "f"
+        weights = Weights(BinaryRows.of_floats(counts) if real else RationalSums(counts),
+                          real, counts > 0)
+        # real masses stay real masses: their exact sums, rounded once
+        return cls.from_weights(rows, cols, weights, t_labels, p_labels,
+                                Subject.argument("tables"), real=real)
 
     def __add__(self, other: object) -> Contingency:
         if not isinstance(other, Contingency):
@@ -182,12 +205,10 @@ class Contingency:
         GROUP BY result): the cells are sorted as packed keys (``counting.sort_cells``).
         Non-integral float64 counts (summed real weights) give a table of real masses.
         ``overwrite``: the three arrays belong to the caller alone and may be reused."""
-        if np.asarray(counts).dtype.kind == "f":  # summed real weights: masses
-            counts = integral_masses(np.asarray(counts))
-            if counts.dtype.kind == "f":
-                t_codes, t_labels = factorize(t)
-                p_codes, p_labels = factorize(p)
-                return cls.from_cells(t_codes, p_codes, counts, t_labels, p_labels)
+        if np.asarray(counts).dtype.kind == "f":  # masses, decided by the caller
+            t_codes, t_labels = factorize(t)
+            p_codes, p_labels = factorize(p)
+            return cls.from_cells(t_codes, p_codes, counts, t_labels, p_labels)
         t_codes, t_labels, t_complete = factorize_for_counting(t)
         p_codes, p_labels, p_complete = factorize_for_counting(p)
         cells = sort_cells(t_codes, p_codes, counts, t_labels.shape[0], p_labels.shape[0],
@@ -198,11 +219,56 @@ class Contingency:
     def from_cells(cls, rows: np.ndarray, cols: np.ndarray, counts: np.ndarray,
                    class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
         """From cells given as codes into sorted label arrays, in any order: repeated cells
-        are summed, zero cells dropped and then the labels left without items."""
+        are summed, zero cells dropped and then the labels left without items. Float64
+        counts are real masses (a table's), summed exactly and rounded once."""
+        if np.asarray(counts).dtype.kind == "f":
+            counts = np.asarray(counts, dtype=np.float64)
+            return cls.from_weights(rows, cols, Weights(BinaryRows.of_floats(counts), True,
+                                                        counts > 0),
+                                    class_labels, cluster_labels,
+                                    Subject.argument("counts"), real=True)
         rows, cols, counts = aggregate(rows, cols, counts, cluster_labels.shape[0])
-        counts = integral_masses(counts)
         if counts.shape[0] == 0:
             raise ValueError("the table is empty: all counts are zero")
+        rows, class_labels = compact(rows, class_labels)
+        cols, cluster_labels = compact(cols, cluster_labels)
+        return cls.from_sorted_cells(rows, cols, counts, class_labels, cluster_labels)
+
+    @staticmethod
+    def weighted_cells(t: np.ndarray, p: np.ndarray,
+                       weights: Weights) -> tuple[np.ndarray, np.ndarray, Weights]:
+        """The cells of label arrays with their weights: each cell's labels and the exact
+        sum of its items' weights, not yet decided counts or masses (cells summing to 0
+        left out). Feeding the cells of several parts to :meth:`from_weighted_labels`
+        gives the table of all the parts."""
+        t_codes, t_labels = factorize(t)
+        p_codes, p_labels = factorize(p)
+        cell, rows, cols = _held_cells(*cell_groups(t_codes, p_codes, t_labels.shape[0],
+                                                    p_labels.shape[0]))
+        sums = weights.rows.reduce(cell, rows.shape[0])
+        keep = np.flatnonzero(sums.positive())
+        return t_labels[rows[keep]], p_labels[cols[keep]], \
+            Weights(sums.take(keep), weights.floats, np.ones(keep.shape[0], dtype=bool))
+
+    @classmethod
+    def from_weights(cls, rows: np.ndarray, cols: np.ndarray, weights: Weights,
+                     class_labels: np.ndarray, cluster_labels: np.ndarray, subject: Subject,
+                     real: bool = False) -> Contingency:
+        """From items given as codes into sorted label arrays, with their checked weights
+        (their problems named by ``subject``):
+        each cell their exact sum, counts or real masses by the rule of
+        :mod:`.exact_sums` (``real``: masses whatever the sums); cells of weight 0 are
+        dropped, then the labels left without items."""
+        n_t, n_p = class_labels.shape[0], cluster_labels.shape[0]
+        cell, cell_rows, cell_cols = _held_cells(*cell_groups(rows, cols, n_t, n_p))
+        sums = weights.rows.reduce(cell, cell_rows.shape[0])
+        held = np.flatnonzero(sums.positive())
+        cell_rows, cell_cols = cell_rows[held], cell_cols[held]
+        values = decide(sums.take(held), subject, weights.floats, real)
+        keep = np.flatnonzero(values > 0)
+        if keep.shape[0] == 0:  # positive sums below the smallest float
+            raise ValueError(f"{subject.zero}")
+        rows, cols, counts = cell_rows[keep], cell_cols[keep], values[keep]
         rows, class_labels = compact(rows, class_labels)
         cols, cluster_labels = compact(cols, cluster_labels)
         return cls.from_sorted_cells(rows, cols, counts, class_labels, cluster_labels)
@@ -223,7 +289,7 @@ class Contingency:
         filtered column). The new margins are summed over the fixed row and column index
         of the cells; labels are renumbered only when one lost all its items."""
         # a copy: the caller may reuse its array; real masses stay float64
-        counts = integral_masses(np.array(counts, dtype=np.float64)) \
+        counts = np.array(counts, dtype=np.float64) \
             if np.asarray(counts).dtype.kind == "f" else np.array(counts, dtype=np.int64)
         if counts.shape != self._counts.shape:
             raise ValueError(f"counts must hold one count per cell ({self.nnz}), got "
@@ -364,7 +430,7 @@ class Contingency:
 
     def to_sparse(self) -> Any:
         """The table as a ``scipy.sparse.csr_matrix`` (int64)."""
-        from scipy import sparse
+        from scipy import sparse  # here, not at the top: ~0.09 s of import time
 
         return sparse.csr_matrix((self._counts, (self._rows, self._cols)),
                                  shape=(self.n_classes, self.n_clusters),
@@ -458,6 +524,16 @@ class Contingency:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Contingency, (self._rows, self._cols, self._counts, self._class_labels,
                               self._cluster_labels, self._class_sizes, self._cluster_sizes))
+
+
+def _held_cells(cell: np.ndarray, rows: np.ndarray,
+                cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Only the cells that hold an item, of a dense grid of cells: exact sums cost a few
+    digits per cell, and the grid may be mostly empty."""
+    held = np.bincount(cell, minlength=rows.shape[0]) > 0
+    if held.all():
+        return cell, rows, cols
+    return new_codes(held)[cell], rows[held], cols[held]
 
 
 def as_contingency(labels_true: Any, labels_pred: Any = None,

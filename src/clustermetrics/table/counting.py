@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["aggregate", "compact", "compact_sizes", "count_pairs", "group_sum", "new_codes",
-           "sort_cells"]
+__all__ = ["aggregate", "cell_groups", "compact", "compact_sizes", "count_pairs", "group_sum",
+           "new_codes", "sort_cells"]
 
 # Pairs are counted with one bincount over all cells when there are at most 8 cells per
 # item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
@@ -43,6 +43,26 @@ def count_pairs(t_codes, p_codes, n_t, n_p):
     counts = np.diff(np.append(starts, n))
     rows, cols = np.divmod(key[starts], n_p)
     return rows, cols, counts, group_sum(rows, counts, n_t), group_sum(cols, counts, n_p)
+
+
+def cell_groups(t_codes, p_codes, n_t, n_p):
+    """(cell of each pair, row and column of each cell): the cells sorted by (row, col),
+    some possibly without pairs (a dense grid when it is small next to the pairs)."""
+    n = t_codes.shape[0]
+    cells = n_t * n_p
+    if cells >= 1 << 62:  # codes cannot be packed into one int64 key
+        order = np.lexsort((p_codes, t_codes))
+        t, p = t_codes[order], p_codes[order]
+        new = np.concatenate(([True], (t[1:] != t[:-1]) | (p[1:] != p[:-1])))
+        cell = np.empty(n, dtype=np.int64)
+        cell[order] = np.cumsum(new) - 1
+        return cell, t[new], p[new]
+    key = np.asarray(t_codes, dtype=np.int64) * n_p + p_codes
+    if cells <= min(_DENSE_CELLS, 8 * n):
+        grid = np.arange(cells, dtype=np.int64)
+        return key, grid // n_p, grid % n_p
+    keys, cell = np.unique(key, return_inverse=True)
+    return cell.reshape(-1), keys // n_p, keys % n_p
 
 
 def _count_pairs_lexsort(t_codes, p_codes):

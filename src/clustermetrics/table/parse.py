@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .factorize import factorize, resort
-from .validation import as_label_array, as_masses
+from .validation import as_label_array
 
 __all__ = ["axis_labels", "matrix_cells", "union_labels"]
 
@@ -30,8 +30,7 @@ def matrix_cells(matrix):
         data, shape = dense[rows, cols], dense.shape
     if shape[0] == 0 or shape[1] == 0:
         raise ValueError(f"matrix is empty (shape {shape})")
-    counts = as_masses(np.asarray(data), "matrix")
-    return rows.astype(np.int64), cols.astype(np.int64), counts, shape
+    return rows.astype(np.int64), cols.astype(np.int64), np.asarray(data), shape
 
 
 def axis_labels(labels, size, name):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._kernels import repeated
 from .contingency import Contingency
 
 if TYPE_CHECKING:  # typing_extensions is mypy's, not a runtime dependency
@@ -110,17 +111,69 @@ class TableStack:
         """Table b as a :class:`~clustermetrics.Contingency` (its absent lines dropped)."""
         return self.layout.with_counts(self.counts[b])
 
-    def each(self, compute: Callable[[Contingency], Any]) -> list[Any]:
+    def each(self, compute: Callable[[Contingency], Any], name: str | None = None,
+             ) -> list[Any]:
         """``compute`` of every table, one at a time (for the steps that are one problem
-        per table); tables with equal counts are computed once."""
-        out: list[Any] = []
-        seen: dict[bytes, Any] = {}
-        for b in range(len(self)):
-            key = self.counts[b].tobytes()
-            if key not in seen:
-                seen[key] = compute(self.table(b))
-            out.append(seen[key])
-        return out
+        per table); tables with equal counts are computed once. With a ``name`` (what
+        ``compute`` computes), each value is also kept on the layout for the stacks of
+        its other blocks of replicates (a small table's replicates repeat)."""
+        return self.each_batch(lambda tables: [compute(t) for t in tables], name)
+
+    def each_batch(self, compute: Callable[[list[Contingency]], list[Any]],
+                   name: str | None = None) -> list[Any]:
+        """:meth:`each` for a ``compute`` that takes the list of tables to compute at
+        once (a step vectorised across tables: every table's codes minimised together)."""
+        keys = [c.tobytes() for c in self.counts[self._distinct()[0]]]
+        values = self._memo(name, keys, self.distinct_tables, compute)
+        return [values[i] for i in self.distinct_index().tolist()]
+
+    def by_margins(self, compute: Callable[[Contingency], Any], name: str | None = None,
+                   ) -> list[Any]:
+        """``compute`` of every table, for a ``compute`` that depends on a table's class
+        and cluster sizes alone (as multisets: an expected mutual information, a variance
+        under the permutation model): computed once per distinct pair of margins (kept on
+        the layout under ``name``, as :meth:`each`)."""
+        sizes = np.concatenate((np.sort(self.class_sizes, axis=1),
+                                np.sort(self.cluster_sizes, axis=1)), axis=1)
+        _, first, inverse = np.unique(sizes, axis=0, return_index=True,
+                                      return_inverse=True)
+        keys = [sizes[b].tobytes() for b in first.tolist()]
+        values = self._memo(name, keys, lambda: [self.table(int(b)) for b in first.tolist()],
+                            lambda tables: [compute(t) for t in tables])
+        return [values[i] for i in inverse.reshape(-1).tolist()]
+
+    def _memo(self, name: str | None, keys: list[bytes],
+              tables: Callable[[], list[Contingency]],
+              compute: Callable[[list[Contingency]], list[Any]]) -> list[Any]:
+        """``compute`` of the tables behind ``keys`` (``tables()``, in their order), those
+        already computed under ``name`` for this layout taken from there."""
+        memo: dict[bytes, Any] = {} if name is None else \
+            self.layout.cached(f"stack:{name}", lambda t: {})
+        missing = [i for i, key in enumerate(keys) if key not in memo]
+        if missing:
+            made = tables()
+            # the rest of a loop of stacks is likely to compute as small a share anew
+            with repeated(len(missing) / max(len(self), 1)):
+                values = compute([made[i] for i in missing])
+            for i, value in zip(missing, values, strict=True):
+                memo[keys[i]] = value
+        return [memo[key] for key in keys]
+
+    def distinct_tables(self) -> list[Contingency]:
+        """One :class:`~clustermetrics.Contingency` per distinct row of counts, in the
+        order of :meth:`distinct_index`'s values."""
+        return [self.table(int(b)) for b in self._distinct()[0].tolist()]
+
+    def distinct_index(self) -> np.ndarray:
+        """For each table, the index of its counts among :meth:`distinct_tables`."""
+        return self._distinct()[1]
+
+    def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
+        def compute(s: TableStack) -> tuple[np.ndarray, np.ndarray]:
+            _, first, inverse = np.unique(s.counts, axis=0, return_index=True,
+                                          return_inverse=True)
+            return first, inverse.reshape(-1)
+        return self.cached("distinct", compute)
 
     # ------------------------------------------------------------ what scores read
     def cached(self, key: str, compute: Callable[[TableStack], Any]) -> Any:

@@ -1,5 +1,5 @@
-"""Turn user input into clean 1-D label or count arrays, or fail with a message naming the
-argument.
+"""Turn user input into clean 1-D label arrays (and weights into raw arrays, read by
+:mod:`.weight_values`), or fail with a message naming the argument.
 
 Every entry point (labels, counts, files) validates through here, once. The rule for
 labels: the table of an array is the table of its Python values, compared with Python
@@ -12,15 +12,14 @@ refuses them.
 from __future__ import annotations
 
 import math
-import numbers
+import sys
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_count_array", "as_label_array", "as_mass_array",
-           "as_masses", "check_same_length", "check_total", "integral_masses"]
+__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_label_array", "as_raw_array", "check_same_length"]
 
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
 REAL_TOTAL = (1e-150, 1e150)  # real masses: their products stay normal float64
@@ -47,110 +46,26 @@ def as_label_array(values: Any, name: str) -> np.ndarray:
     return arr
 
 
-def as_count_array(values: Any, name: str) -> np.ndarray:
-    """``values`` as a non-empty 1-D int64 array of non-negative counts summing to at most
-    ``MAX_ITEMS``; a ValueError naming ``name`` otherwise."""
-    if np.ma.isMaskedArray(values) and np.ma.count_masked(values):
-        raise ValueError(f"{name} contains {int(np.ma.count_masked(values))} masked "
-                         "(missing) counts")
+def as_raw_array(values: Any, name: str, noun: str = "value") -> np.ndarray:
+    """``values`` as a 1-D numpy array, its items not checked: masked entries and the nulls
+    of Arrow and polars columns become None (numpy would make an integer column with
+    nulls floats, its nulls NaN)."""
+    if isinstance(values, (str, bytes)) or (not hasattr(values, "__len__")
+                                            and np.ndim(values) == 0):
+        raise ValueError(f"{name} must be a sequence of one {noun} per item, got "
+                         f"{type(values).__name__}")
+    nulls = getattr(values, "null_count", 0)
+    if callable(nulls):  # polars
+        nulls = nulls()
+    if nulls and (hasattr(values, "to_pylist") or hasattr(values, "to_list")):
+        items = values.to_pylist() if hasattr(values, "to_pylist") else values.to_list()
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+        return arr
     arr = _to_numpy(values, name)
-    _check_shape(arr, name)
-    return as_counts(arr, name)
-
-
-def as_mass_array(values: Any, name: str) -> np.ndarray:
-    """``values`` as a non-empty 1-D array of non-negative masses: int64 counts when every
-    value is a whole number (:func:`as_count_array`), else float64 real masses (finite,
-    non-negative); a ValueError naming ``name`` otherwise."""
-    if np.ma.isMaskedArray(values) and np.ma.count_masked(values):
-        raise ValueError(f"{name} contains {int(np.ma.count_masked(values))} masked "
-                         "(missing) values")
-    arr = _to_numpy(values, name)
-    _check_shape(arr, name)
-    return as_masses(arr, name)
-
-
-def as_masses(values: np.ndarray, name: str) -> np.ndarray:
-    """A numeric array as int64 counts (:func:`as_counts`) when every value is a whole
-    number, else as float64 masses: finite and non-negative."""
-    try:
-        return as_counts(values, name)
-    except ValueError as exc:
-        if "NaN" in str(exc):
-            raise ValueError(f"{name} contains NaN values; weights must be finite "
-                             "non-negative numbers") from None
-        if "non-integral" not in str(exc) and "above 2**63" not in str(exc):
-            raise
-        try:
-            masses = np.array([float(v) for v in values.tolist()], dtype=np.float64) \
-                if values.dtype.kind == "O" else values.astype(np.float64)
-        except (TypeError, ValueError):
-            raise exc from None
-        if "above 2**63" in str(exc) and np.isfinite(masses).all() and \
-                np.all(masses == np.round(masses)):
-            raise  # whole numbers too large to count
-    masses = masses.astype(np.float64)
-    if not np.isfinite(masses).all():
-        raise ValueError(f"{name} contains {int((~np.isfinite(masses)).sum())} infinite "
-                         "values; weights must be finite")
-    if np.any(masses < 0):
-        raise ValueError(f"{name} must be non-negative, got {int((masses < 0).sum())} negative")
-    total = float(masses.sum())
-    if not REAL_TOTAL[0] <= total <= REAL_TOTAL[1]:
-        raise ValueError(f"{name} adds up to {total:.3g}: real-valued weights must total "
-                         "between 1e-150 and 1e150 (so that products of two masses stay "
-                         "normal float64 numbers); rescale them")
-    return masses
-
-
-def integral_masses(masses: np.ndarray) -> np.ndarray:
-    """float64 masses that are all whole numbers (below 2**53) as int64 counts, others as
-    they are: a table holds integer counts whenever its masses allow it."""
-    if masses.dtype.kind == "f" and masses.shape[0] and \
-            float(masses.max()) < 2.0**53 and np.all(masses == np.round(masses)):
-        return masses.astype(np.int64)
-    return masses
-
-
-def as_counts(values: np.ndarray, name: str) -> np.ndarray:
-    """A numeric array of counts as int64, checked: integral, non-negative, finite, and a
-    total that int64 holds exactly."""
-    kind = values.dtype.kind
-    if kind == "O":
-        values = _object_counts(values, name)
-        kind = values.dtype.kind
-    if kind not in "iuf":
-        raise ValueError(f"{name} must hold non-negative integer counts, got dtype {values.dtype}")
-    if kind == "f" and values.dtype.itemsize < 8:  # float16/32: exact in float64, and 2**63
-        values = values.astype(np.float64)         # overflows their own range
-    if kind == "f":
-        if np.isnan(values).any():
-            raise ValueError(f"{name} contains {int(np.isnan(values).sum())} NaN values; "
-                             "counts must be non-negative integers")
-        if not np.isfinite(values).all() or np.any(values != np.round(values)):
-            raise ValueError(f"{name} must be non-negative integers, got non-integral values")
-    if np.any(values < 0):
-        raise ValueError(f"{name} must be non-negative, got {int((values < 0).sum())} negative")
-    if np.any(values >= 2.0**63 if kind == "f" else values > MAX_ITEMS):
-        raise ValueError(f"{name} has values above 2**63 - 1, the largest count held exactly")
-    counts = values.astype(np.int64)
-    check_total(counts, name)
-    return counts
-
-
-def check_total(counts: np.ndarray, name: str) -> int:
-    """The exact sum of non-negative int64 counts, or a ValueError when it exceeds
-    ``MAX_ITEMS`` (an int64 sum would wrap to a negative N without a word)."""
-    # a float64 sum errs by far less than 2**62 here, so only totals near the limit are
-    # summed again exactly
-    if float(counts.sum(dtype=np.float64)) < 2.0**62:
-        return int(counts.sum(dtype=np.int64))
-    total = int((counts >> 32).sum(dtype=np.int64)) << 32
-    total += int((counts & 0xFFFFFFFF).sum(dtype=np.int64))
-    if total > MAX_ITEMS:
-        raise ValueError(f"{name}: the counts add up to {total} items, more than 2**63 - 1 "
-                         f"= {MAX_ITEMS}, the largest table counted exactly")
-    return total
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
+    return arr
 
 
 def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
@@ -161,12 +76,20 @@ def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) ->
 
 
 # ----------------------------------------------------------------- conversion
+def _is_masked_array(values: Any) -> bool:
+    """Is ``values`` a numpy masked array? Asked without importing numpy.ma (np.ma loads it
+    on first use, ~10 ms of the first score): while it is not loaded, no masked array
+    exists, since its class is defined there."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(values, ma.MaskedArray)
+
+
 def _to_numpy(values: Any, name: str) -> np.ndarray:
     if values is None:
         raise ValueError(f"{name} is required, got None")
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
-    if isinstance(values, np.ma.MaskedArray):
+    if _is_masked_array(values):
         if np.ma.count_masked(values):  # masked entries are missing, like None
             filled = np.ma.getdata(values).astype(object)
             filled[np.ma.getmaskarray(values)] = None
@@ -321,25 +244,3 @@ def _nan_or_inf(v: Any) -> tuple[bool, bool]:
         return math.isnan(v.real) or math.isnan(v.imag), \
             math.isinf(v.real) or math.isinf(v.imag)
     return math.isnan(v), math.isinf(v)
-
-
-def _object_counts(values: np.ndarray, name: str) -> np.ndarray:
-    """Counts given as Python objects (ints beyond int64 included): checked exactly."""
-    items = values.tolist()
-    for v in items:
-        if v is None or isinstance(v, (bool, np.bool_)) or not isinstance(
-                v, (numbers.Real, Decimal)):  # Fraction(4, 2) is the count 2
-            raise ValueError(f"{name} must be non-negative integers, got a value of type "
-                             f"{type(v).__name__}")
-        if isinstance(v, _INEXACT) and _nan_or_inf(v)[0]:
-            raise ValueError(f"{name} contains NaN values; counts must be non-negative "
-                             "integers")
-        if v < 0:
-            raise ValueError(f"{name} must be non-negative, got {v!r}")
-        if v > MAX_ITEMS:
-            raise ValueError(f"{name} has values above 2**63 - 1, the largest count held "
-                             "exactly")
-        if v != int(v):
-            raise ValueError(f"{name} must be non-negative integers, got non-integral "
-                             f"value {v!r}")
-    return np.array([int(v) for v in items], dtype=np.int64)
