@@ -26,6 +26,7 @@ HEAVY = ["scipy", "scipy.special", "scipy.sparse", "scipy.sparse.csgraph",
 COMMAND_MODULES = {"score": "cli.score", "metrics": "cli.metric_list",
                    "compare": "cli.compare", "paired": "cli.paired", "demo": "cli.demo",
                    "chance": "cli.chance", "coverage": "cli.coverage",
+                   "paired-calibration": "cli.paired_calibration",
                    "hierarchy": "cli.hierarchy"}
 OURS_FOR_COMMANDS = ["clustermetrics.experiments", "clustermetrics.sources",
                      *(f"clustermetrics.{m}" for m in COMMAND_MODULES.values())]

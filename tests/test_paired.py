@@ -10,6 +10,8 @@ import csv
 import io
 import json
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -166,7 +168,7 @@ def test_command_line_formats_and_one_line_errors(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(
         "score,A,B,difference,low,high,se,df,pvalue,significant,better,flags,skipped")
     for bad in (["--ci", "2"], ["--metrics", "nope"], ["--noise", "exclude"],
-                ["--names", "x"], ["--n-boot", "10"]):
+                ["--names", "x"]):
         assert main(["paired", *files, *bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("clustermetrics: error: ")
@@ -708,3 +710,25 @@ def test_compare_paired_gives_a_flagged_comparison_no_verdict_in_every_output():
     assert rows["jumps"]["not_significantly_worse"] == ""
     text = runs_table(runs, ["clustering_ratio"])
     assert "no verdict !" in text and FLAG_CONSTANT in text
+
+
+def test_the_paired_bootstraps_options_are_accepted_with_a_warning_until_they_go(tmp_path):
+    """n_boot and seed (the paired bootstrap's, before 0.2): a FutureWarning (API) or a
+    note (CLI), the same result as without them."""
+    rng = np.random.default_rng(0)
+    t = rng.integers(0, 3, 60)
+    a, b = (np.where(rng.random(60) < 0.7, t, rng.integers(0, 3, 60)) for _ in range(2))
+    plain = compare_clusterings(t, a, b, "ari")
+    with pytest.warns(FutureWarning, match="n_boot and seed no longer apply"):
+        old = compare_clusterings(t, a, b, "ari", n_boot=200, seed=3)
+    assert old["ari"].pvalue == plain["ari"].pvalue
+    files = []
+    for name, labels in (("t", t), ("a", a), ("b", b)):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(map(str, labels)) + "\n")
+        files.append(str(path))
+    out = subprocess.run([sys.executable, "-m", "clustermetrics", "paired", *files,
+                          "--metrics", "ari", "--n-boot", "500", "--seed", "1"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "--n-boot and --seed no longer apply" in out.stderr

@@ -43,3 +43,17 @@ def test_digamma_of_an_integer_is_a_harmonic_number_less_euler_gamma(n):
     # psi(n) = H_{n-1} - gamma (Abramowitz & Stegun 6.3.2)
     want = math.fsum(1.0 / k for k in range(1, n)) - 0.57721566490153286061
     assert math.isclose(float(special.digamma(float(n))), want, rel_tol=1e-13, abs_tol=1e-15)
+
+
+@given(st.floats(1.0, 500.0), st.floats(-30.0, 30.0))
+def test_student_t_against_its_closed_form_at_one_and_two_degrees(df, t):
+    # scipy's values (accurate to ~1e-11 near t = 0), checked where the distribution has
+    # a closed form: df = 1 (Cauchy) and df = 2; the quantile inverts the distribution
+    assert math.isclose(float(special.stdtr(1.0, t)), 0.5 + math.atan(t) / math.pi,
+                        rel_tol=1e-9, abs_tol=1e-15)
+    assert math.isclose(float(special.stdtr(2.0, t)), 0.5 + t / (2 * math.sqrt(2 + t * t)),
+                        rel_tol=1e-9, abs_tol=1e-15)
+    p = float(special.stdtr(df, -abs(t)))  # the lower tail: p keeps its digits
+    if p > 1e-300:
+        assert math.isclose(float(special.stdtrit(df, p)), -abs(t), rel_tol=1e-8,
+                            abs_tol=1e-8)

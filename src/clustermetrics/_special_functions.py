@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["digamma", "gammaln", "ndtr", "ndtri"]
+__all__ = ["digamma", "gammaln", "ndtr", "ndtri", "stdtr", "stdtrit"]
 
 
 def digamma(x: Any) -> Any:
@@ -40,3 +40,19 @@ def ndtri(p: Any) -> Any:
     from scipy import special  # here, not at the top: import time (see the module's doc)
 
     return special.ndtri(p)
+
+
+def stdtr(df: Any, t: Any) -> Any:
+    """Student's t distribution function with ``df`` degrees of freedom
+    (:func:`scipy.special.stdtr`)."""
+    from scipy import special  # here, not at the top: import time (see the module's doc)
+
+    return special.stdtr(df, t)
+
+
+def stdtrit(df: Any, p: Any) -> Any:
+    """Student's t quantile function with ``df`` degrees of freedom
+    (:func:`scipy.special.stdtrit`)."""
+    from scipy import special  # here, not at the top: import time (see the module's doc)
+
+    return special.stdtrit(df, p)

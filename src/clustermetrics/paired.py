@@ -33,9 +33,10 @@ Statist. 9, 1981), smooth or not: its standard error there was 0.049. Its bias
 correction is left out: noisy on such tables, it tripled the false rejections (6 % to
 20 %).
 
-**Sampled items.** Above :data:`JACKKNIFE_MAX_CELLS` groups of items, a stratified
-systematic sample of about that many items stands for them all (strata: the sizes of an
-item's cells in A's and B's tables; see :func:`_stratified_sample`).
+**Sampled items.** Above :func:`jackknife_size` groups of items (at most
+:data:`JACKKNIFE_MAX_CELLS`, fewer where each leave-one-out table costs more to score), a
+stratified systematic sample of about that many items stands for them all (strata: the
+sizes of an item's cells in A's and B's tables; see :func:`_stratified_sample`).
 
 **Flags: where no p-value is given.** :data:`FLAG_CONSTANT`: the clusterings differ but no
 leave-one-out table changes the difference (a score that moves in jumps: the ratio of
@@ -62,11 +63,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 import numpy as np
-from scipy import special
 
 from . import _kernels
 from ._json import dumps
 from ._progress import progress_bar
+from ._special_functions import stdtr, stdtrit
 from ._text import csv_text, text_table, visible
 from ._threads import replicate_threads, scored_in_order
 from .bootstrap import check_level, jackknife_cells, stack_size
@@ -82,13 +83,27 @@ from .table.validation import (
 )
 from .table.weight_values import read_weights
 
-__all__ = ["PairedComparison", "PairedScore", "compare_clusterings", "jackknife_t",
-           "DEFAULT_PAIRED", "FLAG_CONSTANT", "FLAG_UNDEFINED", "JACKKNIFE_MAX_CELLS", "METHOD"]
+__all__ = ["DROPPED_OPTIONS", "PairedComparison", "PairedScore", "compare_clusterings",
+           "jackknife_t", "DEFAULT_PAIRED", "FLAG_CONSTANT", "FLAG_UNDEFINED",
+           "JACKKNIFE_MAX_CELLS", "JACKKNIFE_MIN_UNITS", "METHOD", "jackknife_size"]
 
 DEFAULT_PAIRED = ("ari", "ami", "nmi", "v_measure", "bcubed_f", "clustering_accuracy",
                   "recovery_rate")
 JACKKNIFE_MAX_CELLS = 2000  # groups of items left out one by one; a stratified sample above
+# ...and fewer on large tables, so a comparison of the default scores costs ~_JACKKNIFE_TIME
+# seconds: a leave-one-out table of nnz cells costs about _TABLE_SECONDS + _CELL_SECONDS nnz
+# to score (measured at load 4 on 2 cores: 1.1 ms at 300 cells, 5.8 ms at 10^4, ~0.15 s at
+# 6e5), but never fewer than JACKKNIFE_MIN_UNITS items (200 items drawn per stratum of cell
+# sizes gave ARI's standard error of pure noise exactly)
+JACKKNIFE_MIN_UNITS = 200
+_JACKKNIFE_TIME = 5.0
+_TABLE_SECONDS = 1e-3
+_CELL_SECONDS = 2.5e-7
 FLAG_CONSTANT = "no leave-one-out variation"
+# n_boot and seed of the paired bootstrap (before 0.2), accepted and ignored until 0.3
+DROPPED_OPTIONS = ("n_boot and seed no longer apply: the paired comparison is a "
+                   "deterministic jackknife since version 0.2 (they are ignored, and will "
+                   "be removed in 0.3)")
 FLAG_UNDEFINED = "undefined on every leave-one-out table"
 METHOD = "paired jackknife, Student t with Satterthwaite's degrees of freedom"
 # a standard error below this share of the scores' size is the rounding of equal values
@@ -222,7 +237,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
                         ci: float = 0.95, noise_label: Any = None,
                         noise: str = "singletons", names: tuple[str, str] = ("a", "b"),
                         progress: bool | None = None,
-                        sample_weight: Any = None) -> PairedComparison:
+                        sample_weight: Any = None, n_boot: Any = None,
+                        seed: Any = None) -> PairedComparison:
     """Paired jackknife comparison of two clusterings of the same items against one truth.
 
     For each score, the difference ``d = score(truth, a) - score(truth, b)``, its
@@ -269,6 +285,10 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
         of an item of weight w as narrow as w observed items (by about sqrt(w) under a
         constant weight). When the weights do count independent identical observations,
         repeat the items (``numpy.repeat``) instead.
+    n_boot, seed : deprecated
+        Accepted and ignored, with a ``FutureWarning``: the comparison was a paired
+        bootstrap before version 0.2 and is a deterministic jackknife now; they will be
+        removed in 0.3.
 
     Returns
     -------
@@ -285,6 +305,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     >>> r["ari"].better, r["ari"].pvalue < 0.05, r["ari"].significant()
     ('a', True, True)
     """
+    if n_boot is not None or seed is not None:
+        warnings.warn(DROPPED_OPTIONS, FutureWarning, stacklevel=2)
     check_level(ci, "ci")
     if noise_label is not None:
         check_noise_mode(noise)
@@ -321,7 +343,8 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
             warnings.warn(line, stacklevel=2)
         keys = [k for k in keys if k not in refused]
         score = _scorer(keys, noise_label, noise)
-    units = three.jackknife_units()
+    units = three.jackknife_units(
+        jackknife_size(max(three.table_a.nnz, three.table_b.nnz)))
     leave_out = _LeaveOneOut(three, units, keys, score, noise_label is None and not three.real)
     bar = progress_bar(leave_out.n_tables, "paired jackknife", progress)
     try:
@@ -455,6 +478,15 @@ class _ThreeWay:
         out = np.zeros(size, dtype=np.int64)
         np.add.at(out, index, np.asarray(counts, dtype=np.int64))
         return out
+
+
+def jackknife_size(cells: int) -> int:
+    """How many groups of items (or sampled items) the jackknife leaves out one by one
+    when each side's table has up to ``cells`` non-zero cells (see
+    :data:`JACKKNIFE_MAX_CELLS`); deterministic, from the table's size alone."""
+    per_table = _TABLE_SECONDS + _CELL_SECONDS * cells
+    fits = int(_JACKKNIFE_TIME / (2.0 * per_table))
+    return max(JACKKNIFE_MIN_UNITS, min(JACKKNIFE_MAX_CELLS, fits))
 
 
 def _size_class(sizes: np.ndarray) -> np.ndarray:
@@ -665,9 +697,9 @@ def jackknife_t(d: float, leave_one_out: np.ndarray, weights: np.ndarray, n: int
         if abs(d) <= tiny:
             return JackknifeT((d, d), 1.0, se, df, ())
         return JackknifeT((math.nan, math.nan), math.nan, se, df, (FLAG_CONSTANT,))
-    half = float(special.stdtrit(df, 0.5 + level / 2.0)) * se
+    half = float(stdtrit(df, 0.5 + level / 2.0)) * se
     low, high = d - half, d + half
-    p = 2.0 * float(special.stdtr(df, -abs(d) / se))
+    p = 2.0 * float(stdtr(df, -abs(d) / se))
     return JackknifeT((low, high), _one_rule(p, low, high, 1.0 - level), se, df, ())
 
 

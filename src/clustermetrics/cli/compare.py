@@ -26,7 +26,7 @@ from .options import (
     with_extras,
     write_page,
 )
-from .output import CliError, add_output_options, render
+from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_compare_command", "k_spans", "parse_k", "standardize"]
 
@@ -83,6 +83,8 @@ def add_compare_command(sub) -> None:
                    help="test every run against the best run of its dataset by SCORE (a "
                         "paired jackknife t test over the points, Holm-adjusted p-values) "
                         "and mark the runs not significantly worse")
+    # the paired bootstrap's option (before version 0.2): accepted with a note until 0.3
+    p.add_argument("--paired-n-boot", help=argparse.SUPPRESS)
     p.add_argument("--show", metavar="ALGORITHM",
                    help="the run detailed in the --report page (default: best exact "
                         "recovery rate)")
@@ -225,6 +227,9 @@ def _compare(args: argparse.Namespace) -> str:
     runs = compare(datasets, algorithms, k=ks, seed=args.seed or 0, noise=noise or "cluster",
                    metrics=metrics, max_pairwise=max_pairwise, progress=progress_of(args),
                    curves=args.curves)
+    if args.paired_n_boot is not None:
+        log("note: --paired-n-boot no longer applies: the paired comparison is a "
+            "deterministic jackknife since version 0.2 (ignored; removed in 0.3)")
     if args.paired is not None:
         mark_near_best(runs, {d.name: d.y for d in datasets}, args.paired,
                        noise=noise or "cluster")

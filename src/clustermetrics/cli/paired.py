@@ -14,7 +14,7 @@ from .commands import SUMMARIES
 from .engines import FLAGS
 from .option_values import confidence_level, metric_keys
 from .options import add_run_options, progress_of, write_page
-from .output import CliError, add_output_options, render
+from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_paired_command"]
 
@@ -53,6 +53,9 @@ def add_paired_command(sub) -> None:
                    help="with --noise-label: one-item clusters (default) or excluded")
     p.add_argument("--names", default="A,B", help="names of A and B in the output "
                                                   "(default: A,B; or the column names)")
+    # the paired bootstrap's options (before version 0.2): accepted with a note until 0.3
+    p.add_argument("--n-boot", help=argparse.SUPPRESS)
+    p.add_argument("--seed", help=argparse.SUPPRESS)
     add_run_options(p)
     add_output_options(p)
     p.set_defaults(handler=_paired)
@@ -107,6 +110,9 @@ def _labels(args: argparse.Namespace):
 
 
 def _paired(args: argparse.Namespace) -> str:
+    if args.n_boot is not None or args.seed is not None:
+        log("note: --n-boot and --seed no longer apply: the paired comparison is a "
+            "deterministic jackknife since version 0.2 (ignored; removed in 0.3)")
     if args.noise != "singletons" and args.noise_label is None:
         raise CliError("--noise needs --noise-label (which predicted label is noise?)")
     t, a, b, columns, weights = _labels(args)
