@@ -653,7 +653,7 @@ def test_command_line_shows_the_flag(tmp_path, capsys):
 
 
 def test_a_sample_of_the_items_stands_for_them_all(monkeypatch):
-    """Above JACKKNIFE_MAX_CELLS cells the jackknife leaves out a stratified sample of
+    """Above jackknife_size(cells) groups the jackknife leaves out a stratified sample of
     the items. On pure noise (6,000 items over 600 x 600 labels) the variance of ARI sits
     in the few cells of two items; sampled by cell sizes, 300 items give the standard
     error of all 6,000 within 10 % for every score."""
@@ -663,9 +663,9 @@ def test_a_sample_of_the_items_stands_for_them_all(monkeypatch):
     n, k = 6000, 600
     t, a, b = rng.integers(0, k, n), rng.integers(0, k, n), rng.integers(0, k, n)
     keys = ["ari", "nmi", "bcubed_f"]
-    monkeypatch.setattr(paired, "JACKKNIFE_MAX_CELLS", 10**6)
+    monkeypatch.setattr(paired, "jackknife_size", lambda cells: 10**6)
     exact = compare_clusterings(t, a, b, keys)
-    monkeypatch.setattr(paired, "JACKKNIFE_MAX_CELLS", 300)
+    monkeypatch.setattr(paired, "jackknife_size", lambda cells: 300)
     sampled = compare_clusterings(t, a, b, keys)
     assert sampled.sampled and not exact.sampled
     for key in keys:
@@ -732,3 +732,11 @@ def test_the_paired_bootstraps_options_are_accepted_with_a_warning_until_they_go
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "--n-boot and --seed no longer apply" in out.stderr
+
+
+def test_the_jackknife_leaves_out_fewer_items_on_larger_tables():
+    from clustermetrics import paired
+
+    sizes = [paired.jackknife_size(c) for c in (10, 10**3, 10**4, 10**5, 10**7)]
+    assert sizes[0] == sizes[1] == paired.JACKKNIFE_MAX_CELLS
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == paired.JACKKNIFE_MIN_UNITS
