@@ -416,7 +416,7 @@ def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
         return k / 100
 
     func = SimpleNamespace(body=body, finite_default=finite_default)
-    entry = SimpleNamespace(func=func, options={})
+    entry = SimpleNamespace(func=func, options={}, lower=-math.inf, upper=math.inf)
     ks = np.arange(1, 13)
     for n in (12, 7):
         one = hierarchy_module._Level(n, 2, 0, 0, None, None)

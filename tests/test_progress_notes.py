@@ -7,6 +7,8 @@ import io
 import sys
 import time
 
+import pytest
+
 import clustermetrics as cm
 from clustermetrics import _progress
 
@@ -48,3 +50,23 @@ def test_evaluate_watches_every_score_by_key_and_name(monkeypatch):
     cm.evaluate([0, 0, 1, 1], [0, 1, 1, 1], metrics=["ari", "recovery_rate"])
     assert watched == [("ari (Adjusted Rand index)", 2.0),
                        ("recovery_rate (Recovery rate (exact))", 2.0)]
+
+
+def test_the_counter_redraws_when_blocks_of_updates_cross_its_steps(capsys):
+    """Replicates are reported in blocks: every block that crosses a step redraws."""
+    counter = _progress._Counter(1000, "bootstrap")
+    for _ in range(20):
+        counter.update(50)
+    counter.close()
+    shown = capsys.readouterr().err.split("\r")
+    assert [s.strip() for s in shown if s.strip()][-1] == "bootstrap 1000/1000"
+    assert len([s for s in shown if s.strip()]) == 20
+
+
+@pytest.mark.parametrize("progress, shown", [(True, True), (False, False), (None, False)])
+def test_evaluate_shows_its_bootstrap_progress_as_asked(progress, shown, capsys):
+    """True: a bar; False: nothing; None: a bar on a terminal only (not under pytest)."""
+    cm.evaluate([0, 0, 1, 1, 2], [0, 0, 1, 2, 2], "ari", ci=0.9, n_boot=40, seed=0,
+                progress=progress)
+    err = capsys.readouterr().err
+    assert ("bootstrap" in err) == shown

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["progress_bar", "slow_step_note"]
+__all__ = ["progress_bar", "progress_callback", "slow_step_note"]
 
 
 class _Silent:
@@ -36,8 +36,9 @@ class _Counter(_Silent):
         self._step = max(1, total // 100)
 
     def update(self, n: int = 1) -> None:
-        self.done += n
-        if self.done % self._step == 0 or self.done >= self.total:
+        before, self.done = self.done, self.done + n
+        # redrawn when a step boundary is crossed (updates may come in blocks)
+        if self.done // self._step > before // self._step or self.done >= self.total:
             print(f"\r{self.desc} {self.done}/{self.total}", end="", file=sys.stderr,
                   flush=True)
 
@@ -58,6 +59,27 @@ def progress_bar(total: int, desc: str, enabled: bool | None = None) -> Any:
     except ImportError:
         return _Counter(total, desc)
     return tqdm(total=total, desc=desc, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+@contextlib.contextmanager
+def progress_callback(progress: Any, total: int, desc: str,
+                      ) -> Iterator[Any]:
+    """A ``callback(done, total)`` for work reported as it goes: ``progress`` itself when
+    it is a callable; else a bar (``progress_bar``) shown when ``progress`` is True, or, for
+    None, when stderr is a terminal; nothing for False. The bar is closed on leaving."""
+    if callable(progress):
+        yield progress
+        return
+    bar = progress_bar(total, desc, progress)
+    shown = [0]
+
+    def update(done: int, _total: int) -> None:
+        bar.update(done - shown[0])
+        shown[0] = done
+    try:
+        yield update
+    finally:
+        bar.close()
 
 
 @contextlib.contextmanager

@@ -324,18 +324,16 @@ def replicate_values(table: Contingency,
 _STACK_CELLS = 1 << 18
 
 
-# Blocks of replicates per run at least (progress is reported after each block); a block
-# of fewer than _STACK_MIN replicates is not worth a separate pass
+# Blocks of replicates per run at least, progress being reported after each block
 _BLOCKS = 20
-_STACK_MIN = 50
 
 
 def stack_size(cells: int, replicates: int) -> int:
     """How many replicates of a table of ``cells`` cells to score at once (one stack):
     as many as keep a stack's arrays near ``_STACK_CELLS`` entries, in at least
-    ``_BLOCKS`` blocks unless that would make a block smaller than ``_STACK_MIN``."""
+    ``_BLOCKS`` blocks (when there are that many replicates)."""
     most = max(1, _STACK_CELLS // max(cells, 1))
-    return max(1, min(replicates, most, max(_STACK_MIN, -(-replicates // _BLOCKS))))
+    return max(1, min(replicates, most, -(-replicates // _BLOCKS)))
 
 
 def replicate_table(table: Contingency, counts: np.ndarray) -> Contingency:

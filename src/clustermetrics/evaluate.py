@@ -15,7 +15,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from ._progress import slow_step_note
+from ._progress import progress_callback, slow_step_note
 from .bootstrap import (
     DEFAULT_METHOD,
     Bootstrap,
@@ -44,7 +44,7 @@ _UNSET_N_BOOT = 1000  # replicates when ``ci`` is given and ``n_boot`` is not
 def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
-             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | bool | None = None,
              significance: bool = False, n_perm: int | None = None,
              ci_method: str | None = None, sample_weight: Any = None) -> MultiReport: ...
 
@@ -53,7 +53,7 @@ def evaluate(labels_true: Mapping[str, Any], labels_pred: Any = None,
 def evaluate(labels_true: Contingency, labels_pred: None = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
-             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | bool | None = None,
              significance: bool = False, n_perm: int | None = None,
              ci_method: str | None = None, sample_weight: Any = None) -> Report: ...
 
@@ -62,7 +62,7 @@ def evaluate(labels_true: Contingency, labels_pred: None = None,
 def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
-             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | bool | None = None,
              significance: bool = False, n_perm: int | None = None,
              ci_method: str | None = None, sample_weight: Any = None) -> Report | MultiReport: ...
 
@@ -70,7 +70,7 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
 def evaluate(labels_true: Any, labels_pred: Any = None,
              metrics: str | Iterable[str] | None = None, *, noise_label: Any = None,
              noise: str | None = None, ci: float | None = None, n_boot: int | None = None,
-             seed: Any = None, progress: Callable[[int, int], None] | None = None,
+             seed: Any = None, progress: Callable[[int, int], None] | bool | None = None,
              significance: bool = False, n_perm: int | None = None,
              ci_method: str | None = None, sample_weight: Any = None) -> Report | MultiReport:
     """Compute many scores at once; the contingency table is built exactly once.
@@ -104,9 +104,12 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
     seed : seed for the bootstrap's and the permutation test's random generator (a
         non-negative integer of any size, as numpy's ``SeedSequence`` takes, or a numpy
         Generator / SeedSequence); only with ``ci`` or ``n_perm``.
-    progress : callable(done, total), called as bootstrap replicates are scored (they
-        are scored in blocks: at least twenty calls, ``done`` increasing to ``total``)
-        and after each permutation draw.
+    progress : callable(done, total), True, False or None (default)
+        Progress of the bootstrap replicates and the permutation draws: a callable is
+        called as replicates are scored (in blocks: twenty calls or more when ``n_boot``
+        is 20 or more, ``done`` increasing to ``total``) and after each permutation draw;
+        True shows a bar on stderr, None shows it when stderr is a terminal, False shows
+        nothing.
     significance : bool, default False
         Also give each score that has an analytic null distribution (the pair-counting
         scores affine in the pair count: ARI, RI, SRI, FMI, pair precision and recall,
@@ -155,8 +158,9 @@ def evaluate(labels_true: Any, labels_pred: Any = None,
                   n_perm=n_perm, ci_method=ci_method)
     if ci is not None:  # before any table is built
         check_intervals(keys, every_score=metrics is None)
-    if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a callable(done, total), got {progress!r}")
+    if progress is not None and not callable(progress) and not isinstance(progress, bool):
+        raise ValueError(f"progress must be a callable(done, total), True, False or None, "
+                         f"got {progress!r}")
     if not isinstance(significance, bool):
         raise ValueError(f"significance must be True or False, got {significance!r}")
     options = dict(noise_label=noise_label, noise=noise, ci=ci,
@@ -233,7 +237,7 @@ def no_interval_lines(lacking: Mapping[str, str]) -> list[str]:
 
 def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = None,
                    noise: str | None = None, ci: float | None = None, n_boot: int = 1000,
-                   seed: Any = None, progress: Callable[[int, int], None] | None = None,
+                   seed: Any = None, progress: Callable[[int, int], None] | bool | None = None,
                    significance: bool = False, n_perm: int | None = None,
                    ci_method: str = DEFAULT_METHOD, every_score: bool = False) -> Report:
     """:func:`evaluate` of one table and resolved metric keys (options checked).
@@ -269,12 +273,13 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
                 rep = kept
             return score_values(rep, boot_keys)
 
-        intervals = bootstrap_intervals(
-            table, replicate, boot_keys, level=ci, n_boot=n_boot, seed=seed,
-            progress=progress, method=ci_method, point=values,
-            bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in boot_keys},
-            score_stack=None if noise_label is not None else
-            lambda counts: replicate_scores(table, counts, boot_keys))
+        with progress_callback(progress, n_boot, "bootstrap") as callback:
+            intervals = bootstrap_intervals(
+                table, replicate, boot_keys, level=ci, n_boot=n_boot, seed=seed,
+                progress=callback, method=ci_method, point=values,
+                bounds={k: (METRICS[k].lower, METRICS[k].upper) for k in boot_keys},
+                score_stack=None if noise_label is not None else
+                lambda counts: replicate_scores(table, counts, boot_keys))
         boot = Bootstrap(float(ci), int(n_boot), seed, ci_method)
     nulls = None
     if significance:
@@ -286,7 +291,7 @@ def evaluate_table(table: Contingency, keys: list[str], *, noise_label: Any = No
     permutation = None
     if n_perm is not None:
         permutation = permutation_tests(scored, keys, n_perm=n_perm, seed=_second_stream(seed),
-                                        progress=progress if progress is not None else False)
+                                        progress=progress)
     return Report(scored, values, details, timings, intervals=intervals, noise=noise_info,
                   bootstrap=boot, significance=nulls, permutation=permutation)
 

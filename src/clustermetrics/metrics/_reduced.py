@@ -425,9 +425,27 @@ def minimise(specs: list[CodeSpec]) -> list[Optimum]:
 def code_difference(first: Optimum, second: Optimum, log_factorials: list[float]) -> float:
     """first - second, two codes over the same rows, in the form with the smaller rounding
     error: the E-forms plus ``log_factorials`` (the terms that sum to the difference of
-    their log-factorial parts), or the F-forms (their N log q parts are equal)."""
+    their log-factorial parts), or the F-forms (their N log q parts are equal). Terms of
+    ``log_factorials`` that cancel exactly (a table whose cells are its column sizes: the
+    cells' and the columns' Stirling terms) are dropped first, so that equal differences
+    reached by two routes (RMI(t; p) and RMI(t; t) of identical partitions) take the same
+    form and are equal."""
+    log_factorials = _cancelled(log_factorials)
     e_err = first.e_size + second.e_size + sum(abs(v) for v in log_factorials)
     f_err = first.f_size + second.f_size
     if f_err < e_err:
         return math.fsum([first.f_form, -second.f_form])
     return math.fsum([first.e_form, -second.e_form, *log_factorials])
+
+
+def _cancelled(terms: list[float]) -> list[float]:
+    """``terms`` less the pairs x, -x (each pair once)."""
+    left = list(terms)
+    out = []
+    while left:
+        x = left.pop()
+        if x != 0.0 and -x in left:
+            left.remove(-x)
+        else:
+            out.append(x)
+    return out

@@ -35,6 +35,10 @@ R = TypeVar("R")
 Better = Literal["higher", "lower"] | float  # MetricInfo.better
 
 
+# units in the last place within which a value of many tables is snapped to its range's end
+_SNAP_ULPS = 8
+
+
 class ScoreFunction(Protocol[R]):
     """The public shape of every score: ``f(labels_true, labels_pred=None, *,
     contingency=None, **options)``; ``body`` is the function of a table."""
@@ -131,7 +135,7 @@ class MetricInfo:
             now = mask & ~done
             out[now] = value[now] if default is None else default
             done |= now
-        return out
+        return _within_range(out, self.lower, self.upper)
 
     @property
     def real_weights(self) -> str | None:
@@ -166,6 +170,19 @@ class MetricInfo:
         if self.better == "lower":
             return a < b
         return abs(a - self.better) < abs(b - self.better)
+
+
+def _within_range(values: np.ndarray, lower: float, upper: float) -> np.ndarray:
+    """Many tables' values, computed in float64 arrays (one table's are exact quotients of
+    exact sums), kept in the score's range [lower, upper]: a value within a few units in
+    the last place of an end of the range is that end (a replicate of a perfect match
+    scores its perfect value, not one rounding below or above it), and none lies outside
+    it."""
+    for end in (lower, upper):
+        if math.isfinite(end):
+            near = np.abs(values - end) <= _SNAP_ULPS * np.spacing(max(abs(end), 1.0))
+            values[near] = end
+    return np.clip(values, lower, upper, out=values)
 
 
 # --------------------------------------------------------------------------- options

@@ -328,7 +328,10 @@ def _stack_entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
         logs = np.where(size_f >= n_f / 2, -np.log1p((sizes - n[:, None]) / n_f),
                         np.log(n_f / size_f))
     terms = np.where(sizes > 0, size_f / n_f * logs, 0.0)
-    return np.where(np.count_nonzero(sizes, axis=1) == 1, 0.0, terms.sum(axis=1))
+    # summed in sorted order: equal multisets of sizes (a perfect match) give equal
+    # entropies, as the exact sum does for one table
+    return np.where(np.count_nonzero(sizes, axis=1) == 1, 0.0,
+                    np.sort(terms, axis=1).sum(axis=1))
 
 
 def _emi(table: Contingency) -> float:
@@ -345,7 +348,10 @@ def _mean(h_true: Any, h_pred: Any, mi: Any, average_method: str) -> Any:
     if average_method == "arithmetic":  # / 2, not / 2.0: exact on a Fraction too
         return (h_true + h_pred) / 2
     if average_method == "geometric":  # not sqrt(h_true * h_pred): the product of two
-        return sqrt(h_true) * sqrt(h_pred)  # entropies of 1e-200 nats underflows
+        # entropies of 1e-200 nats underflows; kept between the two (equal entropies give
+        # exactly their value, not one rounded twice: NMI and AMI of a perfect match are 1)
+        geometric = sqrt(h_true) * sqrt(h_pred)
+        return minimum(maximum(geometric, minimum(h_true, h_pred)), maximum(h_true, h_pred))
     if average_method == "min":
         return minimum(h_true, h_pred)
     if average_method == "max":
@@ -527,7 +533,8 @@ def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "ari
     # numerator are accurate to a few ulps of the entropies: no clamp (scikit-learn keeps
     # each at least machine epsilon from 0, which changes AMI when an entropy is tiny)
     value = (mi - emi) / select(denominator > 0, denominator, _EPS)
-    return select(one_side | singletons, 0.0, value)
+    # at most 1: MI <= the mean of the entropies, rounding aside
+    return select(one_side | singletons, 0.0, minimum(value, 1.0))
 
 
 # --------------------------------------------------------------------------- SMI
@@ -756,9 +763,13 @@ def _reduced_specs(t: Contingency) -> list[CodeSpec]:
     q_t, q_p = t.n_classes, t.n_clusters
     a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
     whole = (np.array([float(t.n_samples)]), np.ones(1))
-    return [CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b), CodeSpec(q_t, *b, *cells),
-            CodeSpec(q_p, *a, *cells), CodeSpec(q_t, *a, *a, increasing=True),
-            CodeSpec(q_p, *b, *b, increasing=True)]
+    # a conditional code whose groups each hold one cell (every cluster inside one class)
+    # describes the table itself and increases with the concentration, as H(g|g) does:
+    # identical partitions then give RMI(t; p) = RMI(t; t) exactly
+    return [CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b),
+            CodeSpec(q_t, *b, *cells, increasing=t.nnz == q_p),
+            CodeSpec(q_p, *a, *cells, increasing=t.nnz == q_t),
+            CodeSpec(q_t, *a, *a, increasing=True), CodeSpec(q_p, *b, *b, increasing=True)]
 
 
 def _reduced_finish(t: Contingency, codes: list[Optimum],
@@ -864,7 +875,7 @@ def normalized_reduced_mutual_info_score(table: Contingency, *,
     undefined_where(table, (den <= 0) | (num == -math.inf), select(both_single, 1.0, 0.0),
                     "normalised RMI is undefined (0/0): the self-information in the "
                     "denominator is not positive")
-    return ratio(num, den, 0.0)
+    return minimum(ratio(num, den, 0.0), 1.0)  # at most 1, rounding aside
 
 
 def expected_mi_random(table: Contingency, random_model: str) -> float:
@@ -924,7 +935,7 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any = None
 def _share(table: Contingency, side: int) -> float:
     """MI / H(truth) (side 1) or MI / H(prediction) (side 2); 1.0 for 0/0, a single label."""
     info = _info(table)
-    return ratio(info[0], info[side], 1.0)
+    return minimum(ratio(info[0], info[side], 1.0), 1.0)  # MI <= H, rounding aside
 
 
 def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
