@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
@@ -155,6 +155,7 @@ def _check(key: str, table, rows) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spread_items())
+@example(([0, 0], [0, 0], [0.1, 1e150]))  # a total that rounds to the largest allowed
 def test_every_real_mass_score_is_within_its_bound_or_refused_by_cause(items):
     t, p, w = items
     try:

@@ -47,12 +47,17 @@ def test_digamma_of_an_integer_is_a_harmonic_number_less_euler_gamma(n):
 
 @given(st.floats(1.0, 500.0), st.floats(-30.0, 30.0))
 def test_student_t_against_its_closed_form_at_one_and_two_degrees(df, t):
-    # scipy's values (accurate to ~1e-11 near t = 0), checked where the distribution has
-    # a closed form: df = 1 (Cauchy) and df = 2; the quantile inverts the distribution
+    # scipy's values, checked where the distribution has a closed form: df = 1 (Cauchy)
+    # and df = 2. Near t = 0 they are accurate to ~1e-9 absolute (stdtr(1, 1e-8) is off
+    # by 1.6e-9), which moves no verdict; the lower tail, where p-values are decided,
+    # keeps its relative digits. The quantile inverts the distribution.
     assert math.isclose(float(special.stdtr(1.0, t)), 0.5 + math.atan(t) / math.pi,
-                        rel_tol=1e-9, abs_tol=1e-15)
+                        rel_tol=1e-9, abs_tol=1e-8)
     assert math.isclose(float(special.stdtr(2.0, t)), 0.5 + t / (2 * math.sqrt(2 + t * t)),
-                        rel_tol=1e-9, abs_tol=1e-15)
+                        rel_tol=1e-9, abs_tol=1e-8)
+    if abs(t) >= 1.0:
+        assert math.isclose(float(special.stdtr(1.0, -abs(t))),
+                            math.atan(1.0 / abs(t)) / math.pi, rel_tol=1e-9)
     p = float(special.stdtr(df, -abs(t)))  # the lower tail: p keeps its digits
     if p > 1e-300:
         assert math.isclose(float(special.stdtrit(df, p)), -abs(t), rel_tol=1e-8,

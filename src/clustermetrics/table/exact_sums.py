@@ -434,11 +434,19 @@ def decide(sums: Any, subject: Subject, floats: bool = False,
                              "the largest table counted exactly"
                              + (_FLOAT_HINT if floats else ""))
         return sums.counts()
-    if not Fraction(REAL_TOTAL[0]) <= total <= Fraction(REAL_TOTAL[1]):
+    if not REAL_TOTAL[0] <= _rounded(total) <= REAL_TOTAL[1]:  # the rule reads it rounded
         raise ValueError(f"{subject.adds} {_approximately(total)}: real-valued weights must total "
                          "between 1e-150 and 1e150 (so that products of two masses stay "
                          "normal float64 numbers); rescale them")
     return sums.masses()
+
+
+def _rounded(value: Fraction) -> float:
+    """The float64 nearest a positive rational (inf past the largest float)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _approximately(value: Fraction) -> str:
