@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import clustermetrics as cm
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
 from clustermetrics.sources import from_duckdb, from_spark
@@ -282,6 +283,104 @@ def test_mixed_lists_follow_the_rule(weights, data):
     got = outcome(lambda: Contingency.from_labels(t, p, sample_weight=weights),
                   "sample_weight")
     assert got == expected(t, p, weights), weights
+
+
+# numbers numpy would round if it read a list of them as one array (2**64 - 1 next to 1:
+# float64), and their neighbours
+BIG_INTS = st.one_of(st.integers(0, 6), st.integers(0, 2**66), st.sampled_from(
+    [2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1, 2**64, 2**70]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(BIG_INTS, min_size=1, max_size=8), st.data())
+def test_lists_of_python_ints_are_exact_weights(weights, data):
+    """A list of Python ints as weights, counts or a matrix row is the ints themselves:
+    the table or the total its error names is the exact one."""
+    n = len(weights)
+    t = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    p = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    want = expected(t, p, weights)
+    assert outcome(lambda: Contingency.from_labels(t, p, sample_weight=weights),
+                   "sample_weight") == want, weights
+    assert outcome(lambda: Contingency.from_counts(t, p, weights), "counts") == want
+    row = expected([0] * n, list(range(n)), weights)
+    assert outcome(lambda: Contingency.from_matrix([weights]), "") == row  # all 0: "empty"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(BIG_INTS, BIG_INTS.map(lambda v: -v)), min_size=1, max_size=8))
+def test_lists_of_python_ints_are_exact_labels(labels):
+    table = Contingency.from_labels(labels, [0] * len(labels))
+    assert table.class_labels.tolist() == sorted(set(labels))
+    assert all(type(v) is int for v in table.class_labels.tolist())
+    assert table.class_sizes.tolist() == [labels.count(v) for v in sorted(set(labels))]
+
+
+# ----------------------------------------------------------------- merged tables
+MASSES = st.one_of(st.integers(0, 3), st.sampled_from([0.5, 0.25, 1.5, 0.1, 1 / 3, 2.0]),
+                   st.fractions(0, 3, max_denominator=4))
+
+
+@st.composite
+def parts(draw):
+    """Items of a few tables: (labels, labels, weights) each, some weight positive."""
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        n = draw(st.integers(1, 5))
+        w = draw(st.lists(MASSES, min_size=n, max_size=n).filter(lambda w: any(w)))
+        out.append((draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)),
+                    draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)), w))
+    if draw(st.booleans()):  # one more table that makes every cell's sum whole
+        sums: dict = {}
+        for t, p, w in out:
+            for cell, v in zip(zip(t, p), w):
+                sums[cell] = sums.get(cell, Fraction(0)) + Fraction(v)
+        rest = [(cell, math.ceil(v) - v) for cell, v in sums.items() if v % 1]
+        if rest:
+            out.append(([c[0] for c, _ in rest], [c[1] for c, _ in rest],
+                        [v for _, v in rest]))
+    return out
+
+
+def _cells(table):
+    """A table's cells as items: (class, cluster, mass) each."""
+    t = table.class_labels[table.rows].tolist()
+    p = table.cluster_labels[table.cols].tolist()
+    return t, p, table.counts.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts())
+def test_merged_tables_follow_the_rule(items):
+    """Merging tables applies the one rule to their masses: each merged cell the exact
+    sum of the tables' cells, counts when every sum is whole (two halves are one item,
+    as from the labels), else real masses."""
+    tables = [Contingency.from_labels(t, p, sample_weight=w) for t, p, w in items]
+    cells = [_cells(table) for table in tables]
+    want = expected(*(sum((c[k] for c in cells), []) for k in range(3)))
+    assert outcome(lambda: Contingency.merge(tables), "tables") == want
+    if len(tables) == 2:
+        assert outcome(lambda: tables[0] + tables[1], "tables") == want
+    # masses that are sums of binary fractions are exact: the merge is the table of all
+    if all(isinstance(v, int) or float(v) * 8 == int(float(v) * 8)
+           for _, _, w in items for v in w):
+        every = Contingency.from_labels(*(sum((part[k] for part in items), [])
+                                          for k in range(3)))
+        assert outcome(lambda: Contingency.merge(tables), "tables") == \
+            outcome(lambda: every, "sample_weight")
+
+
+def test_two_halves_merged_are_one_item():
+    half = Contingency.from_counts([0], [0], [0.5])
+    merged = half + half
+    assert not merged.real_valued and merged.counts.tolist() == [1]
+    assert merged == Contingency.from_labels([0, 0], [0, 0], sample_weight=[0.5, 0.5])
+    t, p = [0, 0, 1, 1], [0, 1, 1, 1]
+    a = Contingency.from_labels(t, p, sample_weight=[0.5, 0.5, 1.5, 0.5])
+    b = Contingency.from_labels(t, p, sample_weight=[0.5] * 4)
+    both = Contingency.from_labels(t + t, p + p, sample_weight=[0.5, 0.5, 1.5, 0.5] + [0.5] * 4)
+    assert a + b == both and not (a + b).real_valued
+    assert cm.adjusted_mutual_info_score(a + b) == cm.adjusted_mutual_info_score(both)
 
 
 # ----------------------------------------------------------------- the review's cases

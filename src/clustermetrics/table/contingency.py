@@ -187,9 +187,9 @@ class Contingency:
         real = counts.dtype.kind == "f"
         weights = Weights(BinaryRows.of_floats(counts) if real else RationalSums(counts),
                           real, counts > 0)
-        # real masses stay real masses: their exact sums, rounded once
+        # the tables' masses are weights like any other: their exact sums, by the rule
         return cls.from_weights(rows, cols, weights, t_labels, p_labels,
-                                Subject.argument("tables"), real=real)
+                                Subject.argument("tables"))
 
     def __add__(self, other: object) -> Contingency:
         if not isinstance(other, Contingency):
@@ -220,13 +220,13 @@ class Contingency:
                    class_labels: np.ndarray, cluster_labels: np.ndarray) -> Contingency:
         """From cells given as codes into sorted label arrays, in any order: repeated cells
         are summed, zero cells dropped and then the labels left without items. Float64
-        counts are real masses (a table's), summed exactly and rounded once."""
+        counts are masses, summed exactly: counts or real masses by the rule of
+        :mod:`.exact_sums`."""
         if np.asarray(counts).dtype.kind == "f":
             counts = np.asarray(counts, dtype=np.float64)
             return cls.from_weights(rows, cols, Weights(BinaryRows.of_floats(counts), True,
                                                         counts > 0),
-                                    class_labels, cluster_labels,
-                                    Subject.argument("counts"), real=True)
+                                    class_labels, cluster_labels, Subject.argument("counts"))
         rows, cols, counts = aggregate(rows, cols, counts, cluster_labels.shape[0])
         if counts.shape[0] == 0:
             raise ValueError("the table is empty: all counts are zero")
@@ -252,19 +252,19 @@ class Contingency:
 
     @classmethod
     def from_weights(cls, rows: np.ndarray, cols: np.ndarray, weights: Weights,
-                     class_labels: np.ndarray, cluster_labels: np.ndarray, subject: Subject,
-                     real: bool = False) -> Contingency:
+                     class_labels: np.ndarray, cluster_labels: np.ndarray,
+                     subject: Subject) -> Contingency:
         """From items given as codes into sorted label arrays, with their checked weights
         (their problems named by ``subject``):
         each cell their exact sum, counts or real masses by the rule of
-        :mod:`.exact_sums` (``real``: masses whatever the sums); cells of weight 0 are
-        dropped, then the labels left without items."""
+        :mod:`.exact_sums`; cells of weight 0 are dropped, then the labels left without
+        items."""
         n_t, n_p = class_labels.shape[0], cluster_labels.shape[0]
         cell, cell_rows, cell_cols = _held_cells(*cell_groups(rows, cols, n_t, n_p))
         sums = weights.rows.reduce(cell, cell_rows.shape[0])
         held = np.flatnonzero(sums.positive())
         cell_rows, cell_cols = cell_rows[held], cell_cols[held]
-        values = decide(sums.take(held), subject, weights.floats, real)
+        values = decide(sums.take(held), subject, weights.floats)
         keep = np.flatnonzero(values > 0)
         if keep.shape[0] == 0:  # positive sums below the smallest float
             raise ValueError(f"{subject.zero}")

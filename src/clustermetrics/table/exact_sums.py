@@ -417,17 +417,16 @@ _FLOAT_HINT = ("; every float from 2**53 up is a whole number, so real masses th
                "as real masses")
 
 
-def decide(sums: Any, subject: Subject, floats: bool = False,
-           real: bool = False) -> np.ndarray:
-    """The cells' values by the rule: int64 counts when every sum is whole (and ``real``
-    is False: a table of real masses stays one when merged), else float64 masses.
+def decide(sums: Any, subject: Subject, floats: bool = False) -> np.ndarray:
+    """The cells' values by the rule: int64 counts when every sum is whole, else float64
+    masses (on every path: merged tables too).
     ``sums``: :class:`BinaryDigits` or :class:`RationalSums`, one per cell; ``floats``:
     some weight was a float (the message on a total above 2**63 - 1 then says why large
     floats are counts)."""
     total = sums.total()
     if total == 0:
         raise ValueError(subject.zero)
-    if not real and bool(sums.whole().all()):
+    if bool(sums.whole().all()):
         whole = int(total)
         if whole > MAX_ITEMS:
             raise ValueError(f"{subject.adds} {whole}, more than 2**63 - 1 = {MAX_ITEMS}, "

@@ -24,6 +24,8 @@ def matrix_cells(matrix):
             raise ValueError(f"matrix contains {int(np.ma.count_masked(matrix))} masked "
                              "(missing) counts")
         dense = np.ma.getdata(matrix) if np.ma.isMaskedArray(matrix) else np.asarray(matrix)
+        if dense.dtype.kind == "f" and not isinstance(matrix, np.ndarray):
+            dense = _python_ints(matrix, dense)
         if dense.ndim != 2:
             raise ValueError(f"matrix must be 2-D, got an array of shape {dense.shape}")
         rows, cols = np.nonzero(dense)
@@ -31,6 +33,15 @@ def matrix_cells(matrix):
     if shape[0] == 0 or shape[1] == 0:
         raise ValueError(f"matrix is empty (shape {shape})")
     return rows.astype(np.int64), cols.astype(np.int64), np.asarray(data), shape
+
+
+def _python_ints(matrix, dense):
+    """Nested lists of Python ints as Python ints: numpy makes them floats when one is
+    beyond int64 ([[2**64 - 1, 1]]: rounded to 2**64), which would change the counts."""
+    objects = np.array(matrix, dtype=object)
+    if objects.shape == dense.shape and all(type(v) is int for v in objects.ravel().tolist()):
+        return objects
+    return dense
 
 
 def axis_labels(labels, size, name):

@@ -170,16 +170,20 @@ def _sequence_to_numpy(values: list | tuple) -> np.ndarray:
     """A list or tuple as numpy: numbers of one type as numpy numbers, anything else as
     Python objects. numpy would turn [1, "1"] into two equal strings, 2**53 + 1 into a
     float, [1, 2.5] into floats and True into 1, drop trailing NULs of strings, and pad
-    every string to the longest (one label of 10^5 characters among 10^6: 400 GB)."""
+    every string to the longest (one label of 10^5 characters among 10^6: 400 GB), and
+    Python ints beyond int64 into floats."""
     kinds = set(map(type, values))
     if not kinds & _TEXT:
         try:
             arr = np.asarray(values)
         except ValueError:
             arr = None
-        if arr is not None and (arr.ndim > 1  # reported as 2-D by the caller
-                                or arr.dtype.kind in "fiubc" and len(kinds) == 1
-                                or arr.dtype.kind not in "USfiubc"):
+        # numpy makes Python ints beyond int64 floats ([2**64 - 1, 1]: rounded to 2**64):
+        # those stay Python ints
+        exact = arr is not None and (kinds != {int} or arr.dtype.kind in "iu")
+        if exact and (arr.ndim > 1  # reported as 2-D by the caller
+                      or arr.dtype.kind in "fiubc" and len(kinds) == 1
+                      or arr.dtype.kind not in "USfiubc"):
             return arr
     arr = np.empty(len(values), dtype=object)
     arr[:] = values
