@@ -58,6 +58,64 @@ def test_factorize_with_and_without_pandas_agree(values):
     assert with_pandas[1].tolist() == without[1].tolist()
 
 
+_INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+               np.uint64]
+
+
+@st.composite
+def _int_labels(draw):
+    """Integer labels of every width whose span falls on either side of the dense-range
+    rule: a few values, or a few values and one far outlier."""
+    dtype = np.dtype(draw(st.sampled_from(_INT_DTYPES)))
+    info = np.iinfo(dtype)
+    n = draw(st.integers(1, 40))
+    span = draw(st.sampled_from([1, 3, 2 * n, 4095, 4097, int(info.max) - int(info.min)]))
+    lo = draw(st.integers(int(info.min), int(info.max) - min(span, int(info.max) - int(info.min))))
+    hi = lo + min(span, int(info.max) - lo)
+    values = draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))
+    return np.array(values, dtype=dtype)
+
+
+def _hashed_only(mp):
+    mp.setattr(fz, "_DENSE_FLOOR", 0)
+    mp.setattr(fz, "_DENSE_PER_ITEM", 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_int_labels(), _int_labels())
+def test_dense_and_hashed_integer_paths_give_one_table(t, p):
+    """Integers counted densely (offset + bincount) or hashed give the same codes, the
+    labels of numpy's unique, and one table, whatever the dtype and the span."""
+    n = min(t.shape[0], p.shape[0])
+    t, p = t[:n], p[:n]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fz, "_DENSE_FLOOR", 1 << 16)  # every span drawn but the dtype's full one
+        dense = fz.factorize(t), Contingency.from_labels(t, p)
+        _hashed_only(mp)
+        hashed = fz.factorize(t), Contingency.from_labels(t, p)
+    ref_uniques, ref_codes = np.unique(t, return_inverse=True)
+    for codes, uniques in (dense[0], hashed[0]):
+        assert uniques.dtype == t.dtype and uniques.tolist() == ref_uniques.tolist()
+        assert np.array_equal(codes, ref_codes.reshape(-1))
+    assert dense[1] == hashed[1]
+    assert dense[1].class_labels.tolist() == ref_uniques.tolist()
+
+
+@pytest.mark.parametrize("n", [1, 2, 1000])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64])
+def test_dense_range_is_judged_against_the_number_of_labels(n, dtype):
+    """A dense count walks every value of the range; a few labels spanning millions are
+    hashed instead (a dense walk made ``[1, 4000000]`` cost ~0.1 s): the offset path never
+    lists more candidate labels than the larger of 4096 and twice the labels."""
+    values = np.resize(np.arange(10, dtype=dtype), n)
+    values[-1] = 4_000_000
+    codes, labels, complete = fz.factorize_for_counting(values)
+    assert labels.shape[0] <= max(4096, 2 * n)
+    assert labels[codes].tolist() == values.tolist()
+    table = Contingency.from_counts(values, values, np.ones(n, dtype=np.int64))
+    assert table.class_labels.tolist() == sorted(set(values.tolist()))
+
+
 def test_dense_and_sort_counting_give_identical_tables(monkeypatch):
     rng = np.random.default_rng(2)
     t, p = _labels(rng, 5000, 40)

@@ -25,8 +25,13 @@ import numpy as np
 
 __all__ = ["factorize", "factorize_for_counting", "label_values", "resort", "sort_labels"]
 
-# Ranges up to this many values (or 2x the input length) are counted densely.
-_DENSE_RANGE = 1 << 22
+# An integer range is counted densely (offset + bincount, then a pass over every value of
+# the range) when it spans fewer than _DENSE_FLOOR values or _DENSE_PER_ITEM per label:
+# a pass over a range costs ~5 ns a value, hashing or sorting the labels ~20-60 ns a label,
+# so the range must be judged against the number of labels, never alone (a fixed 2**22
+# made two labels 1 and 4,000,000 cost ~0.1 s).
+_DENSE_FLOOR = 1 << 12
+_DENSE_PER_ITEM = 2
 
 
 def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -36,7 +41,7 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _factorize_small_ints(values.view(np.uint8), values.dtype)
     if kind in "iu":
         lo, hi = int(values.min()), int(values.max())
-        if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
+        if _dense_range(hi - lo, values.shape[0]):
             return _factorize_small_ints(values, values.dtype, lo, hi)
     if kind == "O":
         codes, uniques = _factorize_objects(values)
@@ -84,11 +89,16 @@ def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
         return values.view(np.uint8).astype(np.int64), np.array([False, True]), False
     if kind in "iu":
         lo, hi = int(values.min()), int(values.max())
-        if hi - lo < max(_DENSE_RANGE, 2 * values.shape[0]):
+        if _dense_range(hi - lo, values.shape[0]):
             labels = _from_offsets(np.arange(hi - lo + 1), lo, values.dtype)
             return _offsets(values, lo), labels, hi == lo
     codes, uniques = factorize(values)
     return codes, uniques, True
+
+
+def _dense_range(span: int, n: int) -> bool:
+    """Whether integers spanning ``span`` (max - min) over ``n`` labels are counted densely."""
+    return span < max(_DENSE_FLOOR, _DENSE_PER_ITEM * n)
 
 
 def _factorize_small_ints(values, dtype, lo=None, hi=None):
