@@ -98,11 +98,14 @@ _WARM = _Kernel("._warm_kernels", (*_MATCHING.compiles,
                                    ("._warm_kernels", "_auction_from", 0.5)),
                 threshold=4e4, growth=2.0)
 # Terms of the numpy exact SMI variance (~100 ns each, see metrics._smi.EXACT_TERM_COST):
-# 5e6 terms are ~0.5 s, about numba's set-up.
-_SMI = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_moments", 2.5),),
+# 5e6 terms are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of
+# CPU at load ~3 where the row-conditioning pass it replaced took 4.35 s (listed at 2.5
+# for an idle machine): ~4.5 s idle. The stack's pass compiles the same callees (~0.5 s
+# more when it comes first).
+_SMI = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_moments", 4.5),),
                threshold=5e6, growth=1.0)
 # the same for the tables of a stack together (bootstrap replicates sharing their laws)
-_SMI_MANY = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_variances", 2.5),),
+_SMI_MANY = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_variances", 5.0),),
                     threshold=5e6, growth=1.0)
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable

@@ -28,11 +28,12 @@ from ._smi_expansion import (  # noqa: F401  (globals of the rebuilt functions)
 )
 
 
-def _compiled(func):
-    """``func``'s code with this module's globals, compiled (cached machine code)."""
+def _compiled(func, inner=True):
+    """``func``'s code with this module's globals, compiled (cached machine code); inner:
+    called by the kernels here only (no entry point for Python: :func:`._jit.kernel`)."""
     rebuilt = types.FunctionType(func.__code__, globals(), func.__name__, func.__defaults__)
     rebuilt.__doc__, rebuilt.__qualname__ = func.__doc__, func.__qualname__
-    return kernel(rebuilt)
+    return kernel(rebuilt, inner=inner)
 
 
 # leaves first: each function compiles against the compiled ones it calls
@@ -56,6 +57,6 @@ order_form = _compiled(_smi_expansion.order_form)
 linear_variance = _compiled(_smi_expansion.linear_variance)
 pair_terms = _compiled(_smi_expansion.pair_terms)
 table_sum = _compiled(_smi_expansion.table_sum)
-expansion_moments = _compiled(_smi_expansion.expansion_moments)
+expansion_moments = _compiled(_smi_expansion.expansion_moments, inner=False)
 _compensated_sum = _compiled(_smi_expansion._compensated_sum)
-expansion_variances = _compiled(_smi_expansion.expansion_variances)
+expansion_variances = _compiled(_smi_expansion.expansion_variances, inner=False)
