@@ -21,7 +21,9 @@ the same minutes.
 Kernels (called as their callers call them, ``CLUSTERMETRICS_KERNELS=numba``, tiny
 inputs): cardinality (Karp-Sipser + Hopcroft-Karp), matching (the phases from that start),
 auction (float weights), auction_exact (large integers: the auction then the phases in the
-symmetric form), warm (the bootstrap's warm-started auction), emi, hierarchy, sampling.
+symmetric form), warm (the bootstrap's warm-started auction), emi, hierarchy, sampling,
+smi (the exact variance of one table, windows and large means), smi_stack (of a stack's
+tables in one pass; nothing on a tree without it).
 
 Workloads (default kernels ``auto``; uniform noise: N = 10^6 items, truth and prediction
 uniform over 10^5 labels, unless said): ``score:KEY`` evaluate of one score; ``all``
@@ -45,7 +47,7 @@ from collections.abc import Callable
 import numpy as np
 
 KERNELS = ["cardinality", "matching", "auction", "auction_exact", "warm", "emi",
-           "hierarchy", "sampling"]
+           "hierarchy", "sampling", "smi", "smi_stack"]
 WORKLOADS = ["score:recovery_rate", "score:pseudo_recovery_rate",
              "score:clustering_accuracy", "score:psi", "score:smi", "score:ami", "all", "ci",
              "compare", "hierarchy", "permutation:ari", "permutation:recovery_rate"]
@@ -100,7 +102,28 @@ def kernel_call(name: str) -> Callable[[], object]:
         return lambda: _level_stats(codes, np.bincount(codes, minlength=10), children)
     if name == "sampling":
         return _sampling
+    if name in ("smi", "smi_stack"):
+        return _smi_variance(name == "smi_stack")
     raise SystemExit(f"unknown kernel {name!r}")
+
+
+def _smi_variance(stack: bool) -> Callable[[], object]:
+    """SMI's exact variance: one table (10 x 10 labels over 1000 items: windows; 3 x 2 over
+    10^5: large means), or the tables of a stack in one pass."""
+    from clustermetrics import _kernels
+    from clustermetrics.metrics import _smi
+
+    a, b = np.array([95, 102, 99, 110, 91, 100, 104, 97, 101, 101]), np.full(10, 100)
+    large = np.array([50_000, 30_000, 20_000]), np.array([60_000, 40_000])
+    if not stack:
+        return lambda: (_smi.exact_variance(a, b, 1000, path="compiled"),
+                        _smi.exact_variance(*large, 100_000, path="compiled"))
+    if not hasattr(_kernels, "smi_variances_kernel"):
+        return lambda: None  # the tree has no stack pass
+    kernel = _kernels.smi_variances_kernel(np.inf)
+    rows = np.stack([np.roll(a, k) + (np.arange(10) == 0) - (np.arange(10) == 1)
+                     for k in range(5)])
+    return lambda: _smi.exact_variances(rows, np.tile(b, (5, 1)), 1000, kernel)
 
 
 def _sampling() -> object:

@@ -23,7 +23,7 @@ LAYERS = [
     ("sources", 2), ("table", 1), ("_text", 0), ("_json", 0), ("_progress", 0),
     ("_kernels", 0), ("_numba_kernels", 0), ("_version", 0), ("_html", 0),
     ("_merge_loop", 0), ("_hierarchy_kernels", 0), ("_sampling_kernels", 0),
-    ("_smi_sums", 0), ("_smi_kernels", 0),  # the kernels compile the sums' code
+    ("_smi_expansion", 0), ("_smi_kernels", 0),  # the kernels compile the expansion's code
     ("_matching_start", 0),  # imported by _numba_kernels (same rank: both leaves of the tree)
     ("_warm_kernels", 1),  # imports the cold solver's pieces from _numba_kernels
     ("_threads", 0), ("_special_functions", 0),

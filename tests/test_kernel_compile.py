@@ -73,8 +73,12 @@ SIGNATURES = """
         cm.score_hierarchy(y, tree)
     sizes = np.full(2000, 10)
     _smi.sample_stats(sizes, sizes, 3, 0)  # the pairing sampler's compiled count
-    for labels in ((t[:1000] % 10, p[:1000] % 10), (t[:300] % 7, p[:300] % 4)):
+    for labels in ((t[:1000] % 10, p[:1000] % 10), (t[:300] % 7, p[:300] % 4),
+                   (t % 3, p % 2)):  # windows, and large means (Taylor polynomials)
         cm.standardized_mutual_info_score(*labels, method="exact")  # compiled variance
+    # a law of mean 1e-4 over its whole support: the recurrence turns unstable there
+    rare = np.repeat([0, 0, 1], [999980, 10, 10]), np.repeat([0, 1, 0], [999980, 10, 10])
+    cm.standardized_mutual_info_score(*rare, method="exact")
     # the auction where the phases give up: float weights, and large integers (exact
     # phases from its prices); the phases from scratch (tests)
     cols = np.sort(np.stack([rng.choice(300, 2, replace=False) for _ in range(300)]), 1)
@@ -317,7 +321,8 @@ def _smallest_paying(accessor, low: float = 1.0, high: float = 1e12) -> float:
 
 ACCESSORS = [_kernels.emi_kernel, _kernels.matching_kernel, _kernels.cardinality_kernel,
              _kernels.hierarchy_kernel, _kernels.sampling_stats_kernel,
-             _kernels.warm_matching_kernels]
+             _kernels.warm_matching_kernels, _kernels.smi_variance_kernel,
+             _kernels.smi_variances_kernel]
 
 
 @pytest.mark.parametrize("accessor", ACCESSORS)

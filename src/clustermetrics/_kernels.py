@@ -32,6 +32,7 @@ from types import ModuleType
 __all__ = ["set_kernels", "kernels_mode", "emi_kernel", "matching_kernel",
            "cardinality_kernel", "hierarchy_kernel",
            "sampling_stats_kernel", "sampling_kernel_pays", "smi_variance_kernel",
+           "smi_variances_kernel",
            "compiled_available", "repeated",
            "repeats", "warm_matching_kernels"]
 
@@ -97,9 +98,15 @@ _WARM = _Kernel("._warm_kernels", (*_MATCHING.compiles,
                                    ("._warm_kernels", "_auction_from", 0.5)),
                 threshold=4e4, growth=2.0)
 # Terms of the numpy exact SMI variance (~100 ns each, see metrics._smi.EXACT_TERM_COST):
-# 5e6 terms are ~0.5 s, about numba's set-up.
-_SMI = _Kernel("._smi_kernels", (("._smi_kernels", "exact_moments", 2.5),),
+# 5e6 terms are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of
+# CPU at load ~3 where the row-conditioning pass it replaced took 4.35 s (listed at 2.5
+# for an idle machine): ~4.5 s idle. The stack's pass compiles the same callees (~0.5 s
+# more when it comes first).
+_SMI = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_moments", 4.5),),
                threshold=5e6, growth=1.0)
+# the same for the tables of a stack together (bootstrap replicates sharing their laws)
+_SMI_MANY = _Kernel("._smi_kernels", (("._smi_kernels", "expansion_variances", 5.0),),
+                    threshold=5e6, growth=1.0)
 _mode = os.environ.get("CLUSTERMETRICS_KERNELS", "auto")
 # module name -> the loaded module, or False where numba is unavailable
 _loaded: dict[str, ModuleType | bool] = {}
@@ -276,10 +283,18 @@ def sampling_stats_kernel(items: float):
 
 def smi_variance_kernel(terms: float):
     """The compiled exact variance of the SMI
-    (:func:`clustermetrics._smi_kernels.exact_moments`), or None to use numpy (``terms``:
-    the numpy path's estimated hypergeometric terms)."""
+    (:func:`clustermetrics._smi_kernels.expansion_moments`), or None to run it uncompiled
+    (``terms``: the uncompiled run's estimated work, in terms of the numpy sums)."""
     mod = _wanted(_SMI, terms)
-    return None if mod is None else mod.exact_moments
+    return None if mod is None else mod.expansion_moments
+
+
+def smi_variances_kernel(terms: float):
+    """The compiled exact variances of the SMI of many tables at once
+    (:func:`clustermetrics._smi_kernels.expansion_variances`), or None to take them one by
+    one (``terms``: the uncompiled runs' estimated work, in terms of the numpy sums)."""
+    mod = _wanted(_SMI_MANY, terms)
+    return None if mod is None else mod.expansion_variances
 
 
 def warm_matching_kernels(cells: float):

@@ -28,20 +28,26 @@ hypergeometric pmf is log-concave, so the neglected mass has a geometric bound, 
 change in Var[S] below 2^-60. A window spans about 2 sqrt(2 T) standard deviations of
 its law, so the work is about sum_{a,b} w(a, b) sum_{b'} w'(a, b, b') (w the windows, of
 the order of the square roots of the sizes, or the whole support where that is shorter)
-instead of growing with N; :func:`exact_work` estimates it so that ``method="auto"``
-can fall back to Monte Carlo. The pmf is a product of ratios p(k + 1) / p(k) (no log k!
-table), and each phi(n_ij) is shifted by phi(k0_ij), k0_ij the integer nearest
-a_i b_j / N, and on dense tables by its tangent (:func:`exact_variance`), so the rounding
-scales with the fluctuations of the cells rather than with E[S].
+instead of growing with N; :func:`exact_work` estimates it. The pmf is a product of
+ratios p(k + 1) / p(k) (no log k! table), and each phi(n_ij) is shifted by phi(k0_ij),
+k0_ij the integer nearest a_i b_j / N, and on dense tables by its tangent
+(:func:`exact_variance`), so the rounding scales with the fluctuations of the cells rather
+than with E[S].
 
-The same sums run compiled in another order (:mod:`clustermetrics._smi_kernels`): Var[S]
-= sum_i Cov(S_i, E[S | row i]), E[S | row i] additive over the row's cells (each with
-G_a), accumulated over the columns in one forward pass over the items drawn so far. Its
-work, estimated by :func:`_steps`, is (columns) x (states) x (window) per distinct row size
-plus the G sums, against (distinct column sizes)^2 x window^2 for the nested walk, at a
-few ns a step instead of ~100 ns a numpy term; ``method="auto"`` prices the exact variance
-with it wherever compiled kernels may run (:func:`exact_cost`), and the kernel loads when
-the numpy sums would cost more than loading it.
+The variance also comes, far cheaper, from one law per pair of distinct sizes
+(:mod:`clustermetrics._smi_expansion`): every pair of cells' joint law is diagonal in the
+orthogonal (Hahn) polynomials of the two cells' laws, with correlations that factor over
+rows and columns, so Var[S] is a sum over orders q of separable double sums over the
+cells, each O(distinct rows x distinct columns); the orders left out are bounded (their
+correlations do not increase with q) and added until that bound is below 2^-60 of the
+variance. Each law costs its window times the orders (12-30 suffice on the tables
+measured), or, for a large mean, O(degree^2) from the Taylor polynomial of phi at the
+mean with a bounded remainder; :func:`_pair_steps` estimates it. It runs compiled
+(:mod:`clustermetrics._smi_kernels`) wherever compiled kernels may run (``method="auto"``
+prices the exact variance with it then, :func:`exact_cost`, and the kernel loads when
+the uncompiled run would cost more than loading it), else as plain Python where that is
+cheaper than the numpy sums above. A stack's tables (bootstrap replicates) share most of
+their laws: :func:`exact_variances` expands each once for all of them.
 
 Monte Carlo
 -----------
@@ -79,11 +85,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _kernels, _smi_sums
+from .. import _kernels, _smi_expansion
+from .._jit import one_type
 from .._special_functions import gammaln
 
-__all__ = ["EXACT_TERM_COST", "KERNEL_STEP_COST", "ExactPlan", "exact_cost", "exact_variance",
-           "exact_work", "sample_cost", "sample_s",
+__all__ = ["EXACT_TERM_COST", "KERNEL_STEP_COST", "ExactPlan", "exact_cost", "exact_costs",
+           "exact_variance", "exact_variances", "exact_work", "sample_cost", "sample_costs",
+           "sample_s",
            "sample_stats", "s_of_counts", "control_moments", "monte_carlo_variance"]
 
 
@@ -110,47 +118,124 @@ def exact_work(a: np.ndarray, b: np.ndarray) -> float:
 
 
 class ExactPlan(NamedTuple):
-    """:func:`exact_cost`'s estimate: ``cost`` in units of ~5 ns, ``work`` its terms (numpy)
-    or steps (compiled), ``terms`` the numpy sums' terms with the first sizes as rows and
-    with the second (what :func:`exact_variance` orients them by)."""
+    """:func:`exact_cost`'s estimate: ``cost`` in units of ~5 ns; ``work`` what it counts
+    (the expansion's steps, or the numpy sums' terms where those are the cheaper);
+    ``steps`` the expansion's estimated steps; ``terms`` the numpy sums' terms with the
+    first sizes as rows and with the second (what :func:`exact_variance` orients them by),
+    None where not estimated (compiled kernels may run: the expansion is the cheaper)."""
 
     cost: float
     work: float
-    terms: tuple[float, float]
+    steps: float
+    terms: tuple[float, float] | None
 
 
 def exact_cost(a: np.ndarray, b: np.ndarray) -> ExactPlan:
-    """The estimated cost of :func:`exact_variance`: the compiled row-conditioning pass
-    (:mod:`clustermetrics._smi_kernels`) where compiled kernels may run and it is the
-    cheaper, else the numpy sums. It does not depend on whether the kernel is loaded yet
-    (that only decides when it loads), so the method ``auto`` picks depends on the table
-    alone."""
+    """The estimated cost of :func:`exact_variance`: the compiled expansion
+    (:mod:`clustermetrics._smi_expansion`) where compiled kernels may run, else the
+    cheaper of the same expansion in plain Python and the numpy sums. It does not depend
+    on whether the kernel is loaded yet (that only decides when it loads), so the method
+    ``auto`` picks depends on the table alone (and is the same for a table of a stack,
+    :func:`exact_costs`)."""
     n = int(np.sum(a))
+    steps = float(_table_steps(_tables(np.atleast_2d(a), np.atleast_2d(b)), n)[0])
+    if _kernels.compiled_available():
+        return ExactPlan(steps * KERNEL_STEP_COST + _CALL_COST, steps, steps, None)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
     terms = (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
-    cost = min(terms) * EXACT_TERM_COST
-    if cost > _NUMPY_ENOUGH and _kernels.compiled_available():
-        steps = min(_steps(ua, ca, ub, cb, n), _steps(ub, cb, ua, ca, n))
-        if steps * KERNEL_STEP_COST < cost:
-            return ExactPlan(steps * KERNEL_STEP_COST, steps, terms)
-    return ExactPlan(cost, min(terms), terms)
+    python, numpy_sums = steps * PYTHON_STEP_COST, min(terms) * EXACT_TERM_COST
+    if python <= numpy_sums:
+        return ExactPlan(python + _CALL_COST, steps, steps, terms)
+    return ExactPlan(numpy_sums + _CALL_COST, min(terms), steps, terms)
+
+
+def exact_costs(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int) -> np.ndarray:
+    """:func:`exact_cost` (``cost``, compiled) of each table of ``n`` items whose class and
+    cluster sizes are the rows of ``class_sizes`` and ``cluster_sizes`` (zeros: absent
+    lines), with the same arithmetic as one table's."""
+    return _table_steps(_tables(class_sizes, cluster_sizes), n) * KERNEL_STEP_COST + _CALL_COST
+
+
+class Tables(NamedTuple):
+    """The distinct line sizes of many tables and their pairs, laid end to end: table r
+    has the row sizes ua[row_off[r]:row_off[r + 1]] (ascending, multiplicities ca), the
+    column sizes likewise, and the pairs pa, pb[pair_off[r]:pair_off[r + 1]] (row-major)."""
+
+    ua: np.ndarray
+    ca: np.ndarray
+    row_off: np.ndarray
+    ub: np.ndarray
+    cb: np.ndarray
+    col_off: np.ndarray
+    pa: np.ndarray
+    pb: np.ndarray
+    pair_off: np.ndarray
+
+
+def _distinct_rows(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(values, counts, offsets): the distinct positive entries of each row of a (B, L)
+    array, ascending, laid end to end (one sort for all the rows)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if sizes.shape[0] == 1:
+        values, counts = np.unique(sizes[0][sizes[0] > 0], return_counts=True)
+        return values, counts.astype(np.int64), np.array([0, values.shape[0]])
+    width = int(sizes.max(initial=0)) + 1
+    rows = np.broadcast_to(np.arange(sizes.shape[0], dtype=np.int64)[:, None], sizes.shape)
+    keep = sizes > 0
+    keys, counts = np.unique(rows[keep] * width + sizes[keep], return_counts=True)
+    table = keys // width
+    offsets = np.searchsorted(table, np.arange(sizes.shape[0] + 1))
+    return keys - table * width, counts.astype(np.int64), offsets.astype(np.int64)
+
+
+def _tables(class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> Tables:
+    """:class:`Tables` of the tables whose class sizes are the rows of ``class_sizes`` and
+    cluster sizes those of ``cluster_sizes`` (zeros: absent lines)."""
+    ua, ca, row_off = _distinct_rows(class_sizes)
+    ub, cb, col_off = _distinct_rows(cluster_sizes)
+    if class_sizes.shape[0] == 1:  # one table: its pairs row-major, as below
+        return Tables(ua, ca, row_off, ub, cb, col_off, np.repeat(ua, ub.shape[0]),
+                      np.tile(ub, ua.shape[0]), np.array([0, ua.shape[0] * ub.shape[0]]))
+    na, nb = np.diff(row_off), np.diff(col_off)
+    pair_off = np.concatenate([[0], np.cumsum(na * nb)]).astype(np.int64)
+    # each row entry repeated once per column of its table, then that table's columns
+    row_table = np.repeat(np.arange(na.shape[0]), na)
+    pa = np.repeat(ua, nb[row_table])
+    block = np.repeat(np.arange(ua.shape[0]), nb[row_table])  # the row entry of each pair
+    starts = np.concatenate([[0], np.cumsum(nb[row_table])])[:-1]
+    pb = ub[col_off[row_table[block]] + np.arange(pa.shape[0]) - starts[block]]
+    return Tables(ua, ca, row_off, ub, cb, col_off, pa, pb, pair_off)
+
+
+def _table_steps(tables: Tables, n: int) -> np.ndarray:
+    """Estimated steps of the expansion of each table of ``tables``: its laws'
+    :func:`_pair_steps`, and the work per pair and per call around them."""
+    counts = np.diff(tables.pair_off)
+    rows = np.add.reduceat(tables.ca, tables.row_off[:-1]) if tables.ca.size else counts
+    cols = np.add.reduceat(tables.cb, tables.col_off[:-1]) if tables.cb.size else counts
+    cut = np.array([_expansion_cut(n, float(r) * float(c)) for r, c in zip(rows.tolist(),
+                                                                          cols.tolist(),
+                                                                          strict=True)])
+    steps = _pair_steps(tables.pa, tables.pb, n, np.repeat(cut, counts))
+    return np.add.reduceat(steps, tables.pair_off[:-1]) + _PAIR_STEPS * counts
 
 
 # one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
 # 80-180 ns measured on tables of N = 1e4 to 1e6 at load 5-7)
 EXACT_TERM_COST = 20.0
 _PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
-# one step of the compiled pass (a window point of a G sum or a transition of the forward
-# pass), in units of ~5 ns
-KERNEL_STEP_COST = 1.0
-_KERNEL_PAIR_COST = 200.0  # per pair of distinct sizes (windows, the f and h tables)
-# numpy sums estimated at most this (~50 ms) are cheap enough for any use of the estimate
-# (``auto`` takes the exact variance up to ~0.5 s): the compiled estimate is not needed
-_NUMPY_ENOUGH = 1e7
-# numpy terms up to which plain Python runs the row-conditioning pass faster than numpy
-# runs its sums (~2.7x at N = 8 with 3 x 3 labels, even at N = 20; slower beyond)
-_PYTHON_TERMS = 1.5e4
+# one step of the expansion (a point of a window times an order), in units of ~5 ns:
+# compiled ~1.5-2.5 ns, plain Python ~1.2-5 us (measured on 3 x 3 to 10 x 10 labels)
+KERNEL_STEP_COST = 0.4
+PYTHON_STEP_COST = 600.0
+# steps per point of a window beyond its orders (the pmf and phi^: two logarithms), and
+# per pair of distinct sizes (a call, the recurrence's coefficients, the sums per order)
+_POINT_STEPS = 8.0
+_PAIR_STEPS = 64.0
+_CALL_COST = 1.2e4  # per table, in units of ~5 ns (~60 us of Python around the sums)
+# steps of a law from its Taylor polynomial (degree ~10-40, its moments and Horner's rule)
+_TAYLOR_STEPS = 1500.0
 _CHUNK = 1 << 20  # terms held at once (rows x window width)
 _SHORT = 48  # supports shorter than this are kept whole (no bisection)
 
@@ -173,7 +258,26 @@ def _cut(n: int, cells: float) -> float:
             + 2.0 * math.log(max(cells, 1.0)) + 2.0 * math.log(max(bound, 1.0)))
 
 
-def _est_width(pop, succ, draws, cut: float) -> np.ndarray:
+def _expansion_cut(n: int, cells: float) -> float:
+    """T of the expansion's windows (:mod:`clustermetrics._smi_expansion`).
+
+    Bound. With tau = 2 e^-T (1 + N) the mass outside a window (as in :func:`_cut`) and
+    |phi^| <= B: a polynomial orthonormal under the law has sum_out p Q_q^2 <= 1, so by
+    Cauchy-Schwarz sum_out p phi^ Q_q is at most B sqrt(tau), and each coefficient alpha_q
+    computed on the renormalised window is off by at most 3 B sqrt(tau), the variances by
+    less. The order-1 part and each order q <= K (K <= MAX_ORDER) sum at most (R C)^2
+    products of two coefficients with |rho_q| <= 1, and the tail bound's residuals move
+    as much: Var[S] is off by at most 16 (K + 2) (R C)^2 B^2 sqrt(tau). With T / 2 =
+    60 log 2 + log(16 (MAX_ORDER + 2)) + log(2 (1 + N)) / 2 + 2 log(R C) + 2 log B that is
+    below 2^-60 (absolute; the square root of tau costs the factor 2 in T against the nested
+    sums)."""
+    bound = 2.0 * n * math.log(max(n, 1)) + n
+    return 2.0 * (60.0 * math.log(2.0) + math.log(16.0 * (_smi_expansion.MAX_ORDER + 2))
+                  + 0.5 * math.log(2.0 * (1.0 + n)) + 2.0 * math.log(max(cells, 1.0))
+                  + 2.0 * math.log(max(bound, 1.0)))
+
+
+def _est_width(pop, succ, draws, cut) -> np.ndarray:
     """About how many k a window of Hyp(pop, succ, draws) holds (normal tails of
     sqrt(2 T) standard deviations, a few more where the mean is small; at most the
     support)."""
@@ -184,7 +288,7 @@ def _est_width(pop, succ, draws, cut: float) -> np.ndarray:
     var = np.maximum(draws * q * (1.0 - q) * (pop - draws) / np.maximum(pop - 1.0, 1.0), 0.0)
     support = np.maximum(np.minimum(succ, draws) - np.maximum(draws + succ - pop, 0.0) + 1.0,
                          1.0)
-    return np.minimum(support, 2.0 * math.sqrt(2.0 * cut) * np.sqrt(var) + 0.1 * cut)
+    return np.minimum(support, 2.0 * np.sqrt(2.0 * cut) * np.sqrt(var) + 0.1 * cut)
 
 
 def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
@@ -216,28 +320,20 @@ def _work(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int
     return walk + table + _PAIR_COST * na * nb
 
 
-def _steps(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
-    """Estimated steps of the compiled pass with rows of sizes ``ua`` (distinct, with
-    multiplicities ``ca``) and columns ``ub``: per distinct row size a, the G sums (for
-    each column size b, one value per point of the window of Hyp(N, a, b), each a window
-    of every other row size's law) and the forward pass (every column: the states, a
-    window of the partial sums' law, times the window of the cell)."""
-    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
-    na, nb = ua.shape[0], ub.shape[0]
-    af, bf = ua.astype(np.float64), ub.astype(np.float64)
-    wy = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
-    # states before a column: the window of the items drawn from the columns before it
-    # (the columns go by size; a run of equal sizes at its middle)
-    before = np.cumsum(cb * bf) - cb * bf + 0.5 * (cb - 1.0) * bf
-    states = np.minimum(af[:, None] + 1.0, _est_width(n, af[:, None], before[None, :], cut))
-    forward = float((states * wy * cb[None, :]).sum())
-    if na * na * nb <= 1 << 16:  # (a, a', b) arrays cost ~1 ms at this size
-        wg = _est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
-        others = ((ca[None, :] - np.eye(na)) > 0)[:, :, None]
-        wg = (wg * others).sum(axis=1)  # (a, b)
-    else:  # many distinct sizes: N for N - a (an over-estimate)
-        wg = np.broadcast_to(_est_width(n, af[:, None], bf[None, :], cut).sum(axis=0), (na, nb))
-    return forward + float((wy * wg).sum()) + _KERNEL_PAIR_COST * na * nb
+def _pair_steps(pa: np.ndarray, pb: np.ndarray, n: int, cut: np.ndarray) -> np.ndarray:
+    """Estimated steps of the expansion (:mod:`clustermetrics._smi_expansion`) of each law
+    Hyp(N, pa, pb) (windows at ``cut``): its window times the orders it is expanded to
+    (FIRST_ORDER, at most its support; more are rarely needed) plus the pmf and phi^ on
+    the window, or, for a large mean, the Taylor polynomial's Horner steps
+    (~_TAYLOR_STEPS)."""
+    af, bf = pa.astype(np.float64), pb.astype(np.float64)
+    width = _est_width(n, af, bf, cut)
+    support = np.minimum(af, bf) - np.maximum(af + bf - n, 0.0) + 1.0
+    orders = np.minimum(support - 1.0, float(_smi_expansion.FIRST_ORDER))
+    steps = width * (orders + _POINT_STEPS)
+    taylor = (af * bf >= _smi_expansion.MOMENT_MEAN * n) & (
+        support - 1.0 > _smi_expansion.TAYLOR_MAX + orders + 4)
+    return np.where(taylor, np.minimum(steps, _TAYLOR_STEPS), steps)
 
 
 def _phi(k: np.ndarray) -> np.ndarray:
@@ -424,8 +520,8 @@ class _OtherRows:
 def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = None,
                    plan: ExactPlan | None = None) -> tuple[float, float]:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
-    rounding and a truncation below 2^-60, see :func:`_cut`), for class sizes ``a`` and
-    cluster sizes ``b`` over ``n`` items.
+    rounding and truncations below 2^-60, see :func:`_cut` and :func:`_expansion_cut`), for
+    class sizes ``a`` and cluster sizes ``b`` over ``n`` items.
 
     Each phi(n_ij) is replaced by phi^_ij(n_ij) = phi(n_ij) - phi(k0_ij) - s_ij (n_ij -
     k0_ij), k0_ij the integer nearest mu_ij = a_i b_j / N: per-cell constants, and where
@@ -435,53 +531,136 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
     Var[S], with terms of the size of their fluctuations, formed without cancellation
     (:func:`_phi_shifted`), so the rounding scales with them rather than with E[S].
 
-    The sums run in the row-conditioning pass (:mod:`clustermetrics._smi_sums`), compiled
-    (:mod:`clustermetrics._smi_kernels`) where it is estimated cheaper than the numpy sums
-    and the kernels load (:func:`clustermetrics._kernels.smi_variance_kernel`), as plain
-    Python on tiny tables (below ~_PYTHON_TERMS numpy terms, where numpy's per-call
-    overhead dominates), else in numpy; ``path`` ("numpy", "compiled" or "python") forces
-    one (tests compare them); ``plan``: :func:`exact_cost` of the same sizes, if known."""
+    The variance comes from the expansion of the cells' joint laws in orthogonal
+    polynomials (:mod:`clustermetrics._smi_expansion`), compiled
+    (:mod:`clustermetrics._smi_kernels`) where the kernels load
+    (:func:`clustermetrics._kernels.smi_variance_kernel`: loaded, or loading them pays), else
+    as plain Python where that is estimated cheaper than the numpy sums (Romano et al.'s
+    nested sums, below), which also take over on the rare table where the expansion cannot
+    bound its orders; ``path`` ("numpy", "compiled" or "python") forces one (tests compare
+    them); ``plan``: :func:`exact_cost` of the same sizes, if known."""
     n = int(n)
     ua, ca = _distinct(a)
     ub, cb = _distinct(b)
-    terms = plan.terms if plan is not None else \
+    steps = plan.steps if plan is not None else \
+        float(_table_steps(_tables(np.atleast_2d(a), np.atleast_2d(b)), n)[0])
+    kernel = _expansion_kernel(ua, ca, ub, cb, n, path, steps, plan)
+    if kernel is not None:
+        moments = _expanded(kernel, ua, ca, ub, cb, n)
+        if moments is not None:
+            return moments
+    terms = plan.terms if plan is not None and plan.terms is not None else \
         (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
-    kernel = None
+    if terms[1] < terms[0]:  # Var is symmetric: the cheaper side as rows
+        ua, ca, ub, cb = ub, cb, ua, ca
+    return _nested_sums(ua, ca, ub, cb, n)
+
+
+def exact_variances(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int, kernel
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(Var[S], done) of many tables of ``n`` items (the rows of ``class_sizes`` and
+    ``cluster_sizes``, zeros for absent lines: a stack's replicates) by the compiled
+    expansion ``kernel`` (:func:`clustermetrics._kernels.smi_variances_kernel`), each law
+    of a pair of sizes expanded once for all the tables that hold it (replicates share most
+    of theirs); done[r] False where the expansion could not bound table r's orders (use
+    :func:`exact_variance` there). The same phi^ as :func:`exact_variance`, windows cut
+    for the largest table (wider windows only add terms), so each value equals that
+    table's alone to rounding."""
+    tables = _tables(class_sizes, cluster_sizes)
+    counts = np.diff(tables.pair_off)
+    first_rows = tables.ua[tables.row_off[:-1]]  # the smallest sizes, as in _shifts
+    first_cols = tables.ub[tables.col_off[:-1]]
+    sloped = np.repeat(first_rows.astype(np.float64) * first_cols >= n, counts)
+    # the laws: distinct (a, b) per flag (a, b < 2^32 for a stack: one uint64 key)
+    keys = (tables.pa.astype(np.uint64) << np.uint64(32)) | tables.pb.astype(np.uint64)
+    index = np.empty(keys.shape[0], dtype=np.int64)
+    found, flags = [], []
+    for flag in (False, True):
+        at = np.flatnonzero(sloped == flag)
+        if at.shape[0]:
+            distinct, inverse = np.unique(keys[at], return_inverse=True)
+            index[at] = inverse + sum(f.shape[0] for f in found)
+            found.append(distinct)
+            flags.append(np.full(distinct.shape[0], flag))
+    law_keys, law_sloped = np.concatenate(found), np.concatenate(flags)
+    pa = (law_keys >> np.uint64(32)).astype(np.int64)
+    pb = (law_keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    k0 = _anchor(pa, pb, n)
+    slope = np.where(law_sloped, _slope(pa, pb, n, True), 0.0)
+    cells = float(np.max(np.count_nonzero(class_sizes, axis=1).astype(np.float64)
+                         * np.count_nonzero(cluster_sizes, axis=1)))
+    out = np.zeros(class_sizes.shape[0])
+    status = np.empty(class_sizes.shape[0], dtype=np.int64)
+    kernel(tables.ua, tables.ca, tables.row_off, tables.ub, tables.cb, tables.col_off,
+           index, tables.pair_off, int(n), pa, pb,
+           one_type(k0, np.int64), one_type(slope, np.float64), _expansion_cut(n, cells),
+           out, status)
+    return np.maximum(out, 0.0), status == 0
+
+
+def _expansion_kernel(ua, ca, ub, cb, n: int, path: str | None, steps: float,
+                      plan: ExactPlan | None):
+    """The expansion to run (compiled, or its plain-Python source), or None for the numpy
+    sums (see :func:`exact_variance`)."""
+    if path == "numpy":
+        return None
+    if path == "python":
+        return _smi_expansion.expansion_moments
     if path == "compiled":
         kernel = _kernels.smi_variance_kernel(math.inf)
         if kernel is None:
             raise ValueError("path='compiled' needs numba and kernels mode 'auto' or 'numba'")
-    elif path is None and _kernels.compiled_available():
-        kernel = _kernels.smi_variance_kernel(min(terms))  # loaded, or loading it pays
-    if kernel is None and (path == "python" or (path is None and min(terms) <= _PYTHON_TERMS)):
-        kernel = _smi_sums.exact_moments
-    steps = None
-    if kernel is not None and kernel is not _smi_sums.exact_moments:
-        steps = (_steps(ua, ca, ub, cb, n), _steps(ub, cb, ua, ca, n))
-        if path is None and min(steps) * KERNEL_STEP_COST >= min(terms) * EXACT_TERM_COST:
-            # the numpy sums are the cheaper here (or, on a tiny table, plain Python)
-            kernel = _smi_sums.exact_moments if min(terms) <= _PYTHON_TERMS else None
+        return kernel
+    kernel = _kernels.smi_variance_kernel(0.0)  # ready already (no work asks to load it)
     if kernel is not None:
-        order = steps if steps is not None else terms
-        if order[1] < order[0]:  # Var is symmetric: the cheaper side as rows
-            ua, ca, ub, cb = ub, cb, ua, ca
-    elif terms[1] < terms[0]:
-        ua, ca, ub, cb = ub, cb, ua, ca
-    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
-    na, nb = ua.shape[0], ub.shape[0]
+        return kernel
+    terms = plan.terms if plan is not None and plan.terms is not None else \
+        (_work(ua, ca, ub, cb, n), _work(ub, cb, ua, ca, n))
+    if _kernels.compiled_available():
+        # loaded where the numpy sums' terms would repay it (as before the expansion: the
+        # compiled run is ~10^3 times the faster, and the plain-Python one rarely 10 times)
+        kernel = _kernels.smi_variance_kernel(min(terms))
+        if kernel is not None:
+            return kernel
+    python = steps * PYTHON_STEP_COST
+    return _smi_expansion.expansion_moments if python <= min(terms) * EXACT_TERM_COST \
+        else None
+
+
+def _shifts(ua, ca, ub, cb, n: int):
+    """(k0, slope, shift): the anchors and slopes of phi^ (:func:`exact_variance`) per pair
+    of distinct sizes, and E[S] - E[S^]."""
     k0 = _anchor(ua[:, None], ub[None, :], n)
     sloped = int(ua[0]) * int(ub[0]) >= n  # every mu_ij >= 1
     slope = _slope(ua[:, None], ub[None, :], n, sloped)
-    weight = np.outer(ca, cb)
     mu = np.outer(ua.astype(np.float64), ub.astype(np.float64)) / n
-    shift = math.fsum((weight * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
-    if kernel is not None:
-        # one type per argument: numba compiles a version of a kernel per type it meets
-        ints = [np.require(x, np.int64, ["C", "W"]) for x in (ua, ca, ub, cb, k0)]
-        means, cov = kernel(ints[0], ints[1], ints[2], ints[3], int(n), ints[4],
-                            np.require(slope, np.float64, ["C", "W"]), float(cut))
-        e_t = math.fsum((means * weight).ravel().tolist())
-        return e_t + shift, max(math.fsum((ca * cov).tolist()), 0.0)
+    shift = math.fsum((np.outer(ca, cb) * (_phi(k0) + slope * (mu - k0))).ravel().tolist())
+    return k0, slope, shift
+
+
+def _expanded(kernel, ua, ca, ub, cb, n: int) -> tuple[float, float] | None:
+    """(E[S], Var[S]) from the expansion ``kernel``, or None where it could not bound the
+    orders it leaves out."""
+    k0, slope, shift = _shifts(ua, ca, ub, cb, n)
+    cut = _expansion_cut(n, float(ca.sum()) * float(cb.sum()))
+    # one type per argument: numba compiles a version of a kernel per type it meets
+    ints = [one_type(x, np.int64) for x in (ua, ca, ub, cb, k0)]
+    means, parts, bound = kernel(ints[0], ints[1], ints[2], ints[3], int(n), ints[4],
+                                 one_type(slope, np.float64), float(cut))
+    if not math.isfinite(bound):
+        return None
+    e_s = math.fsum((means * np.outer(ca, cb)).ravel().tolist()) + shift
+    return e_s, max(math.fsum(parts.tolist()), 0.0)
+
+
+def _nested_sums(ua, ca, ub, cb, n: int) -> tuple[float, float]:
+    """(E[S], Var[S]) by Romano et al.'s nested sums, in numpy (module docstring), rows of
+    sizes ``ua`` (multiplicities ``ca``), columns ``ub``."""
+    cut = _cut(n, float(ca.sum()) * float(cb.sum()))
+    na, nb = ua.shape[0], ub.shape[0]
+    k0, slope, shift = _shifts(ua, ca, ub, cb, n)
+    sloped = int(ua[0]) * int(ub[0]) >= n  # as in _shifts
+    weight = np.outer(ca, cb)
 
     # m(a, b) = E[phi^(n_ij)] for each pair of distinct sizes, and E[S^] = E[S] - const
     flat_k0, flat_slope = k0.ravel(), slope.ravel()
@@ -580,15 +759,31 @@ def _pairing_item_cost(n: int) -> float:
 def _sampler(a: np.ndarray, b: np.ndarray) -> tuple[str | None, float]:
     """(which sampler, its cost per table); (None, inf) when N is beyond both."""
     n = int(a.sum())
-    rows = float(a.shape[0]) * (float(b.shape[0]) * _ROW_CELL_COST + _ROW_COST)
-    pairing = float(n) * _pairing_item_cost(n)
-    options = [(cost, name) for cost, name, ok in ((rows, "rows", n <= _ROWS_MAX_N),
+    rows, pairing = _sampler_costs(np.array([a.shape[0]]), np.array([b.shape[0]]), n)
+    options = [(cost, name) for cost, name, ok in ((float(rows[0]), "rows", n <= _ROWS_MAX_N),
                                                    (pairing, "pairing", n <= _PAIRING_MAX_N))
                if ok]
     if not options:
         return None, math.inf
     cost, name = min(options)
     return name, cost
+
+
+def _sampler_costs(rows: np.ndarray, cols: np.ndarray, n: int) -> tuple[np.ndarray, float]:
+    """(row-by-row cost per table, pairing cost per table) of random tables with ``rows``
+    x ``cols`` labels (rows: the side with fewer labels) over n items."""
+    rows_cost = rows.astype(np.float64) * (cols.astype(np.float64) * _ROW_CELL_COST + _ROW_COST)
+    return rows_cost, float(n) * _pairing_item_cost(n)
+
+
+def sample_costs(n_classes: np.ndarray, n_clusters: np.ndarray, n: int) -> np.ndarray:
+    """:func:`sample_cost` of tables of ``n`` items with these numbers of classes and
+    clusters (the same arithmetic as one table's)."""
+    fewer, more = np.minimum(n_classes, n_clusters), np.maximum(n_classes, n_clusters)
+    rows, pairing = _sampler_costs(fewer, more, n)
+    options = [c for c, ok in ((rows, n <= _ROWS_MAX_N),
+                               (np.full(rows.shape, pairing), n <= _PAIRING_MAX_N)) if ok]
+    return np.minimum.reduce(options) if options else np.full(rows.shape, math.inf)
 
 
 _MAX_LINEAR_PAIRS = 1 << 22  # distinct (a, b) pairs for the linear control
