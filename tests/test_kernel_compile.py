@@ -147,7 +147,7 @@ def test_inner_kernels_are_called_from_kernels_only():
              *(SRC.parent / "benchmarks").rglob("*.py")]
     trees = {f: ast.parse(f.read_text()) for f in files}
     inner = {f: {n.name for n in ast.walk(t) if _is_inner(n)} for f, t in trees.items()}
-    assert sum(len(v) for v in inner.values()) >= 7
+    assert sum(len(v) for v in inner.values()) >= 5
     wrong = [f"{path}:{line}" for owner, names in inner.items() if names
              for path, tree in trees.items()
              for line in _uses_outside_kernels(tree, names, owner.stem, path == owner)]
