@@ -51,12 +51,14 @@ def kernel(func: Callable[..., Any] | None = None, *, inner: bool = False,
     """``numba.njit(cache=True, nogil=True, **options)``, cached in a private temporary
     directory where numba finds no place for the cache (see the module docstring).
 
+    numba builds no C entry point (a wrapper for C callers, which none of ours has).
     ``inner=True``: a function that only other kernels call. numba then builds no entry
-    point for Python callers (nor a C one), a tenth of a small function's compile time: a
-    call from Python would crash the interpreter, so tests/test_kernel_compile.py checks
-    that every use of one is inside a kernel."""
+    point for Python callers either, a tenth of a small function's compile time: a call
+    from Python would crash the interpreter, so tests/test_kernel_compile.py checks that
+    every use of one is inside a kernel."""
+    options.update(no_cfunc_wrapper=True)
     if inner:
-        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        options.update(no_cpython_wrapper=True)
 
     def decorate(f: Callable[..., Any]) -> Any:
         try:

@@ -32,7 +32,9 @@ from ._matching_start import karp_sipser
 # compiled function called by another is optimised and turned into machine code once on
 # its own and once more in every caller it is linked into. So the kernels allocate and
 # fill nothing (each np.empty or slice fill is milliseconds of compiling, each dtype of
-# np.empty one more function): their Python callers allocate with numpy. And a loop that
+# np.empty one more function): their Python callers allocate with numpy. The least or
+# largest of two numbers is a comparison (numba compiles its min and max once more for
+# every pair of argument types). And a loop that
 # runs a few times around large kernels (the phases of the auction; Karp-Sipser, then
 # Hopcroft-Karp) is Python calling each kernel, compiled once, rather than a kernel
 # linking them all.
@@ -84,7 +86,7 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
     else:
         j = nc + i
         r = -u[i] - v[j]
-    return j, max(r, 0.0)
+    return j, r if r > 0.0 else 0.0
 
 
 @kernel
@@ -121,7 +123,8 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
                 clayer[j] = depth
                 i2 = col_match[j]
                 if i2 < 0:
-                    found_layer = min(found_layer, depth)
+                    if depth < found_layer:
+                        found_layer = depth
                 elif rlayer[i2] < 0:
                     rlayer[i2] = depth + 1
                     queue[qt] = i2
@@ -262,7 +265,7 @@ def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, f
         # Dijkstra from the last ``seeds`` free rows at once (``roots``: their view of
         # ``free``), over reduced costs. It stops at the first free column of a tree that
         # has one already: the distance ``level`` up to which potentials change
-        base = nfree - min(seeds, nfree)
+        base = nfree - seeds if seeds < nfree else 0
         roots = free[base:nfree]
         nroots = nfree - base
         size = np.int64(0)
@@ -297,7 +300,8 @@ def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, f
             popped[j] = True
             i2 = col_match[j]
             if i2 < 0:
-                first = min(first, key)
+                if key < first:
+                    first = key
                 if level == np.inf:
                     root = tree[pred[j]]
                     if used[root]:
@@ -539,7 +543,8 @@ def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
         j = row_match[i]
         for q in range(pptr[i], pptr[i + 1]):
             r = cost[q] - v[pobj[q]]
-            best = min(best, r)
+            if r < best:
+                best = r
             if pobj[q] == j:
                 mine = r
         u[i] = best
@@ -699,7 +704,7 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
         if b1 <= eps:
             price[j] = 0
             continue
-        price[j] = max(0, b2 - eps)
+        price[j] = b2 - eps if b2 > eps else 0
         a = assigned[best_i]
         owner[j] = best_i
         assigned[best_i] = j
