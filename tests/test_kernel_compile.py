@@ -98,7 +98,7 @@ SIGNATURES = """
 
 def test_every_kernel_compiles_once(tmp_path):
     found = _result(_child(SIGNATURES, _env(tmp_path)))
-    assert len(found) > 30
+    assert len(found) > 25
     wrong = {name: sigs for name, sigs in found.items() if len(sigs) != 1}
     assert wrong == {}, "compiled for other types (or never reached):\n" + "\n".join(
         f"{name}: {sigs}" for name, sigs in wrong.items())

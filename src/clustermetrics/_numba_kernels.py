@@ -499,62 +499,43 @@ def _place_cells(indptr, idx, nr, fill, crow, ccell):
             fill[j] += 1
 
 
-@kernel
 def _doubled(indptr, idx, nr, nc, cptr, crow):
     """The symmetric form: persons are the rows (i < nr) and one dummy per column
     (nr + j), objects the columns (j < nc) and one dummy per row (nc + i). Row i reaches its
     cells' columns and its dummy; column j's dummy reaches j and the dummies of column j's
     rows (all at cost 0). Returns (pptr, pobj, cell position of each row's arcs)."""
-    nnz = indptr[nr]
-    npers = nr + nc
-    pptr = np.empty(npers + 1, np.int64)
-    pptr[0] = 0
-    for i in range(nr):
-        pptr[i + 1] = pptr[i] + indptr[i + 1] - indptr[i] + 1
-    for j in range(nc):
-        pptr[nr + j + 1] = pptr[nr + j] + cptr[j + 1] - cptr[j] + 1
-    pobj = np.empty(pptr[npers], np.int64)
-    where = np.empty(nnz, np.int64)
-    for i in range(nr):
-        q = pptr[i]
-        for e in range(indptr[i], indptr[i + 1]):
-            pobj[q] = idx[e]
-            where[e] = q
-            q += 1
-        pobj[q] = nc + i
-    for j in range(nc):
-        q = pptr[nr + j]
-        pobj[q] = j
-        for t in range(cptr[j], cptr[j + 1]):
-            q += 1
-            pobj[q] = nc + crow[t]
+    nnz = int(indptr[nr])
+    rows, cols = np.arange(nr, dtype=np.int64), np.arange(nc, dtype=np.int64)
+    pptr = np.zeros(nr + nc + 1, np.int64)
+    np.cumsum(np.concatenate([np.diff(indptr[:nr + 1]), np.diff(cptr[:nc + 1])]) + 1,
+              out=pptr[1:])
+    pobj = np.empty(pptr[-1], np.int64)
+    where = np.arange(nnz, dtype=np.int64) + np.repeat(rows, np.diff(indptr[:nr + 1]))
+    pobj[where] = idx[:nnz]
+    pobj[pptr[1:nr + 1] - 1] = nc + rows  # after its cells, each row's dummy
+    starts = pptr[nr:nr + nc]
+    pobj[starts] = cols  # each column's dummy person reaches the column first
+    of_column = np.repeat(cols, np.diff(cptr[:nc + 1]))
+    pobj[starts[of_column] + 1 + np.arange(nnz) - cptr[of_column]] = nc + crow[:nnz]
     return pptr, pobj, where
 
 
-@kernel
 def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
     """Make the state feasible for ``_phases`` under new costs, keeping ``v``: each
-    person's u its least c - v, the persons whose matched arc is then not tight freed.
-    Returns nfree."""
-    nfree = 0
-    for i in range(npers):
-        best = np.inf
-        mine = np.inf
-        j = row_match[i]
-        for q in range(pptr[i], pptr[i + 1]):
-            r = cost[q] - v[pobj[q]]
-            if r < best:
-                best = r
-            if pobj[q] == j:
-                mine = r
-        u[i] = best
-        if j >= 0 and mine != best:
-            row_match[i] = -1
-            col_match[j] = -1
-        if row_match[i] < 0:
-            free[nfree] = i
-            nfree += 1
-    return nfree
+    person's u its least c - v, the persons whose matched arc is then not tight freed
+    (every person has an arc). Returns nfree."""
+    reduced = cost - v[pobj]
+    u[:npers] = np.minimum.reduceat(reduced, pptr[:npers])
+    person = np.repeat(np.arange(npers, dtype=np.int64), np.diff(pptr[:npers + 1]))
+    on_match = pobj == row_match[person]
+    mine = np.full(npers, np.inf)
+    mine[person[on_match]] = reduced[on_match]
+    loose = (row_match[:npers] >= 0) & (mine != u[:npers])
+    col_match[row_match[:npers][loose]] = -1
+    row_match[:npers][loose] = -1
+    freed = np.flatnonzero(row_match[:npers] < 0)
+    free[:freed.shape[0]] = freed
+    return freed.shape[0]
 
 
 
@@ -717,7 +698,6 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
     return bids
 
 
-@kernel
 def _doubled_state(assigned, price, scale, nr, nc):
     """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
     unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
@@ -726,28 +706,22 @@ def _doubled_state(assigned, price, scale, nr, nc):
     npers = nr + nc
     match = np.empty(npers, np.int64)
     owner = np.empty(npers, np.int64)
-    for j in range(nc):
-        match[nr + j] = j
-        owner[j] = nr + j
-    for i in range(nr):
-        a = assigned[i]
-        if a >= nc:
-            match[i] = nc + i
-            owner[nc + i] = i
-        else:
-            match[i] = a
-            owner[a] = i
-            match[nr + a] = nc + i
-            owner[nc + i] = nr + a
-    u = np.empty(npers, np.float64)
-    u[:] = 0.0
-    v = np.empty(npers, np.float64)
-    v[:] = 0.0
-    for j in range(nc):
-        # integer potentials: the weights are integers, and equal weights then compare
-        # equal (fractional prices would leave most rows with a tie that is not tight)
-        v[j] = -np.floor(price[j] / scale + 0.5)
-    return u, v, match, owner
+    match[nr:] = np.arange(nc)
+    owner[:nc] = nr + np.arange(nc)
+    alone = np.flatnonzero(assigned >= nc)
+    match[alone] = nc + alone
+    owner[nc + alone] = alone
+    paired = np.flatnonzero(assigned < nc)
+    to = assigned[paired]
+    match[paired] = to
+    owner[to] = paired
+    match[nr + to] = nc + paired
+    owner[nc + paired] = nr + to
+    v = np.zeros(npers)
+    # integer potentials: the weights are integers, and equal weights then compare equal
+    # (fractional prices would leave most rows with a tie that is not tight)
+    v[:nc] = -np.floor(price[:nc] / scale + 0.5)
+    return np.zeros(npers), v, match, owner
 
 
 def auction_matching(indptr, cols, weights, n_cols):
