@@ -21,7 +21,8 @@ the same minutes.
 Kernels (called as their callers call them, ``CLUSTERMETRICS_KERNELS=numba``, tiny
 inputs): cardinality (Karp-Sipser + Hopcroft-Karp), matching (the phases from that start),
 auction (float weights), auction_exact (large integers: the auction then the phases in the
-symmetric form), warm (the bootstrap's warm-started auction), emi, hierarchy, sampling.
+symmetric form), warm (the bootstrap's warm-started auction), emi, hierarchy, sampling,
+smi (the SMI's exact variance).
 
 Workloads (default kernels ``auto``; uniform noise: N = 10^6 items, truth and prediction
 uniform over 10^5 labels, unless said): ``score:KEY`` evaluate of one score; ``all``
@@ -45,7 +46,7 @@ from collections.abc import Callable
 import numpy as np
 
 KERNELS = ["cardinality", "matching", "auction", "auction_exact", "warm", "emi",
-           "hierarchy", "sampling"]
+           "hierarchy", "sampling", "smi"]
 WORKLOADS = ["score:recovery_rate", "score:pseudo_recovery_rate",
              "score:clustering_accuracy", "score:psi", "score:smi", "score:ami", "all", "ci",
              "compare", "hierarchy", "permutation:ari", "permutation:recovery_rate"]
@@ -100,6 +101,11 @@ def kernel_call(name: str) -> Callable[[], object]:
         return lambda: _level_stats(codes, np.bincount(codes, minlength=10), children)
     if name == "sampling":
         return _sampling
+    if name == "smi":
+        import clustermetrics as cm
+
+        t, p = rng.integers(0, 10, 1000), rng.integers(0, 10, 1000)
+        return lambda: cm.standardized_mutual_info_score(t, p, method="exact")
     raise SystemExit(f"unknown kernel {name!r}")
 
 
