@@ -17,6 +17,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -48,7 +49,7 @@ def _result(out: subprocess.CompletedProcess) -> dict:
 # The library's calls into the kernels (replicates of noise with ~10 items a class: the
 # warm-started matchings), with labels of several dtypes and read-only inputs: every
 # compiled function must end with one type signature (the boundary casts of
-# clustermetrics._jit.one_type), every inline one with none (numba inlines its code).
+# clustermetrics._jit.one_type).
 SIGNATURES = """
     import json
     import numpy as np
@@ -94,19 +95,38 @@ SIGNATURES = """
                 _sampling_kernels, _emi_kernels, _smi_kernels):
         for name, obj in vars(mod).items():
             if isinstance(obj, numba.core.dispatcher.Dispatcher):
-                inline = obj.targetoptions.get("inline") == "always"
-                out[f"{mod.__name__}.{name}"] = [inline, [str(s) for s in obj.signatures]]
+                out[f"{mod.__name__}.{name}"] = [str(s) for s in obj.signatures]
     print(json.dumps(out))
 """
 
 
 def test_every_kernel_compiles_once(tmp_path):
     found = _result(_child(SIGNATURES, _env(tmp_path)))
-    assert len(found) > 30
-    wrong = {name: sigs for name, (inline, sigs) in found.items()
-             if len(sigs) != (0 if inline else 1)}
+    assert len(found) > 25
+    wrong = {name: sigs for name, sigs in found.items() if len(sigs) != 1}
     assert wrong == {}, "compiled for other types (or never reached):\n" + "\n".join(
         f"{name}: {sigs}" for name, sigs in wrong.items())
+
+
+def test_every_kernel_compiles_through_the_kernel_pipeline():
+    """numba's nopython pipeline less the passes the kernels do not need (clustermetrics._jit):
+    where numba renamed its passes the kernels would compile through numba's own, slower."""
+    from clustermetrics import (
+        _hierarchy_kernels,
+        _matching_start,
+        _numba_kernels,
+        _sampling_kernels,
+        _smi_kernels,
+    )
+    from clustermetrics.metrics import _emi_kernels
+
+    assert _jit.KernelPipeline is not None
+    kernels = [obj for mod in (_numba_kernels, _matching_start, _hierarchy_kernels,
+                               _sampling_kernels, _emi_kernels, _smi_kernels)
+               for obj in vars(mod).values()
+               if isinstance(obj, numba.core.dispatcher.Dispatcher)]
+    assert len(kernels) > 20
+    assert {k._compiler.pipeline_class for k in kernels} == {_jit.KernelPipeline}
 
 
 # ------------------------------------------- inner kernels: no entry point for Python
@@ -151,7 +171,7 @@ def test_inner_kernels_are_called_from_kernels_only():
              *(SRC.parent / "benchmarks").rglob("*.py")]
     trees = {f: ast.parse(f.read_text()) for f in files}
     inner = {f: {n.name for n in ast.walk(t) if _is_inner(n)} for f, t in trees.items()}
-    assert sum(len(v) for v in inner.values()) >= 7
+    assert sum(len(v) for v in inner.values()) >= 6
     wrong = [f"{path}:{line}" for owner, names in inner.items() if names
              for path, tree in trees.items()
              for line in _uses_outside_kernels(tree, names, owner.stem, path == owner)]

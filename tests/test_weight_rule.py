@@ -333,7 +333,7 @@ def parts(draw):
     if draw(st.booleans()):  # one more table that makes every cell's sum whole
         sums: dict = {}
         for t, p, w in out:
-            for cell, v in zip(zip(t, p), w):
+            for cell, v in zip(zip(t, p, strict=True), w, strict=True):
                 sums[cell] = sums.get(cell, Fraction(0)) + Fraction(v)
         rest = [(cell, math.ceil(v) - v) for cell, v in sums.items() if v % 1]
         if rest:

@@ -24,7 +24,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: 2^64 / golden ratio, 
 _SHIFT = np.uint64(32)
 
 
-@kernel(inline="always")
+@kernel(inner=True)
 def _home(table, key):
     """The slot a key's probe starts at."""
     x = np.uint64(key) * _MIX
@@ -67,9 +67,11 @@ def _cell_drop(table, key):
     table[2 * i] = -1
 
 
-# the loop calls these by their global names: the compiled loop gets compiled ones
-_add_compensated = kernel(_merge_loop.add_compensated, inline="always")
-_log_ratio = kernel(_merge_loop.log_ratio, inline="always")
+# the loop calls these by their global names: the compiled loop gets compiled ones (called,
+# not inlined by numba: its inlining types their code again at every call, ~0.3 s more to
+# compile; LLVM inlines them all the same)
+_add_compensated = kernel(_merge_loop.add_compensated, inner=True)
+_log_ratio = kernel(_merge_loop.log_ratio, inner=True)
 _merge_levels = kernel(types.FunctionType(
     _merge_loop.merge_levels.__code__,
     {**vars(_merge_loop), "add_compensated": _add_compensated, "log_ratio": _log_ratio,

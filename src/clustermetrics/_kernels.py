@@ -73,16 +73,17 @@ _EMI = _Kernel(".metrics._emi_kernels", ((".metrics._emi_kernels", "_emi", 0.6),
 # ~0.5 s load is the smaller risk. The phases start from the compiled maximum matching.
 # (Where the phases give up, on graded weights, the auction takes over: ~1 s more to
 # compile on a fresh install, not counted here since the weights decide it.)
-_MATCHING = _Kernel("._numba_kernels", (("._numba_kernels", "maximum_matching", 2.0),
-                                        ("._numba_kernels", "_phases", 1.3)),
+_MATCHING = _Kernel("._numba_kernels", (("._numba_kernels", "_place_cells", 0.2),
+                                        ("._matching_start", "_rules", 0.5),
+                                        ("._numba_kernels", "_tight_augment", 0.5),
+                                        ("._numba_kernels", "_phase_loop", 0.9)),
                     threshold=4e4, growth=2.0)
 # Cells of a maximum-cardinality matching: scipy's Hopcroft-Karp needs 6 ms for 1.25e5
 # cells of noise (0.08 s for 10^6) but, from its greedy start, is quadratic where
 # augmenting paths are long (a class-cluster chain or cycle with its ids shuffled: 0.2 s at
 # 1.25e5 cells, 0.55 s at 2.5e5, 10 s at 10^6); the compiled Karp-Sipser start and
 # Hopcroft-Karp take 0.015, 0.05 and 0.4 s there (load 2-3) once loaded.
-_CARDINALITY = _Kernel("._numba_kernels", (("._numba_kernels", "maximum_matching", 2.0),),
-                       threshold=1e5, growth=2.0)
+_CARDINALITY = _Kernel("._numba_kernels", _MATCHING.compiles[:3], threshold=1e5, growth=2.0)
 # Points of a dendrogram: the Python merge loop needs ~2 us per moved cell (N log2 N / 2
 # of them at most).
 _HIERARCHY = _Kernel("._hierarchy_kernels",
@@ -95,7 +96,8 @@ _SAMPLING = _Kernel("._sampling_kernels", (("._sampling_kernels", "_pairing_stat
 # Cells of one warm-started matching of a bootstrap replicate: it replaces the cold
 # solver's, or scipy's, per replicate; the table's own prices come from the cold phases.
 _WARM = _Kernel("._warm_kernels", (*_MATCHING.compiles,
-                                   ("._warm_kernels", "_auction_from", 0.5)),
+                                   ("._numba_kernels", "_bid_loop", 0.3),
+                                   ("._numba_kernels", "_reverse_loop", 0.3)),
                 threshold=4e4, growth=2.0)
 # Terms of the numpy exact SMI variance (~100 ns each, see metrics._smi.EXACT_TERM_COST):
 # 5e6 terms are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of

@@ -54,7 +54,6 @@ def _neighbour(x, nr, indptr, idx, cptr, crow, deg):
     return best
 
 
-@kernel
 def karp_sipser(indptr, idx, nr, nc, cptr, crow):
     """A maximal matching of the bipartite graph whose row i holds the columns
     ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row; column j's rows are
@@ -64,25 +63,25 @@ def karp_sipser(indptr, idx, nr, nc, cptr, crow):
     Vertices are rows 0..nr-1 and columns nr..nr+nc-1. When no vertex of degree one is
     left, the next live vertex in index order is matched to its live neighbour of least
     degree (a cheap stand-in for the minimum-degree rule). A vertex is live while its
-    degree (live neighbours) is positive; a matched one gets degree 0."""
-    n = nr + nc
-    deg = np.empty(n, np.int64)
-    for i in range(nr):
-        deg[i] = indptr[i + 1] - indptr[i]
-    for j in range(nc):
-        deg[nr + j] = cptr[j + 1] - cptr[j]
+    degree (live neighbours) is positive; a matched one gets degree 0. The arrays are
+    numpy's (see :func:`_rules`)."""
+    deg = np.concatenate([np.diff(indptr[:nr + 1]), np.diff(cptr[:nc + 1])])
     # each vertex is pushed at most once: when its degree is or becomes exactly one
-    stack = np.empty(n, np.int64)
-    top = 0
-    for x in range(n):
-        if deg[x] == 1:
-            stack[top] = x
-            top += 1
-    # np.empty and a fill: no np.full to compile (see _numba_kernels)
-    row_match = np.empty(nr, np.int64)
-    row_match[:] = -1
-    col_match = np.empty(nc, np.int64)
-    col_match[:] = -1
+    stack = np.empty(nr + nc, np.int64)
+    ones = np.flatnonzero(deg == 1)
+    stack[:ones.shape[0]] = ones
+    row_match = np.full(nr, -1, np.int64)
+    col_match = np.full(nc, -1, np.int64)
+    _rules(indptr, idx, nr, cptr, crow, deg, stack, ones.shape[0], row_match, col_match)
+    return row_match, col_match
+
+
+@kernel
+def _rules(indptr, idx, nr, cptr, crow, deg, stack, top, row_match, col_match):
+    """The Karp-Sipser rules from the degrees ``deg`` and the degree-one vertices
+    ``stack[:top]``, into ``row_match`` and ``col_match`` (-1 where unmatched). The caller
+    allocates every array: numba compiles no allocation (seconds on a fresh install)."""
+    n = deg.shape[0]
     scan = 0
     while True:
         if top > 0:
@@ -104,4 +103,3 @@ def karp_sipser(indptr, idx, nr, nc, cptr, crow):
         deg[y] = 0
         top = _remove(x, nr, indptr, idx, cptr, crow, deg, stack, top)
         top = _remove(y, nr, indptr, idx, cptr, crow, deg, stack, top)
-    return row_match, col_match

@@ -6,6 +6,8 @@ The solver's result is checked against scipy's and brute force in tests/test_mat
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ._jit import kernel, one_type
@@ -25,8 +27,17 @@ from ._matching_start import karp_sipser
 # as a literal while numba infers the caller, and the callee is compiled once more for it
 # (about a second each on a fresh install). Such values are np.int64(...) here; the
 # Python entry points cast their arrays to the one dtype and layout the kernels take.
-# Likewise each signature of np.zeros, np.full or np.arange is one more function to
-# compile: arrays are np.empty with an explicit dtype (int64, float64 or bool_), filled.
+#
+# numba's compile time grows with the code it types, lowers and hands to LLVM, and a
+# compiled function called by another is optimised and turned into machine code once on
+# its own and once more in every caller it is linked into. So the kernels allocate and
+# fill nothing (each np.empty or slice fill is milliseconds of compiling, each dtype of
+# np.empty one more function): their Python callers allocate with numpy. The least or
+# largest of two numbers is a comparison (numba compiles its min and max once more for
+# every pair of argument types). And a loop that
+# runs a few times around large kernels (the phases of the auction; Karp-Sipser, then
+# Hopcroft-Karp) is Python calling each kernel, compiled once, rather than a kernel
+# linking them all.
 
 
 @kernel(inner=True)
@@ -75,10 +86,10 @@ def _reduced(p, end, i, idx, cost, u, v, nc):
     else:
         j = nc + i
         r = -u[i] - v[j]
-    return j, max(r, 0.0)
+    return j, r if r > 0.0 else 0.0
 
 
-@kernel(inner=True)
+@kernel
 def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_match, dist,
                    drow, level, touched, nt, rlayer, clayer, queue, stack_row, stack_ptr,
                    extra):
@@ -112,7 +123,8 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
                 clayer[j] = depth
                 i2 = col_match[j]
                 if i2 < 0:
-                    found_layer = min(found_layer, depth)
+                    if depth < found_layer:
+                        found_layer = depth
                 elif rlayer[i2] < 0:
                     rlayer[i2] = depth + 1
                     queue[qt] = i2
@@ -179,69 +191,81 @@ def _tight_augment(indptr, idx, cost, u, v, nc, free, nfree, row_match, col_matc
             return nfree, scanned
 
 
-@kernel
 def _matching_phases(indptr, idx, cost, nr, nc, budget):
-    ncol = nc + nr
-    u = np.empty(nr, np.float64)
-    v = np.empty(ncol, np.float64)
-    v[:] = 0.0
-    row_match = np.empty(nr, np.int64)
-    row_match[:] = -1
-    col_match = np.empty(ncol, np.int64)
-    col_match[:] = -1
-    free = np.empty(nr, np.int64)
-    for i in range(nr):
-        best = 0.0
-        for e in range(indptr[i], indptr[i + 1]):
-            best = min(best, cost[e])
-        u[i] = best
-        free[i] = i
-    return _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nr,
-                   np.int64(1))
+    """The phases from scratch: every row free, u its least cost, v = 0."""
+    row_min = np.zeros(nr)
+    full = indptr[1:] > indptr[:-1]
+    row_min[full] = np.minimum.reduceat(cost[:indptr[nr]], indptr[:-1][full])
+    return _phases(indptr, idx, cost, nr, nc, budget, np.minimum(row_min, 0.0),
+                   np.zeros(nc + nr), np.full(nr, -1, np.int64),
+                   np.full(nc + nr, -1, np.int64), np.arange(nr, dtype=np.int64), nr, 1)
 
 
-@kernel
+class PhaseWork(NamedTuple):
+    """The work arrays of :func:`_phase_loop`, allocated by numpy (see above)."""
+
+    dist: np.ndarray  # per column: its distance in the search (inf: not reached)
+    drow: np.ndarray  # per row: the same
+    popped: np.ndarray  # per column: its distance is final
+    touched: np.ndarray  # the columns the search reached
+    rtouched: np.ndarray  # the rows it reached
+    heap_keys: np.ndarray
+    heap_nodes: np.ndarray
+    pred: np.ndarray  # per column: the row it was reached from
+    tree: np.ndarray  # per row: the root of its search tree
+    used: np.ndarray  # per root: its tree has found a free column
+    sinks: np.ndarray  # those free columns
+    rlayer: np.ndarray  # Hopcroft-Karp's layers of rows and columns (-1: none)
+    clayer: np.ndarray
+    queue: np.ndarray
+    stack_row: np.ndarray
+    stack_ptr: np.ndarray
+
+    @classmethod
+    def of(cls, nr: int, ncol: int, cells: int) -> PhaseWork:
+        """For ``nr`` rows, ``ncol`` columns and a heap of ``cells`` entries."""
+        def ints(n: int) -> np.ndarray:
+            return np.empty(n, np.int64)
+
+        def unset(n: int) -> np.ndarray:
+            return np.full(n, -1, np.int64)
+
+        return cls(dist=np.full(ncol, np.inf), drow=np.full(nr, np.inf),
+                   popped=np.zeros(ncol, np.bool_), touched=ints(ncol), rtouched=ints(nr),
+                   heap_keys=np.empty(cells), heap_nodes=ints(cells), pred=unset(ncol),
+                   tree=unset(nr), used=np.zeros(nr, np.bool_), sinks=ints(nr),
+                   rlayer=unset(nr), clayer=unset(ncol), queue=ints(nr),
+                   stack_row=ints(nr + 1), stack_ptr=ints(nr + 1))
+
+
 def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
             extra):
     """The phases from a feasible start: reduced costs >= 0, matched cells tight, v <= 0
     and v = 0 on free columns; ``free[:nfree]`` the unmatched rows. ``extra`` 1: row i
     has a dummy column nc + i at cost 0 besides its cells; 0: none (v.shape[0] columns,
-    a perfect matching exists, v unconstrained)."""
-    ncol = v.shape[0]
+    a perfect matching exists, v unconstrained). Returns (row_match, whether they
+    finished within ``budget`` cells scanned)."""
+    work = PhaseWork.of(nr, v.shape[0], int(indptr[nr]) + nr + 1)
+    return _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
+                       nfree, extra, work)
+
+
+@kernel
+def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
+                extra, arrays):
+    """:func:`_phases` with its work arrays (a :class:`PhaseWork`)."""
+    (dist, drow, popped, touched, rtouched, heap_keys, heap_nodes, pred, tree, used, sinks,
+     rlayer, clayer, queue, stack_row, stack_ptr) = arrays
     work = 0
     scan = indptr[nr] + nr
     mark_work = 0
     mark_free = nfree
-    dist = np.empty(ncol, np.float64)
-    dist[:] = np.inf
-    drow = np.empty(nr, np.float64)
-    drow[:] = np.inf
-    popped = np.empty(ncol, np.bool_)
-    popped[:] = False
-    touched = np.empty(ncol, np.int64)
-    rtouched = np.empty(nr, np.int64)
-    heap_keys = np.empty(indptr[nr] + nr + 1, np.float64)
-    heap_nodes = np.empty(indptr[nr] + nr + 1, np.int64)
-    pred = np.empty(ncol, np.int64)
-    pred[:] = -1
-    tree = np.empty(nr, np.int64)
-    tree[:] = -1
-    used = np.empty(nr, np.bool_)
-    used[:] = False
-    sinks = np.empty(nr, np.int64)
-    rlayer = np.empty(nr, np.int64)
-    rlayer[:] = -1
-    clayer = np.empty(ncol, np.int64)
-    clayer[:] = -1
-    queue = np.empty(nr, np.int64)
-    stack_row = np.empty(nr + 1, np.int64)
-    stack_ptr = np.empty(nr + 1, np.int64)
     seeds = nfree
     while nfree > 0:
         # Dijkstra from the last ``seeds`` free rows at once (``roots``: their view of
         # ``free``), over reduced costs. It stops at the first free column of a tree that
         # has one already: the distance ``level`` up to which potentials change
-        base = nfree - min(seeds, nfree)
+        base = nfree - seeds if seeds < nfree else 0
         roots = free[base:nfree]
         nroots = nfree - base
         size = np.int64(0)
@@ -276,7 +300,8 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
             popped[j] = True
             i2 = col_match[j]
             if i2 < 0:
-                first = min(first, key)
+                if key < first:
+                    first = key
                 if level == np.inf:
                     root = tree[pred[j]]
                     if used[root]:
@@ -425,7 +450,6 @@ def _row_max_start(indptr, cols, weights, n_cols):
     return -row_max, np.zeros(n_cols + n_rows), row_match, col_match, free, free.shape[0]
 
 
-@kernel
 def maximum_matching(indptr, idx, nr, nc):
     """A maximum-cardinality matching of the bipartite graph whose row i holds the columns
     ``idx[indptr[i]:indptr[i+1]]`` (no column twice in a row): the Karp-Sipser start
@@ -434,35 +458,16 @@ def maximum_matching(indptr, idx, nr, nc):
     tight). Returns (row_match, col_match, the free rows), -1 where unmatched."""
     cptr, crow, _ = _column_lists(indptr, idx, nr, nc)
     row_match, col_match = karp_sipser(indptr, idx, nr, nc, cptr, crow)
-    free = np.empty(nr, np.int64)
-    nfree = np.int64(0)
-    for i in range(nr):
-        if row_match[i] < 0 and indptr[i + 1] > indptr[i]:
-            free[nfree] = i
-            nfree += 1
-    if nfree > 0:
+    free = np.flatnonzero((row_match < 0) & (indptr[1:nr + 1] > indptr[:nr]))
+    if free.shape[0] > 0:
         # zero costs, potentials and distances (read only): every cell is tight at level 0
-        zero = np.empty(max(indptr[nr], nr, nc), np.float64)
-        zero[:] = 0.0
-        every = np.empty(nc, np.int64)  # every column is touched
-        for j in range(nc):
-            every[j] = j
-        rlayer = np.empty(nr, np.int64)
-        rlayer[:] = -1
-        clayer = np.empty(nc, np.int64)
-        clayer[:] = -1
-        nfree, _ = _tight_augment(indptr, idx, zero[:indptr[nr]], zero[:nr], zero[:nc], nc,
-                                  free, nfree, row_match, col_match, zero[:nc], zero[:nr],
-                                  0.0, every, nc, rlayer, clayer, np.empty(nr, np.int64),
-                                  np.empty(nr + 1, np.int64), np.empty(nr + 1, np.int64),
-                                  np.int64(0))
-    out = np.empty(nr, np.int64)
-    n = 0
-    for i in range(nr):
-        if row_match[i] < 0:
-            out[n] = i
-            n += 1
-    return row_match, col_match, out[:n]
+        zero = np.zeros(max(int(indptr[nr]), nr, nc))
+        _tight_augment(indptr, idx, zero[:indptr[nr]], zero[:nr], zero[:nc], nc, free,
+                       free.shape[0], row_match, col_match, zero[:nc], zero[:nr], 0.0,
+                       np.arange(nc, dtype=np.int64), nc, np.full(nr, -1, np.int64),
+                       np.full(nc, -1, np.int64), np.empty(nr, np.int64),
+                       np.empty(nr + 1, np.int64), np.empty(nr + 1, np.int64), 0)
+    return row_match, col_match, np.flatnonzero(row_match < 0)
 
 
 def max_cardinality(indptr, cols, n_cols):
@@ -473,83 +478,64 @@ def max_cardinality(indptr, cols, n_cols):
     return maximum_matching(indptr, cols, indptr.shape[0] - 1, int(n_cols))[0]
 
 
-@kernel
 def _column_lists(indptr, idx, nr, nc):
     """CSC of the cells: (cptr, crow, ccell) with the rows and cell positions per column."""
-    nnz = indptr[nr]
-    cptr = np.empty(nc + 1, np.int64)
-    cptr[:] = 0
-    for e in range(nnz):
-        cptr[idx[e] + 1] += 1
-    for j in range(nc):
-        cptr[j + 1] += cptr[j]
-    fill = cptr[:nc].copy()
-    crow = np.empty(nnz, np.int64)
-    ccell = np.empty(nnz, np.int64)
+    cptr = np.zeros(nc + 1, np.int64)
+    np.cumsum(np.bincount(idx[:indptr[nr]], minlength=nc), out=cptr[1:])
+    crow = np.empty(indptr[nr], np.int64)
+    ccell = np.empty(indptr[nr], np.int64)
+    _place_cells(indptr, idx, nr, cptr[:nc].copy(), crow, ccell)
+    return cptr, crow, ccell
+
+
+@kernel
+def _place_cells(indptr, idx, nr, fill, crow, ccell):
+    """Each cell's row and position at ``fill[j]`` (then one further on) of its column j."""
     for i in range(nr):
         for e in range(indptr[i], indptr[i + 1]):
             j = idx[e]
             crow[fill[j]] = i
             ccell[fill[j]] = e
             fill[j] += 1
-    return cptr, crow, ccell
 
 
-@kernel
 def _doubled(indptr, idx, nr, nc, cptr, crow):
     """The symmetric form: persons are the rows (i < nr) and one dummy per column
     (nr + j), objects the columns (j < nc) and one dummy per row (nc + i). Row i reaches its
     cells' columns and its dummy; column j's dummy reaches j and the dummies of column j's
     rows (all at cost 0). Returns (pptr, pobj, cell position of each row's arcs)."""
-    nnz = indptr[nr]
-    npers = nr + nc
-    pptr = np.empty(npers + 1, np.int64)
-    pptr[0] = 0
-    for i in range(nr):
-        pptr[i + 1] = pptr[i] + indptr[i + 1] - indptr[i] + 1
-    for j in range(nc):
-        pptr[nr + j + 1] = pptr[nr + j] + cptr[j + 1] - cptr[j] + 1
-    pobj = np.empty(pptr[npers], np.int64)
-    where = np.empty(nnz, np.int64)
-    for i in range(nr):
-        q = pptr[i]
-        for e in range(indptr[i], indptr[i + 1]):
-            pobj[q] = idx[e]
-            where[e] = q
-            q += 1
-        pobj[q] = nc + i
-    for j in range(nc):
-        q = pptr[nr + j]
-        pobj[q] = j
-        for t in range(cptr[j], cptr[j + 1]):
-            q += 1
-            pobj[q] = nc + crow[t]
+    nnz = int(indptr[nr])
+    rows, cols = np.arange(nr, dtype=np.int64), np.arange(nc, dtype=np.int64)
+    pptr = np.zeros(nr + nc + 1, np.int64)
+    np.cumsum(np.concatenate([np.diff(indptr[:nr + 1]), np.diff(cptr[:nc + 1])]) + 1,
+              out=pptr[1:])
+    pobj = np.empty(pptr[-1], np.int64)
+    where = np.arange(nnz, dtype=np.int64) + np.repeat(rows, np.diff(indptr[:nr + 1]))
+    pobj[where] = idx[:nnz]
+    pobj[pptr[1:nr + 1] - 1] = nc + rows  # after its cells, each row's dummy
+    starts = pptr[nr:nr + nc]
+    pobj[starts] = cols  # each column's dummy person reaches the column first
+    of_column = np.repeat(cols, np.diff(cptr[:nc + 1]))
+    pobj[starts[of_column] + 1 + np.arange(nnz) - cptr[of_column]] = nc + crow[:nnz]
     return pptr, pobj, where
 
 
-@kernel
 def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
     """Make the state feasible for ``_phases`` under new costs, keeping ``v``: each
-    person's u its least c - v, the persons whose matched arc is then not tight freed.
-    Returns nfree."""
-    nfree = 0
-    for i in range(npers):
-        best = np.inf
-        mine = np.inf
-        j = row_match[i]
-        for q in range(pptr[i], pptr[i + 1]):
-            r = cost[q] - v[pobj[q]]
-            best = min(best, r)
-            if pobj[q] == j:
-                mine = r
-        u[i] = best
-        if j >= 0 and mine != best:
-            row_match[i] = -1
-            col_match[j] = -1
-        if row_match[i] < 0:
-            free[nfree] = i
-            nfree += 1
-    return nfree
+    person's u its least c - v, the persons whose matched arc is then not tight freed
+    (every person has an arc). Returns nfree."""
+    reduced = cost - v[pobj]
+    u[:npers] = np.minimum.reduceat(reduced, pptr[:npers])
+    person = np.repeat(np.arange(npers, dtype=np.int64), np.diff(pptr[:npers + 1]))
+    on_match = pobj == row_match[person]
+    mine = np.full(npers, np.inf)
+    mine[person[on_match]] = reduced[on_match]
+    loose = (row_match[:npers] >= 0) & (mine != u[:npers])
+    col_match[row_match[:npers][loose]] = -1
+    row_match[:npers][loose] = -1
+    freed = np.flatnonzero(row_match[:npers] < 0)
+    free[:freed.shape[0]] = freed
+    return freed.shape[0]
 
 
 
@@ -578,13 +564,13 @@ def _refine(pptr, pobj, cost, npers, u, v, row_match, col_match, free):
 _ALPHA = 7
 _START = 100
 _NO_BID = -(1 << 62)
-_NO_LIMIT = np.iinfo(np.int64).max  # the cold auction bids until it ends
+_NO_LIMIT = int(np.iinfo(np.int64).max)  # the cold auction bids until it ends
 # benefits (weights times rows + 1) stay below this: prices never pass the largest benefit
 # plus the first epsilon, so int64 has room to spare
 _AUCTION_MAX = float(1 << 60)
 
 
-@kernel(inner=True)
+@kernel
 def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, eps, limit):
     """Forward auction until the queue (``count`` rows from its head, circular) is empty;
     ``assigned[i]`` = column (``gain[i]`` its benefit minus its price: the row's profit,
@@ -636,35 +622,27 @@ def _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, count, 
     return bids
 
 
-@kernel
 def _auction(indptr, idx, ben, nr, nc, cptr, crow, ccell):
     """(assigned, prices): assigned[i] the column of row i or ``nc`` (unmatched)."""
-    price = np.empty(nc, np.int64)
-    price[:] = 0
+    price = np.zeros(nc, np.int64)
     owner = np.empty(nc, np.int64)
     assigned = np.empty(nr, np.int64)
     queue = np.empty(nr, np.int64)
     stack = np.empty(nc, np.int64)
-    gain = np.empty(nr, np.int64)
-    gain[:] = 0
+    gain = np.zeros(nr, np.int64)
     cben = ben[ccell]  # the benefits in column order, for the reverse bids
-    bmax = 1
-    for e in range(indptr[nr]):
-        bmax = max(bmax, ben[e])
-    eps = max(1, bmax // _START)
+    eps = max(1, int(ben.max(initial=1)) // _START)
     while True:
         owner[:] = -1
-        for i in range(nr):
-            assigned[i] = -1
-            queue[i] = i
+        assigned[:] = -1
+        queue[:] = np.arange(nr)
         _bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
-                  np.int64(_NO_LIMIT))
+                  _NO_LIMIT)
         _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
-                      np.int64(_NO_LIMIT))
+                      _NO_LIMIT)
         if eps == 1:
-            break
+            return assigned, price
         eps = max(1, eps // _ALPHA)
-    return assigned, price
 
 
 @kernel
@@ -707,7 +685,7 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
         if b1 <= eps:
             price[j] = 0
             continue
-        price[j] = max(0, b2 - eps)
+        price[j] = b2 - eps if b2 > eps else 0
         a = assigned[best_i]
         owner[j] = best_i
         assigned[best_i] = j
@@ -720,7 +698,6 @@ def _reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps
     return bids
 
 
-@kernel
 def _doubled_state(assigned, price, scale, nr, nc):
     """The auction's matching and prices as a state of the symmetric problem (``_doubled``):
     unmatched rows on their dummies, unmatched columns on theirs, the dummy of a matched
@@ -729,28 +706,22 @@ def _doubled_state(assigned, price, scale, nr, nc):
     npers = nr + nc
     match = np.empty(npers, np.int64)
     owner = np.empty(npers, np.int64)
-    for j in range(nc):
-        match[nr + j] = j
-        owner[j] = nr + j
-    for i in range(nr):
-        a = assigned[i]
-        if a >= nc:
-            match[i] = nc + i
-            owner[nc + i] = i
-        else:
-            match[i] = a
-            owner[a] = i
-            match[nr + a] = nc + i
-            owner[nc + i] = nr + a
-    u = np.empty(npers, np.float64)
-    u[:] = 0.0
-    v = np.empty(npers, np.float64)
-    v[:] = 0.0
-    for j in range(nc):
-        # integer potentials: the weights are integers, and equal weights then compare
-        # equal (fractional prices would leave most rows with a tie that is not tight)
-        v[j] = -np.floor(price[j] / scale + 0.5)
-    return u, v, match, owner
+    match[nr:] = np.arange(nc)
+    owner[:nc] = nr + np.arange(nc)
+    alone = np.flatnonzero(assigned >= nc)
+    match[alone] = nc + alone
+    owner[nc + alone] = alone
+    paired = np.flatnonzero(assigned < nc)
+    to = assigned[paired]
+    match[paired] = to
+    owner[to] = paired
+    match[nr + to] = nc + paired
+    owner[nc + paired] = nr + to
+    v = np.zeros(npers)
+    # integer potentials: the weights are integers, and equal weights then compare equal
+    # (fractional prices would leave most rows with a tie that is not tight)
+    v[:nc] = -np.floor(price[:nc] / scale + 0.5)
+    return np.zeros(npers), v, match, owner
 
 
 def auction_matching(indptr, cols, weights, n_cols):

@@ -16,7 +16,7 @@ import numpy as np
 from ._jit import kernel, one_type
 
 
-@kernel
+@kernel(inner=True)
 def _count_row(cols, pos, size, counts, touched):
     """Counts one row's ``size`` items, ``cols[pos:pos + size]``, into ``counts``; the
     columns met, in first-seen order, go to ``touched``; returns how many."""
@@ -31,9 +31,9 @@ def _count_row(cols, pos, size, counts, touched):
 
 
 @kernel
-def _pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
-    counts = np.zeros(n_cols, dtype=np.int64)
-    touched = np.empty(n_cols, dtype=np.int64)
+def _pairing_stats(row_sizes, cols, row_idx, col_idx, wa, wb, lin, counts, touched):
+    """:func:`pairing_stats` with its work arrays: ``counts`` zeros, ``touched`` one per
+    column (numpy allocates them: nothing for numba to compile)."""
     s = 0.0
     p = 0
     w = 0.0
@@ -69,7 +69,8 @@ def pairing_stats(row_sizes, cols, n_cols, row_idx, col_idx, wa, wb, lin):
     sum lin[0, row_idx[i], col_idx[j]] n_ij, the same with lin[1]); ``lin`` of shape
     (0, 1, 1) leaves the last two 0. ``cols`` are int32 column codes (half the memory
     traffic of int64 ones, and one compiled version)."""
-    return _pairing_stats(one_type(row_sizes, np.int64), one_type(cols, np.int32), int(n_cols),
+    return _pairing_stats(one_type(row_sizes, np.int64), one_type(cols, np.int32),
                           one_type(row_idx, np.int64), one_type(col_idx, np.int64),
                           one_type(wa, np.float64), one_type(wb, np.float64),
-                          one_type(lin, np.float64))
+                          one_type(lin, np.float64), np.zeros(int(n_cols), np.int64),
+                          np.empty(int(n_cols), np.int64))

@@ -1,5 +1,6 @@
-"""numba warm-started maximum-weight matching for bootstrap replicates; loaded only through
-:mod:`clustermetrics._kernels`, when the work repays compiling or loading it.
+"""Warm-started maximum-weight matching for bootstrap replicates, on the numba kernels of
+:mod:`._numba_kernels`; loaded only through :mod:`clustermetrics._kernels`, when the work
+repays compiling or loading them.
 
 A replicate keeps its table's cells and redraws their counts, so the optimal prices (column
 duals) of the table's own matching problem are close to each replicate's. The
@@ -27,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _numba_kernels as cold
-from ._jit import kernel, one_type
+from ._jit import one_type
 
 __all__ = ["reference_prices", "warm_matching"]
 
@@ -42,32 +43,21 @@ _BID_SCANS = 8
 _REFERENCE_PRECISION = float(1 << 40)
 
 
-@kernel
 def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices,
     and the cells its bids scanned, -1 where forward and reverse bids together would pass
     ``limit`` (a price war: many rows tied for few columns, which epsilon-scaling settles in
     large steps; reverse bids wage one too, lowering prices by 1 where the replicate's
-    optimum lies far below)."""
-    # np.empty and fills: no np.full, np.arange or np.zeros to compile (see _numba_kernels)
-    owner = np.empty(nc, np.int64)
-    owner[:] = -1
-    assigned = np.empty(nr, np.int64)
-    assigned[:] = -1
-    queue = np.empty(nr, np.int64)
-    for i in range(nr):
-        queue[i] = i
-    stack = np.empty(nc, np.int64)
-    gain = np.empty(nr, np.int64)
-    gain[:] = 0
-    cben = ben[ccell]
-    eps = np.int64(1)  # not the constant 1: see _numba_kernels (one compiled version)
-    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner, queue, nr, eps,
-                          limit)
+    optimum lies far below). The cold auction's kernels, compiled once for both."""
+    owner = np.full(nc, -1, np.int64)
+    assigned = np.full(nr, -1, np.int64)
+    gain = np.zeros(nr, np.int64)
+    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner,
+                          np.arange(nr, dtype=np.int64), nr, 1, limit)
     if work < 0:
         return assigned, price, -1
-    more = cold._reverse_loop(cben, nc, price, assigned, gain, owner, cptr, crow, stack, eps,
-                              limit - work)
+    more = cold._reverse_loop(ben[ccell], nc, price, assigned, gain, owner, cptr, crow,
+                              np.empty(nc, np.int64), 1, limit - work)
     return assigned, price, -1 if more < 0 else work + more
 
 

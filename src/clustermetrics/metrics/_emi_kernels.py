@@ -19,7 +19,7 @@ _MU_TABLE = 16.0
 _EXACT_INT = 3_000_000_000
 
 
-@kernel
+@kernel(inner=True)
 def _f(k, a, b, n, lmu, precise, logs):
     """k log(k N / (a b)) for an integer k in the support (0 at k = 0)."""
     if k == 0:
@@ -33,7 +33,7 @@ def _f(k, a, b, n, lmu, precise, logs):
     return k * math.log1p(d / (float(a) * float(b)))
 
 
-@kernel
+@kernel(inner=True)
 def _side(a, b, n, mode, step, bound, lmu, precise, logs):
     """Mass and f-sum of one side of the window, walking from the mode (weight 1) until
     the geometric tail bound is at most ``bound`` times (1 + the side's mass).
@@ -73,14 +73,16 @@ def _side(a, b, n, mode, step, bound, lmu, precise, logs):
     return mass, fsum
 
 
-@kernel
+@kernel(inner=True)
 def _pair(a, b, n, tail_tol, logs):
     """sum_k P(k) f(k) N for one pair of margins."""
-    lo = max(0, a + b - n)
-    hi = min(a, b)
+    # comparisons, not min and max: numba compiles those per pair of argument types
+    lo = a + b - n if a + b > n else 0
+    hi = a if a < b else b
     mode = int(math.floor((a + 1.0) * (b + 1.0) / (n + 2.0)))
-    mode = min(max(mode, lo), hi)
-    precise = float(a) * float(b) > _MU_TABLE * n or logs.shape[0] <= max(a, b)
+    mode = lo if mode < lo else (hi if mode > hi else mode)
+    precise = float(a) * float(b) > _MU_TABLE * n or logs.shape[0] <= a or \
+        logs.shape[0] <= b
     lmu = math.log(a) + math.log(b) - math.log(n)
     fsum = _f(mode, a, b, n, lmu, precise, logs)
     # the steps as np.int64, not constants: literals would compile _side twice
