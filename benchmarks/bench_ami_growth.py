@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.metrics import _emi
+from clustermetrics.scores import _emi
 
 
 def table(n: float) -> cm.Contingency:

@@ -21,10 +21,10 @@ import numpy as np
 from bench_shapes import SHAPES, shape_labels
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics._threads import replicate_threads
-from clustermetrics.bootstrap import multinomial_sampler
-from clustermetrics.evaluate import replicate_scores
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.compute.threads import replicate_threads
+from clustermetrics.evaluation.evaluate import replicate_scores
+from clustermetrics.inference.bootstrap import multinomial_sampler
 
 
 def main() -> None:

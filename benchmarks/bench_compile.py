@@ -62,15 +62,17 @@ def _graph(n: int = 300, per_row: int = 3, seed: int = 0):
 
 
 def kernel_call(name: str) -> Callable[[], object]:
-    from clustermetrics import _kernels, _numba_kernels, _warm_kernels
+    from clustermetrics.matching import compiled as matching_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import warm_kernels as _warm_kernels
 
     indptr, cols, n = _graph()
     rng = np.random.default_rng(1)
     if name == "cardinality":
-        kernel = _kernels.cardinality_kernel(np.inf)
+        kernel = matching_kernels.cardinality_kernel(np.inf)
         return lambda: kernel(indptr, cols, n)
     if name == "matching":
-        kernel = _kernels.matching_kernel(np.inf)
+        kernel = matching_kernels.matching_kernel(np.inf)
         weights = rng.integers(1, 3, cols.shape[0]).astype(np.float64)
         return lambda: kernel(indptr, cols, weights, n)
     if name == "auction":
@@ -88,14 +90,14 @@ def kernel_call(name: str) -> Callable[[], object]:
             return _warm_kernels.warm_matching(indptr, cols, other, n, prices)
         return warm
     if name == "emi":
-        from clustermetrics.metrics import _emi
+        from clustermetrics.scores import _emi
 
         sizes = np.arange(1, 200, dtype=np.int64)
         total = int(sizes.sum())
         return lambda: _emi.expected_mutual_information_weighted(
             sizes, np.ones(sizes.shape[0]), sizes, np.ones(sizes.shape[0]), total)
     if name == "hierarchy":
-        from clustermetrics.hierarchy import _level_stats
+        from clustermetrics.hierarchy.cuts import _level_stats
 
         codes = rng.integers(0, 10, 2000)
         children = random_tree(2000)
@@ -110,17 +112,15 @@ def kernel_call(name: str) -> Callable[[], object]:
 def _smi_variance(stack: bool) -> Callable[[], object]:
     """SMI's exact variance: one table (10 x 10 labels over 1000 items: windows; 3 x 2 over
     10^5: large means), or the tables of a stack in one pass."""
-    from clustermetrics import _kernels
-    from clustermetrics.metrics import _smi
+    from clustermetrics.scores import _smi
+    from clustermetrics.scores import compiled as score_kernels
 
     a, b = np.array([95, 102, 99, 110, 91, 100, 104, 97, 101, 101]), np.full(10, 100)
     large = np.array([50_000, 30_000, 20_000]), np.array([60_000, 40_000])
     if not stack:
         return lambda: (_smi.exact_variance(a, b, 1000, path="compiled"),
                         _smi.exact_variance(*large, 100_000, path="compiled"))
-    if not hasattr(_kernels, "smi_variances_kernel"):
-        return lambda: None  # the tree has no stack pass
-    kernel = _kernels.smi_variances_kernel(np.inf)
+    kernel = score_kernels.smi_variances_kernel(np.inf)
     rows = np.stack([np.roll(a, k) + (np.arange(10) == 0) - (np.arange(10) == 1)
                      for k in range(5)])
     return lambda: _smi.exact_variances(rows, np.tile(b, (5, 1)), 1000, kernel)
@@ -128,9 +128,9 @@ def _smi_variance(stack: bool) -> Callable[[], object]:
 
 def _sampling() -> object:
     """SMI's Monte Carlo statistics of random tables (its int32 column codes)."""
-    from clustermetrics import _kernels
+    from clustermetrics.scores import compiled as score_kernels
 
-    kernel = _kernels.sampling_stats_kernel(np.inf)
+    kernel = score_kernels.sampling_stats_kernel(np.inf)
     a = np.array([300, 200, 100, 50, 25], dtype=np.int64)
     cols = np.random.default_rng(0).permutation(np.repeat(np.arange(5), a)).astype(np.int32)
     idx = np.arange(5)
@@ -193,7 +193,7 @@ def child(kind: str, name: str) -> None:
     listener = event.RecordingListener()
     event.register("numba:compile", listener)
     if kind == "kernel":
-        from clustermetrics import _kernels
+        from clustermetrics.compute import dispatch as _kernels
 
         _kernels.set_kernels("numba")
         call = kernel_call(name)

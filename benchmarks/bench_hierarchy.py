@@ -21,8 +21,8 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.hierarchy import _level_stats
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.hierarchy.cuts import _level_stats
 
 METRICS = ["ari", "ri", "fmi", "pair_precision", "pair_recall", "pair_f1", "pair_jaccard",
            "mi", "nmi", "v_measure", "homogeneity", "completeness", "vi"]

@@ -36,10 +36,10 @@ import warnings
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.bootstrap import multinomial_sampler
-from clustermetrics.evaluate import replicate_scores
+from clustermetrics.evaluation.evaluate import replicate_scores
+from clustermetrics.evaluation.paired import _ThreeWay
 from clustermetrics.experiments.paired_calibration import DEFAULT_KEYS, null_labels
-from clustermetrics.paired import _ThreeWay
+from clustermetrics.inference.bootstrap import multinomial_sampler
 
 SHAPES = [(20, 100, 0.5), (10, 100, 0.5), (50, 100, 0.5), (50, 400, 0.5), (3, 30, 0.5),
           (3, 30, 0.9), (10, 400, 0.9)]

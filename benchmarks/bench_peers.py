@@ -153,7 +153,7 @@ def bench_evaluate(case: str, t: np.ndarray, p: np.ndarray, repeats: int) -> flo
     kernels and, when numba is installed, once with the compiled ones (loaded beforehand;
     loading them is timed on its own). Prints the slowest scores. Returns build + scores.
     """
-    from clustermetrics import _kernels
+    from clustermetrics.compute import dispatch as _kernels
 
     build, table = timeit(lambda: cm.Contingency.from_labels(t, p), max(repeats, 3))
     modes = ["numpy"] + (["numba"] if _numba_available() else [])

@@ -1,4 +1,4 @@
-"""The two samplers of random tables with fixed margins (clustermetrics.significance), side
+"""The two samplers of random tables with fixed margins (clustermetrics.inference.permutation), side
 by side on a zoo of table shapes, with the one ``sampler="auto"`` picks.
 
 Prints per shape: N, classes R, clusters C, seconds per random table for "patefield"
@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.significance import choose_sampler, null_tables
+from clustermetrics.inference.permutation import choose_sampler, null_tables
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_shapes import SHAPES as ZOO  # noqa: E402

@@ -46,9 +46,9 @@ import time
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.metrics import _matchings
-from clustermetrics.metrics._cells import larger_size_cells
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.scores import _matchings
+from clustermetrics.scores._cells import larger_size_cells
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # imported by the tests too
 from bench_peers import timeit  # noqa: E402  (the same median-of-repeats timer)

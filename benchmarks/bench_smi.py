@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_shapes import shape_labels  # noqa: E402
 
 import clustermetrics as cm  # noqa: E402
-from clustermetrics.metrics import _smi  # noqa: E402
+from clustermetrics.scores import _smi
 
 
 def timed(func):

@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.metrics import _smi
+from clustermetrics.scores import _smi
 
 
 def margins(seed, n, kt, kp, giant=0.0):

@@ -16,7 +16,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 import clustermetrics as cm  # noqa: E402
-from clustermetrics.metrics import _smi  # noqa: E402
+from clustermetrics.scores import _smi
 from smi_dense_reference import dense_exact_variance  # noqa: E402
 
 TABLES = [  # (table, whether the dense tabulation fits: ~8 (max size)^2 bytes)

@@ -20,7 +20,7 @@ import duckdb
 import numpy as np
 
 from clustermetrics.cli.engines import table_from_files
-from clustermetrics.sources.delimited import scan
+from clustermetrics.io.delimited import scan
 
 
 def _write(path: str, rows: int) -> None:

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from clustermetrics import Contingency
-from clustermetrics.sources import from_duckdb
+from clustermetrics.io import from_duckdb
 
 
 def _best(call, repeat: int):

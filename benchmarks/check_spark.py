@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from clustermetrics import Contingency
-from clustermetrics.sources import from_spark
+from clustermetrics.io import from_spark
 
 
 def main() -> None:

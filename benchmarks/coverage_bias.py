@@ -22,8 +22,8 @@ import warnings
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.bootstrap import interval_from_replicates, replicate_values
-from clustermetrics.evaluate import replicate_scores, score_values
+from clustermetrics.evaluation.evaluate import replicate_scores, score_values
+from clustermetrics.inference.bootstrap import interval_from_replicates, replicate_values
 
 MATCHING = ["recovery_rate", "clustering_accuracy", "nca"]
 

@@ -6,11 +6,7 @@ from scipy.cluster.hierarchy import fcluster, linkage
 
 import clustermetrics as cm
 from clustermetrics.experiments import algorithms
-from clustermetrics.experiments.recovery_study import (
-    PAPER_ROWS,
-    paper_kc_tables,
-    recovery_study,
-)
+from clustermetrics.experiments.recovery_study import PAPER_ROWS, paper_kc_tables, recovery_study
 
 
 def test_c_groups_the_modes_by_single_linkage_maxclust():

@@ -5,7 +5,7 @@ import functools
 import numpy as np
 import pytest
 
-from clustermetrics.metrics import bcubed as b3
+from clustermetrics.scores import bcubed as b3
 
 
 def _per_item(t, p):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.registry import MetricInfo
+from clustermetrics.scores.registry import MetricInfo
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency, evaluate
-from clustermetrics.bootstrap import (
+from clustermetrics.inference.bootstrap import (
     FLAG_BIAS,
     bootstrap_intervals,
     interval_flags,

@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import clustermetrics as cm
-from clustermetrics.bootstrap import (
+from clustermetrics.evaluation.evaluate import replicate_scores, score_values
+from clustermetrics.inference.bootstrap import (
     ITEM_DRAW_MAX_COUNT,
     interval_from_replicates,
     jackknife_cells,
     multinomial_sampler,
     replicate_table,
 )
-from clustermetrics.evaluate import replicate_scores, score_values
 
 MANY_VALUES = [1] * 1008 + list(range(2, 67))  # few items per cell, 66 distinct counts
 BIG = ITEM_DRAW_MAX_COUNT + 1

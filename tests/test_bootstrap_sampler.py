@@ -8,10 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics import Contingency, _kernels, _warm_kernels
-from clustermetrics.bootstrap import ITEM_DRAW_MAX_COUNT, multinomial_sampler, replicate_table
-from clustermetrics.evaluate import replicate_scores, score_values
-from clustermetrics.metrics import _assignment
+from clustermetrics import Contingency
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.evaluation.evaluate import replicate_scores, score_values
+from clustermetrics.inference.bootstrap import (
+    ITEM_DRAW_MAX_COUNT,
+    multinomial_sampler,
+    replicate_table,
+)
+from clustermetrics.matching import assignment as _assignment
+from clustermetrics.matching import warm_kernels as _warm_kernels
 from label_shapes import SHAPES
 
 

@@ -15,7 +15,7 @@ from clustermetrics.experiments.chance import (
     chance_study,
     chance_text,
 )
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 
 EQUAL = ChanceSetup("equal", "two labelings", 80, None, 40)
 FIXED = ChanceSetup("fixed", "against a 5-class truth", 300, 5, 40)

@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from cli_helpers import run as _run
-from clustermetrics.sources import from_duckdb
-from clustermetrics.sources.delimited import resolve_sep
+from clustermetrics.io import from_duckdb
+from clustermetrics.io.delimited import resolve_sep
 
 ENGINES = ("memory", "duckdb", "spark")
 

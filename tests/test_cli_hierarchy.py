@@ -254,7 +254,7 @@ def test_every_score_is_drawn_in_a_panel_of_its_range(keys, n):
     import _pytest.monkeypatch
 
     from clustermetrics.experiments.plots import HIERARCHY_LINES
-    from clustermetrics.hierarchy import BestCut
+    from clustermetrics.hierarchy.cuts import BestCut
 
     rng = np.random.default_rng(n)
     ks = np.arange(1, n + 1)
@@ -277,7 +277,7 @@ def test_every_score_is_drawn_in_a_panel_of_its_range(keys, n):
 
 @pytest.mark.parametrize("n", [2, 3, 7, 120, 5000])
 def test_tick_labels_are_plain_numbers(monkeypatch, n):
-    from clustermetrics.hierarchy import BestCut
+    from clustermetrics.hierarchy.cuts import BestCut
 
     ks = np.arange(1, n + 1)
     seen = _drawn(monkeypatch, ks, {"ari": np.linspace(0, 1, n)}, {"ari": BestCut(n, 1.0)})

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cli_helpers import run
 from clustermetrics import evaluate_frame
 from clustermetrics.experiments.datasets import read_table
-from clustermetrics.sources.chunks import from_chunks
+from clustermetrics.io.chunks import from_chunks
 
 ROLES = ("truth", "preds", "by", "weight")
 

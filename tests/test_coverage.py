@@ -14,8 +14,8 @@ import math
 
 import pytest
 
-from clustermetrics.bootstrap import DEFAULT_METHOD
 from clustermetrics.experiments.coverage import coverage_study
+from clustermetrics.inference.bootstrap import DEFAULT_METHOD
 
 M = 150  # samples
 LEVEL = 0.95

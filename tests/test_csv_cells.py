@@ -1,7 +1,7 @@
 """Every CSV output writes a number, and a missing one, the same way: a number as the
 shortest text that reads back to it (``float(cell) == value``, ``inf`` and ``-inf``
 included), and a missing or undefined number (None, NaN: ``null`` in JSON) as an empty
-cell, never ``nan``. One writer (``clustermetrics._text.csv_text``) writes every CSV."""
+cell, never ``nan``. One writer (``clustermetrics.render.text.csv_text``) writes every CSV."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from cli_helpers import run
-from clustermetrics._text import csv_text
-from clustermetrics.bootstrap import Interval
+from clustermetrics.evaluation.paired import PairedComparison, PairedScore
 from clustermetrics.experiments.coverage import CoverageResult, CoverageRow
-from clustermetrics.paired import PairedComparison, PairedScore
+from clustermetrics.inference.bootstrap import Interval
+from clustermetrics.render.text import csv_text
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clustermetrics"
 

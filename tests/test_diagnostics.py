@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustermetrics import Contingency, evaluate
-from clustermetrics.diagnostics import diagnose
+from clustermetrics.evaluation.diagnostics import diagnose
 
 
 def _reference(dense, row_labels, col_labels, min_share):

@@ -5,7 +5,7 @@ inputs for two restart parameters, and on limiting cases."""
 import numpy as np
 import pytest
 
-from clustermetrics.metrics.element_centric import element_centric_similarity_score as ecs
+from clustermetrics.scores.element_centric import element_centric_similarity_score as ecs
 
 
 def _affinity(labels):

@@ -1,7 +1,7 @@
 """Every user text is escaped exactly once, in every rendering: terminal text, HTML
 notebook views and HTML pages.
 
-A label shows as :func:`clustermetrics._text.visible` writes it (or, in a message, as a
+A label shows as :func:`clustermetrics.render.text.visible` writes it (or, in a message, as a
 Python literal): reading the escapes back gives the label. Escaped twice, ``a`` + newline
 shows as ``a\\\\n`` and reads back as ``a\\n``, not the label: so for a label holding a
 character that is escaped (a backslash, a control character), the rendering must read

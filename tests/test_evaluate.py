@@ -7,7 +7,7 @@ import pytest
 
 import clustermetrics as cm
 from clustermetrics import METRICS, Contingency, evaluate
-from clustermetrics.registry import resolve_metrics
+from clustermetrics.scores.registry import resolve_metrics
 
 T = np.array([0, 0, 0, 1, 1, 1, 2, 2])
 P = np.array(["a", "a", "b", "b", "b", "c", "c", "c"])

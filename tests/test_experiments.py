@@ -24,7 +24,7 @@ from clustermetrics.experiments.timing import (
     sparse_table,
     timing_text,
 )
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 
 
 @pytest.fixture(scope="module")

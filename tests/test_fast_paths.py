@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics._emi import expected_mutual_information
+from clustermetrics.scores._emi import expected_mutual_information
 from clustermetrics.table import counting
 from clustermetrics.table import factorize as fz
 from clustermetrics.table.contingency import Contingency

@@ -14,10 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.metrics import _assignment, _greedy
-from clustermetrics.metrics._cells import accurate_sum
-from clustermetrics.metrics._emi import expected_mutual_information
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.matching import assignment as _assignment
+from clustermetrics.matching import compiled as matching_kernels
+from clustermetrics.matching import greedy as _greedy
+from clustermetrics.scores import compiled as score_kernels
+from clustermetrics.scores._cells import accurate_sum
+from clustermetrics.scores._emi import expected_mutual_information
 from clustermetrics.table.contingency import Contingency
 from emi_reference import exact_emi
 
@@ -48,7 +51,7 @@ def _emi_with(mode, a, b, n, tol=1e-15):
     old = _kernels.set_kernels(mode)
     try:
         # "numba" falls back to numpy when numba is missing: make sure it is really compiled
-        assert (_kernels.emi_kernel(0) is not None) == (mode == "numba")
+        assert (score_kernels.emi_kernel(0) is not None) == (mode == "numba")
         return expected_mutual_information(a, b, n, tol=tol)
     finally:
         _kernels.set_kernels(old)
@@ -78,7 +81,7 @@ def test_numba_and_numpy_ami_agree_on_a_large_table():
     for mode in ("numpy", "numba"):
         old = _kernels.set_kernels(mode)
         try:
-            assert (_kernels.emi_kernel(0) is not None) == (mode == "numba")
+            assert (score_kernels.emi_kernel(0) is not None) == (mode == "numba")
             values[mode] = cm.expected_mutual_info_score(Contingency.from_labels(t, p))
         finally:
             _kernels.set_kernels(old)
@@ -91,7 +94,7 @@ def test_kernel_modes():
     old = _kernels.set_kernels("numpy")
     try:
         assert _kernels.kernels_mode() == "numpy"
-        assert _kernels.emi_kernel(1e12) is None
+        assert score_kernels.emi_kernel(1e12) is None
     finally:
         _kernels.set_kernels(old)
 
@@ -266,14 +269,14 @@ def test_repeated_work_counts_towards_loading_the_kernels(monkeypatch):
     monkeypatch.setattr(_kernels, "_mode", "auto")
     monkeypatch.setattr(_kernels, "_ready", set())
     monkeypatch.setattr(_kernels, "_cached", lambda module, name: True)
-    assert _kernels.matching_kernel(100) is None and _kernels._repeats == 1
+    assert matching_kernels.matching_kernel(100) is None and _kernels._repeats == 1
     with _kernels.repeated(10):
         with _kernels.repeated(20):
             assert _kernels._repeats == 200
-            assert _kernels.matching_kernel(100) is None  # 2e4 cells in all: below the bar
+            assert matching_kernels.matching_kernel(100) is None  # 2e4 cells in all: below the bar
         with _kernels.repeated(1000):
-            assert _kernels.matching_kernel(100) is not None  # 1e6 cells in all
+            assert matching_kernels.matching_kernel(100) is not None  # 1e6 cells in all
     assert _kernels._repeats == 1
     monkeypatch.setattr(_kernels, "_mode", "numpy")
     with _kernels.repeated(10**9):
-        assert _kernels.matching_kernel(100) is None
+        assert matching_kernels.matching_kernel(100) is None

@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import choose_engine, table_from_files
-from clustermetrics.sources import delimited as _delimited
-from clustermetrics.sources.delimited import scan
+from clustermetrics.io import delimited as _delimited
+from clustermetrics.io.delimited import scan
 from spark_session import local_spark
 
 WHITESPACE = " \t\n\r\x0b\x0c"  # the spec's whitespace, spelled out again here

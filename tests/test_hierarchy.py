@@ -20,14 +20,15 @@ from sklearn import cluster as sklearn_cluster
 from sklearn.neighbors import kneighbors_graph
 
 import clustermetrics as cm
-from clustermetrics import _hierarchy_kernels, _kernels
-from clustermetrics import hierarchy as hierarchy_module
-from clustermetrics.hierarchy import _level_stats, _Levels, as_merges, cut_labels
-from clustermetrics.metrics._elementwise import select, undefined_where
-from clustermetrics.metrics.definition import MetricInfo
-from clustermetrics.metrics.information import _info
-from clustermetrics.metrics.pair_counting import PairCounts, _pairs
-from clustermetrics.registry import METRICS
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.hierarchy import cuts as hierarchy_module
+from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
+from clustermetrics.hierarchy.cuts import _level_stats, _Levels, as_merges, cut_labels
+from clustermetrics.scores._elementwise import select, undefined_where
+from clustermetrics.scores.information import _info
+from clustermetrics.scores.pair_counting import PairCounts, _pairs
+from clustermetrics.scores.registry import METRICS
+from clustermetrics.scores.spec import MetricInfo
 
 UPDATABLE = cm.updatable_metrics()
 
@@ -366,7 +367,7 @@ def test_every_updatable_score_runs_on_arrays_as_on_each_table(tables):
                 list(zip(levels._info[0].tolist(), [levels._info[1]] * len(tables),
                          levels._info[2].tolist(), strict=True)))
         assert got is not None, f"{key} does not run on arrays: write it with " \
-            "clustermetrics.metrics._elementwise (select, ratio, undefined_where, ...)"
+            "clustermetrics.scores._elementwise (select, ratio, undefined_where, ...)"
         for table, value in zip(tables, got.tolist(), strict=True):
             want = METRICS[key].compute(table)[0]
             assert math.isclose(value, want, rel_tol=1e-12, abs_tol=1e-12), (key, value, want)

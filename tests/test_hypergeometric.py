@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics import _emi
-from clustermetrics.metrics._emi import expected_mutual_information
-from clustermetrics.metrics._hypergeometric import (
+from clustermetrics.scores import _emi
+from clustermetrics.scores._emi import expected_mutual_information
+from clustermetrics.scores._hypergeometric import (
     central_moment_ratios,
     central_moments,
     mean_xlog_x_over_mean,

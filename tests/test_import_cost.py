@@ -28,7 +28,7 @@ COMMAND_MODULES = {"score": "cli.score", "metrics": "cli.metric_list",
                    "chance": "cli.chance", "coverage": "cli.coverage",
                    "paired-calibration": "cli.paired_calibration",
                    "hierarchy": "cli.hierarchy"}
-OURS_FOR_COMMANDS = ["clustermetrics.experiments", "clustermetrics.sources",
+OURS_FOR_COMMANDS = ["clustermetrics.experiments", "clustermetrics.io",
                      *(f"clustermetrics.{m}" for m in COMMAND_MODULES.values())]
 
 
@@ -61,7 +61,7 @@ def test_heavy_modules_load_on_the_first_call_that_needs_them():
         "cm.adjusted_rand_score([0, 0, 1], [0, 1, 1])\n"
         f"assert not set(sys.modules) & set({HEAVY!r})\n"
         "cm.pseudo_recovery_rate_score([0, 0, 1, 2], [0, 1, 1, 2])\n"
-        "from clustermetrics._special_functions import gammaln\n"
+        "from clustermetrics.compute.special import gammaln\n"
         "assert gammaln(4.0) > 1.79\n")
     assert {"scipy.sparse.csgraph", "scipy.special"} <= loaded
 
@@ -98,5 +98,5 @@ def test_score_loads_no_experiment(tmp_path):
     pred.write_text("0\n1\n1\n1\n")
     loaded = _modules_after("from clustermetrics.cli import main\n"
                             f"assert main(['score', {str(truth)!r}, {str(pred)!r}]) == 0")
-    assert "clustermetrics.sources.files" in loaded
+    assert "clustermetrics.io.files" in loaded
     assert sorted(m for m in loaded if m.startswith("clustermetrics.experiments")) == []

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.metrics._emi import expected_mutual_information
+from clustermetrics.scores._emi import expected_mutual_information
 from emi_reference import exact_emi
 
 

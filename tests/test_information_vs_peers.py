@@ -10,7 +10,7 @@ import pytest
 from scipy.stats import chi2_contingency
 from sklearn import metrics as skm
 
-from clustermetrics.metrics import information as ie
+from clustermetrics.scores import information as ie
 
 
 def _h(counter, n):

@@ -22,7 +22,11 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics import _jit, _kernels
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.compute import jit as _jit
+from clustermetrics.hierarchy import compiled as hierarchy_kernels
+from clustermetrics.matching import compiled as matching_kernels
+from clustermetrics.scores import compiled as score_kernels
 
 SRC = Path(cm.__file__).resolve().parents[1]
 
@@ -49,15 +53,17 @@ def _result(out: subprocess.CompletedProcess) -> dict:
 # The library's calls into the kernels (replicates of noise with ~10 items a class: the
 # warm-started matchings), with labels of several dtypes and read-only inputs: every
 # compiled function must end with one type signature (the boundary casts of
-# clustermetrics._jit.one_type).
+# clustermetrics.compute.jit.one_type).
 SIGNATURES = """
     import json
     import numpy as np
     import numba
     import clustermetrics as cm
-    from clustermetrics import (_hierarchy_kernels, _matching_start, _numba_kernels,
-                                _sampling_kernels, _smi_kernels, _warm_kernels)
-    from clustermetrics.metrics import _emi_kernels, _smi
+    from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
+    from clustermetrics.matching import karp_sipser as _matching_start
+    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import warm_kernels as _warm_kernels
+    from clustermetrics.scores import _emi_kernels, _sampling_kernels, _smi, _smi_kernels
 
     rng = np.random.default_rng(0)
     t = rng.integers(0, 2000, 20000)
@@ -109,16 +115,13 @@ def test_every_kernel_compiles_once(tmp_path):
 
 
 def test_every_kernel_compiles_through_the_kernel_pipeline():
-    """numba's nopython pipeline less the passes the kernels do not need (clustermetrics._jit):
+    """numba's nopython pipeline less the passes the kernels do not need
+    (clustermetrics.compute.jit):
     where numba renamed its passes the kernels would compile through numba's own, slower."""
-    from clustermetrics import (
-        _hierarchy_kernels,
-        _matching_start,
-        _numba_kernels,
-        _sampling_kernels,
-        _smi_kernels,
-    )
-    from clustermetrics.metrics import _emi_kernels
+    from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
+    from clustermetrics.matching import karp_sipser as _matching_start
+    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.scores import _emi_kernels, _sampling_kernels, _smi_kernels
 
     assert _jit.KernelPipeline is not None
     kernels = [obj for mod in (_numba_kernels, _matching_start, _hierarchy_kernels,
@@ -278,7 +281,7 @@ def test_private_cache_directory_refuses_one_others_can_write(tmp_path, monkeypa
 # ------------------------------------------------------------- the note on a terminal
 NOTE = """
     import numpy as np
-    from clustermetrics import _jit
+    from clustermetrics.compute import jit as _jit
     _jit.NOTE_AFTER = 0.05  # the EMI kernel compiles in well under the usual second
     import clustermetrics as cm
     rng = np.random.default_rng(0)
@@ -339,10 +342,11 @@ def _smallest_paying(accessor, low: float = 1.0, high: float = 1e12) -> float:
     return high
 
 
-ACCESSORS = [_kernels.emi_kernel, _kernels.matching_kernel, _kernels.cardinality_kernel,
-             _kernels.hierarchy_kernel, _kernels.sampling_stats_kernel,
-             _kernels.warm_matching_kernels, _kernels.smi_variance_kernel,
-             _kernels.smi_variances_kernel]
+ACCESSORS = [score_kernels.emi_kernel, matching_kernels.matching_kernel,
+             matching_kernels.cardinality_kernel,
+             hierarchy_kernels.hierarchy_kernel, score_kernels.sampling_stats_kernel,
+             matching_kernels.warm_matching_kernels, score_kernels.smi_variance_kernel,
+             score_kernels.smi_variances_kernel]
 
 
 @pytest.mark.parametrize("accessor", ACCESSORS)
@@ -371,13 +375,13 @@ def test_little_work_leaves_numba_unimported(fresh_process, monkeypatch):
 
 def test_once_numba_is_set_up_a_cached_kernel_runs_whatever_the_work(fresh_process):
     """numba set up by one kernel, loading another from the cache costs milliseconds."""
-    _kernels.hierarchy_kernel(1e12)
-    assert _kernels.emi_kernel(10.0) is not None
+    hierarchy_kernels.hierarchy_kernel(1e12)
+    assert score_kernels.emi_kernel(10.0) is not None
 
 
 def test_once_numba_is_set_up_a_compile_needs_less_work(fresh_process):
     fresh_process["cached"] = False
-    alone = _smallest_paying(_kernels.emi_kernel)
-    _kernels.hierarchy_kernel(1e12)
-    assert _smallest_paying(_kernels.emi_kernel) < alone
-    assert _kernels.emi_kernel(10.0) is None  # before, it compiled once any kernel loaded
+    alone = _smallest_paying(score_kernels.emi_kernel)
+    hierarchy_kernels.hierarchy_kernel(1e12)
+    assert _smallest_paying(score_kernels.emi_kernel) < alone
+    assert score_kernels.emi_kernel(10.0) is None  # before, it compiled once any kernel loaded

@@ -18,7 +18,7 @@ import pytest
 
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
-from clustermetrics.sources import from_chunks
+from clustermetrics.io import from_chunks
 
 ROWS, LONG = 5000, 20_000
 # the padded array of one column would take ROWS * LONG * 4 bytes = 400 MB; the bound

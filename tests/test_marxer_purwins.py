@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics.marxer_purwins import (
+from clustermetrics.scores.marxer_purwins import (
     MarxerPurwins,
     marxer_purwins,
     marxer_purwins_f_score,

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics import _assignment
-from clustermetrics.metrics._assignment import max_weight_matching
-from clustermetrics.metrics.set_matching import (
+from clustermetrics.matching import assignment as _assignment
+from clustermetrics.matching.assignment import max_weight_matching
+from clustermetrics.scores.set_matching import (
     best_match_f_score,
     clustering_accuracy_score,
     clustering_error,

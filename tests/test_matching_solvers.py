@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.metrics._assignment import integer_weights, max_weight_matching
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.matching.assignment import integer_weights, max_weight_matching
 
 SHAPES = ["noise", "diagonal", "entity", "few_vs_many", "many_vs_few", "one_row", "one_col",
           "ties"]
@@ -150,7 +150,7 @@ def test_scores_identical_with_and_without_compiled_kernels(score, monkeypatch):
     t, p = rng.integers(0, 3000 // 23, 3000), rng.integers(0, 3000 // 21, 3000)
     values = {}
     for mode, dense_max in (("numba", 0), ("numpy", 0), ("numpy", 10**9)):
-        monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+        monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
         old = _kernels.set_kernels(mode)
         try:
             values[(mode, dense_max)] = cm.METRICS[score].compute(
@@ -185,7 +185,7 @@ def test_integer_weights_refuse_a_huge_common_denominator():
 def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
     """The kernel returns None if float rounding ever stalled it; the same optimum then
     comes from scipy's LAPJVsp."""
-    from clustermetrics.metrics import _assignment
+    from clustermetrics.matching import assignment as _assignment
 
     calls = []
 
@@ -209,7 +209,7 @@ def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
 def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
     """The phase solver itself, without its work budget (so it never hands over to
     scipy), on tables with many ties and with none."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     rng = np.random.default_rng(seed)
     present = rng.random((n_rows, n_cols)) < rng.uniform(0.05, 0.9)
@@ -241,7 +241,7 @@ def test_phases_from_the_row_max_start_reach_the_optimum(seed, n_rows, n_cols, k
     augmented), without their budget: heavy ties and small integer weights (counts 1-3,
     recall and PSI weights of them, block-diagonal noise), exact against the dense
     solver; integer weights to the last unit."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     dense = _random_table(np.random.default_rng(seed), n_rows, n_cols, kind)
     r, c = np.nonzero(dense)
@@ -306,7 +306,7 @@ def _random_table(rng, n_rows, n_cols, kind):
 
 
 def _auction_on(dense):
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     n_rows, n_cols = dense.shape
     r, c = np.nonzero(dense)
@@ -330,7 +330,7 @@ def test_auction_alone_reaches_the_optimum(seed, n_rows, n_cols, kind, auction_m
     small one (2**20), which sends integer weights through its rounded path and the phases
     that finish it. Integer weights: the optimum to the last unit (dense
     linear_sum_assignment sums integers exactly below 2**53)."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     rng = np.random.default_rng(seed)
     dense = _random_table(rng, n_rows, n_cols, kind)
@@ -353,7 +353,7 @@ def test_auction_path_is_exact_on_every_shape_by_brute_force(shape, seed):
     """``max_weight_matching`` with the phases' budget at 0, so the auction solves every
     sparse problem: exact rational optimum (brute force) with integer weights, up to
     rounding from floats."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     m = shaped_matrix(shape, seed, 8)
     m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
@@ -384,7 +384,7 @@ def test_matching_scores_on_every_benchmark_shape(phase_scans, monkeypatch):
     """Every shape of benchmarks/bench_shapes.py at N = 2000 plus a chain (class i split
     between clusters i and i + 1): the matching scores from the compiled solvers (phases
     first, or the auction alone) equal those from a dense linear_sum_assignment."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     bench = _bench_shapes()
     monkeypatch.setattr(_numba_kernels, "_PHASE_SCANS", phase_scans)
@@ -396,7 +396,7 @@ def test_matching_scores_on_every_benchmark_shape(phase_scans, monkeypatch):
     for t, p in pairs:
         values = {}
         for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
-            monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+            monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
             old = _kernels.set_kernels(mode)
             try:
                 table = cm.Contingency.from_labels(t, p)
@@ -421,7 +421,7 @@ def test_matching_scores_on_noise_with_about_100_items_per_class(k, blocks, monk
     scores = ["recovery_rate", "clustering_error", "nca", "npa", "psi", "psi_simplified"]
     values = {}
     for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
-        monkeypatch.setattr("clustermetrics.metrics._assignment.DENSE_MAX_CELLS", dense_max)
+        monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
         old = _kernels.set_kernels(mode)
         try:
             table = cm.Contingency.from_labels(t, p)

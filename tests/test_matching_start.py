@@ -22,8 +22,8 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.metrics._assignment import max_weight_matching
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.matching.assignment import max_weight_matching
 
 # components on which Karp-Sipser alone is maximum (forests and cycles), and others
 SETTLED = ["path", "cycle", "chain", "tree", "star", "empty"]
@@ -111,7 +111,8 @@ def _graph(seed: int, kinds: list[str], size: int) -> sparse.csr_matrix:
 @given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from(KINDS), min_size=1, max_size=5),
        st.integers(1, 40))
 def test_compiled_maximum_matching_is_maximum(seed, kinds, size):
-    from clustermetrics import _matching_start, _numba_kernels
+    from clustermetrics.matching import karp_sipser as _matching_start
+    from clustermetrics.matching import kernels as _numba_kernels
 
     pattern = _graph(seed, kinds, size)
     nr, nc = pattern.shape
@@ -188,7 +189,7 @@ def test_exact_scores_do_not_depend_on_the_ids_of_a_chain(kernels, k, cycle, eve
 
 def test_the_chain_tables_reach_the_compiled_start(monkeypatch):
     """The tables above go through the compiled start (and are no test of it otherwise)."""
-    from clustermetrics import _numba_kernels
+    from clustermetrics.matching import kernels as _numba_kernels
 
     calls = []
     inner = _numba_kernels.maximum_matching

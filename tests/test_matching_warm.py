@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics import _numba_kernels as cold_kernels
-from clustermetrics import _warm_kernels as warm_kernels
-from clustermetrics.bootstrap import multinomial_sampler
-from clustermetrics.evaluate import replicate_scores
-from clustermetrics.metrics import _matchings
-from clustermetrics.metrics._assignment import integer_weights, max_weight_matching
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.evaluation.evaluate import replicate_scores
+from clustermetrics.inference.bootstrap import multinomial_sampler
+from clustermetrics.matching import kernels as cold_kernels
+from clustermetrics.matching import warm_kernels as warm_kernels
+from clustermetrics.matching.assignment import integer_weights, max_weight_matching
+from clustermetrics.scores import _matchings
 
 
 def _noise_table(rng: np.random.Generator, n: int, k_true: int, k_pred: int) -> cm.Contingency:

@@ -16,7 +16,7 @@ import pytest
 
 import clustermetrics as cm
 from cli_helpers import run as _run
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 
 # getattr: collected (and failing test by test) on code without the declaration too
 NO_INTERVAL = [k for k, m in METRICS.items() if getattr(m, "no_bootstrap", None) is not None]

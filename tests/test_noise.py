@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import METRICS, Contingency, evaluate
-from clustermetrics.noise import NoiseSingleton, with_noise
+from clustermetrics.inference.noise import NoiseSingleton, with_noise
 
 NOISE = -1
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import METRICS, Contingency, evaluate
-from clustermetrics.report import Report, goodness
+from clustermetrics.evaluation.report import Report, goodness
 
 HOSTILE = ["<script>alert(1)</script>", 'a"b', "x&y", "line\nbreak", "\u202eevil"]
 

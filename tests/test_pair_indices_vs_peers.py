@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.metrics import pair_counting as px
+from clustermetrics.scores import pair_counting as px
 from pair_reference import enumerate_pairs
 
 

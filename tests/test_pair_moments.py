@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 from score_reference import Table, pair_count_moments
 
 SIGNIFICANT = [k for k, e in METRICS.items() if e.significance is not None]

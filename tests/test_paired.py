@@ -19,7 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.paired import (
+from clustermetrics.evaluation.paired import (
     FLAG_CONSTANT,
     _ThreeWay,
     compare_clusterings,
@@ -467,9 +467,10 @@ def test_leave_one_out_tables_scored_as_stacks_equal_each_table(shape, monkeypat
     solver here): the same intervals and p-values as scoring each table alone, on tables
     above the solver's forced-cell and warm-start sizes (a systematic sample of 12
     items left out, to keep the tables few)."""
-    from clustermetrics import _kernels, paired
-    from clustermetrics.evaluate import score_values
-    from clustermetrics.metrics import _assignment
+    from clustermetrics.compute import dispatch as _kernels
+    from clustermetrics.evaluation import paired
+    from clustermetrics.evaluation.evaluate import score_values
+    from clustermetrics.matching import assignment as _assignment
 
     rng = np.random.default_rng(5)
     n = 30_000
@@ -657,7 +658,7 @@ def test_a_sample_of_the_items_stands_for_them_all(monkeypatch):
     the items. On pure noise (6,000 items over 600 x 600 labels) the variance of ARI sits
     in the few cells of two items; sampled by cell sizes, 300 items give the standard
     error of all 6,000 within 10 % for every score."""
-    from clustermetrics import paired
+    from clustermetrics.evaluation import paired
 
     rng = np.random.default_rng(9)
     n, k = 6000, 600
@@ -735,7 +736,7 @@ def test_the_paired_bootstraps_options_are_accepted_with_a_warning_until_they_go
 
 
 def test_the_jackknife_leaves_out_fewer_items_on_larger_tables():
-    from clustermetrics import paired
+    from clustermetrics.evaluation import paired
 
     sizes = [paired.jackknife_size(c) for c in (10, 10**3, 10**4, 10**5, 10**7)]
     assert sizes[0] == sizes[1] == paired.JACKKNIFE_MAX_CELLS

@@ -338,7 +338,7 @@ def test_duckdb_relations_keep_wide_values_exact(case, data):
     con = duckdb.connect()
     try:
         relation = con.sql(f"SELECT * FROM (VALUES {rows}) AS v(t, p)")
-        from clustermetrics.sources import from_duckdb
+        from clustermetrics.io import from_duckdb
 
         table = from_duckdb(relation, "t", "p")
     finally:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import clustermetrics as cm
-from clustermetrics import _progress
+from clustermetrics.compute import progress as _progress
 
 evaluation = sys.modules["clustermetrics.evaluate"]  # the module (the name is also a function)
 

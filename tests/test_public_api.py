@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 
 SECTIONS = ("Parameters\n----------", "Returns\n-------", "Examples\n--------",
             "References\n----------")
@@ -80,7 +80,7 @@ def test_deprecated_alias_warns_and_equals_its_replacement(alias):
 
 @pytest.mark.parametrize("key", list(METRICS))
 def test_function_names_resolve_to_the_entry_calling_them_with_defaults(key):
-    from clustermetrics.registry import resolve_metrics
+    from clustermetrics.scores.registry import resolve_metrics
 
     entry = METRICS[key]
     params = inspect.signature(entry.func).parameters
@@ -93,7 +93,7 @@ def test_function_names_resolve_to_the_entry_calling_them_with_defaults(key):
 
 @pytest.mark.parametrize("alias", ALIASES, ids=lambda f: f.__name__)
 def test_deprecated_names_resolve_as_metric_names_with_a_warning(alias):
-    from clustermetrics.registry import resolve_metrics
+    from clustermetrics.scores.registry import resolve_metrics
 
     if alias.__name__ in METRICS:  # the old function name is also a key: no warning
         return

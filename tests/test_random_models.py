@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.metrics import _random_models as rm
-from clustermetrics.metrics.information import expected_mi_random
+from clustermetrics.scores import _random_models as rm
+from clustermetrics.scores.information import expected_mi_random
 
 
 def set_partitions(n):

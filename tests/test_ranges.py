@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.evaluate import replicate_scores
+from clustermetrics.evaluation.evaluate import replicate_scores
 
 KEYS = list(cm.METRICS)
 PERFECT = [k for k in KEYS if cm.METRICS[k].perfect is not None]

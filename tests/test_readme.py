@@ -4,7 +4,7 @@ commands, and no page names a score count that would go stale."""
 import re
 from pathlib import Path
 
-from clustermetrics.registry import markdown_table
+from clustermetrics.scores.registry import markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

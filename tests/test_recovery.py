@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustermetrics.metrics import _assignment
-from clustermetrics.metrics.recovery import (
+from clustermetrics.matching import assignment as _assignment
+from clustermetrics.scores.recovery import (
     Recovery,
     pseudo_recovery_rate_score,
     recovery,

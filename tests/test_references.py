@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from clustermetrics import Contingency, evaluate
-from clustermetrics.evaluate import is_several
-from clustermetrics.report import MultiReport
+from clustermetrics.evaluation.evaluate import is_several
+from clustermetrics.evaluation.report import MultiReport
 
 rng = np.random.default_rng(21)
 PRED = rng.integers(0, 4, 200)

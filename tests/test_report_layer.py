@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import METRICS
-from clustermetrics._text import quoted_list, visible
-from clustermetrics.bootstrap import Interval
 from clustermetrics.cli import CliError, build_parser, main
 from clustermetrics.cli.compare import parse_k
 from clustermetrics.cli.output import as_flags
+from clustermetrics.evaluation.report import Report
 from clustermetrics.experiments.datasets import Dataset
-from clustermetrics.noise import NOISE_MODES, NoiseSingleton, with_noise
-from clustermetrics.report import Report
+from clustermetrics.inference.bootstrap import Interval
+from clustermetrics.inference.noise import NOISE_MODES, NoiseSingleton, with_noise
+from clustermetrics.render.text import quoted_list, visible
 
 KEYS = "ari,ami,nmi,v_measure,recovery_rate,bcubed_f,clustering_error,pair_precision"
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustermetrics import Contingency
-from clustermetrics.metrics._reduced import ALPHA_RANGE, CodeSpec, distinct, minimise
+from clustermetrics.scores._reduced import ALPHA_RANGE, CodeSpec, distinct, minimise
 from rmi_reference import code_minimum
 
 _EPS = 2.0 ** -52

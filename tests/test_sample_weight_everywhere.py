@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from scipy.cluster.hierarchy import linkage
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.hierarchy import _level_stats
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.hierarchy.cuts import _level_stats
 
 
 def _label_functions() -> dict[str, bool]:

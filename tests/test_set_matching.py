@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from clustermetrics.metrics import set_matching as sm
-from clustermetrics.metrics.set_matching import best_match_f_score
+from clustermetrics.scores import set_matching as sm
+from clustermetrics.scores.set_matching import best_match_f_score
 
 
 def _dense(t, p):
@@ -181,7 +181,7 @@ def test_geometric_accuracy_against_clusim():
 def test_genieclust_documented_example():
     # genieclust.compare_partitions.compare_partitions docstring (values rounded to 2 places):
     # {'afm': 0.49, 'npa': 0.71, 'psi': 0.65, 'spsi': 0.63, 'nca': 0.71}
-    from clustermetrics.metrics.pair_counting import adjusted_fowlkes_mallows_score
+    from clustermetrics.scores.pair_counting import adjusted_fowlkes_mallows_score
 
     x = [1, 1, 2, 1, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 1, 2, 2, 1, 2, 1, 2]
     y = [2, 2, 1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1]

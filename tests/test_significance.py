@@ -16,9 +16,9 @@ from scipy import stats
 
 import clustermetrics as cm
 from clustermetrics.cli import main
-from clustermetrics.registry import METRICS
-from clustermetrics.report import permutation_cell
-from clustermetrics.significance import choose_sampler, null_tables, permutation_tests
+from clustermetrics.evaluation.report import permutation_cell
+from clustermetrics.inference.permutation import choose_sampler, null_tables, permutation_tests
+from clustermetrics.scores.registry import METRICS
 from test_pair_moments import arrangements, s_of
 
 

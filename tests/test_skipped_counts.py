@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
+from clustermetrics.evaluation.paired import PairedComparison, PairedScore
 from clustermetrics.experiments.compare import (
     RECOVERY_KEYS,
     Run,
@@ -31,7 +32,6 @@ from clustermetrics.experiments.compare import (
 )
 from clustermetrics.experiments.html import Section, render_page
 from clustermetrics.experiments.pages import paired_sections, paired_table
-from clustermetrics.paired import PairedComparison, PairedScore
 from test_escaped_once import html_nodes
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import clustermetrics as cm
-from clustermetrics import _kernels
-from clustermetrics.metrics import _smi
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.scores import _smi
 
 
 def _enumerated_moments(a, b):

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics import Contingency, _kernels
-from clustermetrics.metrics import _smi
+from clustermetrics import Contingency
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.scores import _smi
 from smi_dense_reference import dense_exact_variance
 from smi_reference import nested_variance, two_by_two_variance
 

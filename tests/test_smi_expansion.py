@@ -1,5 +1,5 @@
 """The SMI variance by the orthogonal expansion of the cells' joint laws
-(clustermetrics._smi_expansion): its pieces against exact rationals and enumeration, its
+(clustermetrics.scores._smi_expansion): its pieces against exact rationals and enumeration, its
 truncation bound against the full expansion, its large-mean Taylor path against the
 windows, and the pass over a stack's tables against each table alone."""
 
@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics import Contingency, _kernels, _smi_expansion
-from clustermetrics.metrics import _smi
+from clustermetrics import Contingency
+from clustermetrics.compute import dispatch as _kernels
+from clustermetrics.scores import _smi, _smi_expansion
+from clustermetrics.scores import compiled as score_kernels
 from clustermetrics.table.stack import TableStack
 from smi_reference import tables
 
@@ -207,7 +209,7 @@ def test_a_stack_pass_equals_each_table_alone(matrix, seed):
     rows, cols = stack.class_sizes, stack.cluster_sizes
     with compiled():
         var, done = _smi.exact_variances(rows, cols, int(stack.n_samples[0]),
-                                         _kernels.smi_variances_kernel(math.inf))
+                                         score_kernels.smi_variances_kernel(math.inf))
     for r in range(len(stack)):
         a, b = rows[r][rows[r] > 0], cols[r][cols[r] > 0]
         if not done[r] or a.shape[0] < 2 or b.shape[0] < 2:

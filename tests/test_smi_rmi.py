@@ -14,7 +14,7 @@ from scipy.optimize import minimize_scalar
 
 import clustermetrics as cm
 from clustermetrics import Contingency, UndefinedMetricError
-from clustermetrics.metrics import _reduced, _smi, information
+from clustermetrics.scores import _reduced, _smi, information
 from smi_reference import mi_law
 
 sizes = st.lists(st.integers(1, 4), min_size=2, max_size=3)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Contingency
-from clustermetrics.sources import ContingencyBuilder, from_chunks, from_duckdb
+from clustermetrics.io import ContingencyBuilder, from_chunks, from_duckdb
 
 BIG = 2**53
 

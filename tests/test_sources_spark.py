@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from clustermetrics import Contingency
-from clustermetrics.sources import from_spark
+from clustermetrics.io import from_spark
 from spark_session import local_spark
 
 BIG = 2**53

@@ -1,4 +1,4 @@
-"""The special functions loaded on first use (clustermetrics._special_functions) are the
+"""The special functions loaded on first use (clustermetrics.compute.special) are the
 ones their names say: checked against the standard library's independent implementations
 (math.lgamma; statistics.NormalDist, whose inverse is Wichura's AS241)."""
 
@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clustermetrics import _special_functions as special
+from clustermetrics.compute import special as special
 
 _STD = NormalDist()
 

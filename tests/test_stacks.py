@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.bootstrap import replicate_table
-from clustermetrics.evaluate import replicate_scores, score_values
-from clustermetrics.metrics import _greedy
-from clustermetrics.metrics.pair_counting import copy_pairs, leave_out_copies
+from clustermetrics.evaluation.evaluate import replicate_scores, score_values
+from clustermetrics.inference.bootstrap import replicate_table
+from clustermetrics.matching import greedy as _greedy
+from clustermetrics.scores.pair_counting import copy_pairs, leave_out_copies
 from clustermetrics.table.stack import TableStack
 
 BOOTSTRAPPED = [k for k, e in cm.METRICS.items() if e.no_bootstrap is None]

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics import _threads
-from clustermetrics.paired import compare_clusterings
+from clustermetrics.compute import threads as _threads
+from clustermetrics.evaluation.paired import compare_clusterings
 
 
 @settings(max_examples=30, deadline=None)

@@ -154,7 +154,7 @@ def test_html_report_keeps_labels_and_dataset_name(tmp_path_factory, classes, na
         parser.feed(fh.read())
     # user text reads back as the text tables and the heatmap show it (control and bidi
     # characters escaped, backslashes doubled), in every table, heading and paragraph
-    from clustermetrics._text import visible
+    from clustermetrics.render.text import visible
 
     assert f"Chosen run: kmeans on {visible(name)}" in parser.cells
     assert f"{visible(name)} kmeans k={len(classes)}" in parser.cells  # scores' header
@@ -167,7 +167,7 @@ def test_html_report_keeps_labels_and_dataset_name(tmp_path_factory, classes, na
 def test_plot_text_is_literal(classes, title):
     """Real rendering (mathtext would raise on '$a^$'); tick labels and titles are the
     labels with control characters escaped, as in the text tables."""
-    from clustermetrics._text import visible
+    from clustermetrics.render.text import visible
 
     t = [c for c in classes for _ in range(3)]
     p = list(range(len(t)))
@@ -284,7 +284,7 @@ def test_compare_report_with_hostile_labels_and_column(tmp_path, capsys, label):
                                 "--algorithms", "kmeans", "--metrics", "ari", "--report", out)
     assert code == 0, err
     assert err == f"clustermetrics: report written to {out / 'index.html'}\n"
-    from clustermetrics._text import visible
+    from clustermetrics.render.text import visible
 
     parser = _Cells()
     parser.feed((out / "index.html").read_text(encoding="utf-8"))

@@ -22,8 +22,8 @@ import clustermetrics as cm
 from cli_helpers import run as _run
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
-from clustermetrics.sources import from_duckdb, from_spark
-from clustermetrics.sources.parquet import from_parquet
+from clustermetrics.io import from_duckdb, from_spark
+from clustermetrics.io.parquet import from_parquet
 from spark_session import local_spark
 
 MAX = 2**63 - 1

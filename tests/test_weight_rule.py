@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import clustermetrics as cm
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
-from clustermetrics.sources import from_duckdb, from_spark
+from clustermetrics.io import from_duckdb, from_spark
 from spark_session import local_spark
 
 MAX = 2**63 - 1

@@ -18,7 +18,7 @@ from typing import Any
 from mkdocs.structure.files import File
 
 import clustermetrics as cm
-from clustermetrics.registry import METRICS
+from clustermetrics.scores.registry import METRICS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLACEHOLDER = "<!-- score-reference -->"

@@ -4,7 +4,7 @@
 import re
 from pathlib import Path
 
-from clustermetrics.registry import markdown_table
+from clustermetrics.scores.registry import markdown_table
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "scores.md"
 MARKERS = r"(<!-- metrics-table:start -->\n).*?(<!-- metrics-table:end -->)"

@@ -6,11 +6,16 @@ Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 """
 
 from ._version import __version__ as __version__
-from .diagnostics import Diagnostics, diagnose
-from .evaluate import evaluate
-from .frames import evaluate_frame
-from .hierarchy import HierarchyScores, score_hierarchy, updatable_metrics
-from .metrics.bcubed import (
+from .evaluation.dataframes import evaluate_frame
+from .evaluation.diagnostics import Diagnostics, diagnose
+from .evaluation.evaluate import evaluate
+from .evaluation.model_selection import scorer
+from .evaluation.paired import PairedComparison, compare_clusterings
+from .evaluation.report import MultiReport, Report
+from .hierarchy.cuts import HierarchyScores, score_hierarchy, updatable_metrics
+from .inference.noise import with_noise
+from .inference.permutation import PermutationTest, permutation_test
+from .scores.bcubed import (
     bcubed_f,
     bcubed_f_class_weighted,
     bcubed_f_score,
@@ -21,12 +26,8 @@ from .metrics.bcubed import (
     bcubed_recall_class_weighted,
     bcubed_recall_score,
 )
-from .metrics.definition import ScoreUnavailable, UndefinedMetricError
-from .metrics.element_centric import (
-    element_centric_similarity,
-    element_centric_similarity_score,
-)
-from .metrics.information import (
+from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
+from .scores.information import (
     StandardizedMI,
     adjusted_mutual_info_score,
     ami_geometric_score,
@@ -57,7 +58,7 @@ from .metrics.information import (
     variation_of_information,
     variation_of_information_distance,
 )
-from .metrics.marxer_purwins import (
+from .scores.marxer_purwins import (
     MarxerPurwins,
     marxer_purwins,
     marxer_purwins_f,
@@ -67,7 +68,7 @@ from .metrics.marxer_purwins import (
     marxer_purwins_recall,
     marxer_purwins_recall_score,
 )
-from .metrics.pair_counting import (
+from .scores.pair_counting import (
     PairCounts,
     adjusted_fowlkes_mallows_score,
     adjusted_rand_score,
@@ -96,7 +97,7 @@ from .metrics.pair_counting import (
     southwood_score,
     standardized_rand_score,
 )
-from .metrics.recovery import (
+from .scores.recovery import (
     Recovery,
     pseudo_recovery_rate,
     pseudo_recovery_rate_score,
@@ -104,7 +105,8 @@ from .metrics.recovery import (
     recovery_rate,
     recovery_rate_score,
 )
-from .metrics.set_matching import (
+from .scores.registry import METRICS, MetricInfo
+from .scores.set_matching import (
     best_match_f_score,
     clustering_accuracy,
     clustering_accuracy_score,
@@ -129,12 +131,7 @@ from .metrics.set_matching import (
     set_matching_f_inverse_score,
     set_matching_f_score,
 )
-from .model_selection import scorer
-from .noise import with_noise
-from .paired import PairedComparison, compare_clusterings
-from .registry import METRICS, MetricInfo
-from .report import MultiReport, Report
-from .significance import PermutationTest, permutation_test
+from .scores.spec import ScoreUnavailable, UndefinedMetricError
 from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [

@@ -7,12 +7,12 @@ import argparse
 
 import numpy as np
 
-from ..evaluate import check_intervals
+from ..evaluation.evaluate import check_intervals
 from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED
 from ..experiments.compare import Comparison, compare, mark_near_best
 from ..experiments.datasets import DATASETS, load_dataset, read_table
 from ..experiments.pages import compare_sections
-from ..noise import NOISE_MODES
+from ..inference.noise import NOISE_MODES
 from .commands import SUMMARIES
 from .option_values import comma_list, integer, metric_keys, positive_float
 from .options import (

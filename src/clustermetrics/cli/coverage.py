@@ -6,14 +6,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from ..bootstrap import METHODS
-from ..experiments.coverage import (
-    DEFAULT_KEYS,
-    DEFAULT_SIZES,
-    SHAPES,
-    coverage_study,
-)
+from ..experiments.coverage import DEFAULT_KEYS, DEFAULT_SIZES, SHAPES, coverage_study
 from ..experiments.pages import coverage_sections
+from ..inference.bootstrap import METHODS
 from .commands import SUMMARIES
 from .option_values import comma_list, confidence_level, integer, metric_keys, numpy_seed
 from .options import add_run_options, progress_of, with_extras, write_page

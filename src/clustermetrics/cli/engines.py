@@ -9,11 +9,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..sources.duckdb_source import from_duckdb
-from ..sources.files import expand_paths, is_glob, is_parquet, read_labels, read_weighted_labels
-from ..sources.parquet import from_parquet
-from ..sources.spark import from_spark_files
-from ..sources.weights import text_weights
+from ..io.duckdb_engine import from_duckdb
+from ..io.files import expand_paths, is_glob, is_parquet, read_labels, read_weighted_labels
+from ..io.parquet import from_parquet
+from ..io.spark_engine import from_spark_files
+from ..io.weights import text_weights
 from ..table import Contingency
 from ..table.exact_sums import Subject
 from ..table.validation import as_label_array
@@ -71,7 +71,7 @@ def table_from_files(engine: str, truth: str, pred: str | None, *, true_col: str
     extra is a ValueError naming it. ``spark``: a SparkSession to use instead of a fresh
     local one; ``names``: how messages spell the parameters (the command line's flags).
     ``weight_col``: a column of weights, each row counted that many times
-    (:mod:`clustermetrics.sources.weights`).
+    (:mod:`clustermetrics.io.weights`).
     """
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"--engine {engine} needs --true-col and --pred-col")
@@ -124,7 +124,7 @@ def _memory(truth, pred, true_col, pred_col, sep, header, drop_null, stats,
 
 def weighted_table(t: Any, p: Any, w: Any, name: str, col: str, option: str) -> Contingency:
     """The table of labels read in memory with their weight column's text cells, by the
-    rules every engine applies (:mod:`clustermetrics.sources.weights`)."""
+    rules every engine applies (:mod:`clustermetrics.io.weights`)."""
     return Contingency.from_weighted_labels(as_label_array(t, "labels_true"),
                                             as_label_array(p, "labels_pred"),
                                             text_weights(w, name, col, option),

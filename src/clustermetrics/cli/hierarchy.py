@@ -9,14 +9,9 @@ import os
 import numpy as np
 
 from ..experiments.datasets import read_table
-from ..experiments.hierarchy_study import (
-    LINKAGE_METHODS,
-    curve_sections,
-    linkage_tree,
-    score_curve,
-)
-from ..hierarchy import updatable_metrics
-from ..sources.files import read_label_file
+from ..experiments.hierarchy_study import LINKAGE_METHODS, curve_sections, linkage_tree, score_curve
+from ..hierarchy.cuts import updatable_metrics
+from ..io.files import read_label_file
 from .commands import SUMMARIES
 from .option_values import comma_list, integer, metric_keys
 from .options import add_run_options, with_extras, write_page

@@ -118,7 +118,7 @@ def _options_of_every_command(parser: argparse.ArgumentParser) -> set[str]:
     """The parameter names some command has a flag for (and the library's file-reading
     parameters): a hint naming one of them is dropped where the command lacks it."""
     # imported here, not at the top: import time (the file sources, only on this error path)
-    from ..sources.files import PARAMETERS
+    from ..io.files import PARAMETERS
 
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     every = [_flags_of(parser, c) for c in sub.choices]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from .._json import dumps
-from .._text import csv_text, text_table
-from ..registry import METRICS
+from ..render.json_text import dumps
+from ..render.text import csv_text, text_table
+from ..scores.registry import METRICS
 from .commands import SUMMARIES
 from .output import add_output_options, render
 

@@ -12,8 +12,8 @@ import argparse
 from collections.abc import Callable
 from typing import TypeVar
 
-from .._text import named_twice
-from ..registry import resolve_metrics
+from ..render.text import named_twice
+from ..scores.registry import resolve_metrics
 from .output import CliError
 
 __all__ = ["comma_list", "confidence_level", "integer", "metric_keys", "numpy_seed",

@@ -10,10 +10,10 @@ import functools
 import warnings
 from collections.abc import Callable, Sequence
 
-from .._text import visible
 from ..experiments.algorithms import MAX_SEED, SEED_RANGE, resolve_algorithms
 from ..experiments.compare import captured_warnings, merge_counts
 from ..experiments.html import Section, write_report
+from ..render.text import visible
 from .option_values import comma_list, integer
 from .output import CliError, log
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Collection
 from typing import Protocol
 
-from .._text import visible
+from ..render.text import visible
 
 __all__ = ["FORMATS", "PROG", "CliError", "Renderable", "add_output_options", "as_flags",
            "error_line", "log", "render", "write"]
@@ -67,7 +67,7 @@ def log(message: str, *, progress: bool = False) -> None:
 def error_line(message: str) -> None:
     """``clustermetrics: error: MESSAGE`` on one line. Nothing is collapsed or dropped:
     control characters (a line break included) show as escapes
-    (``clustermetrics._text.visible``); user strings in messages are Python literals
+    (``clustermetrics.render.text.visible``); user strings in messages are Python literals
     already, so backslashes are left as they are."""
     print(f"{PROG}: error: {visible(message, backslash=False)}", file=sys.stderr)
 

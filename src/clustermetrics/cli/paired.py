@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from .._text import one_role
+from ..evaluation.paired import DEFAULT_PAIRED, compare_clusterings
 from ..experiments.pages import paired_sections
-from ..noise import NOISE_MODES
-from ..paired import DEFAULT_PAIRED, compare_clusterings
-from ..sources.files import is_parquet, read_label_file, read_labels, read_weighted_labels
-from ..sources.weights import text_weights
+from ..inference.noise import NOISE_MODES
+from ..io.files import is_parquet, read_label_file, read_labels, read_weighted_labels
+from ..io.weights import text_weights
+from ..render.text import one_role
 from .commands import SUMMARIES
 from .engines import FLAGS
 from .option_values import confidence_level, metric_keys

@@ -9,15 +9,10 @@ import io
 import os
 from dataclasses import dataclass
 
-from .._json import dumps
-from .._progress import progress_bar
-from .._text import csv_text, named_twice, one_role, plural, text_table, visible
-from ..bootstrap import DEFAULT_METHOD, METHODS
-from ..diagnostics import check_top
-from ..evaluate import check_intervals, check_options, evaluate
-from ..noise import NOISE_MODES
-from ..registry import METRICS, resolve_metrics
-from ..report import (
+from ..compute.progress import progress_bar
+from ..evaluation.diagnostics import check_top
+from ..evaluation.evaluate import check_intervals, check_options, evaluate
+from ..evaluation.report import (
     MultiReport,
     Report,
     bootstrap_notes,
@@ -28,7 +23,12 @@ from ..report import (
     significance_cells,
     significance_notes,
 )
-from ..sources.files import is_parquet
+from ..inference.bootstrap import DEFAULT_METHOD, METHODS
+from ..inference.noise import NOISE_MODES
+from ..io.files import is_parquet
+from ..render.json_text import dumps
+from ..render.text import csv_text, named_twice, one_role, plural, text_table, visible
+from ..scores.registry import METRICS, resolve_metrics
 from .commands import SUMMARIES
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
 from .option_values import metric_keys, numpy_seed

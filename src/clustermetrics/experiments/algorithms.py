@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..bootstrap import check_seed
+from ..inference.bootstrap import check_seed
 
 __all__ = ["ALGORITHMS", "Algorithm", "Fitted", "resolve_algorithms", "run_algorithm",
            "MAX_PAIRWISE", "EXTRA_HINT", "MAX_SEED", "SEED_RANGE"]

@@ -17,14 +17,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._json import dumps
-from .._progress import progress_bar
-from .._text import csv_text
-from ..bootstrap import check_seed
-from ..evaluate import evaluate
-from ..registry import METRICS, resolve_metrics
+from ..compute.progress import progress_bar
+from ..evaluation.evaluate import evaluate
+from ..inference.bootstrap import check_seed
+from ..render.json_text import dumps
+from ..render.text import csv_text
+from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
-from ._text import text_table
+from .plain_text import text_table
 
 __all__ = ["ChanceSetup", "ChanceCurves", "ChanceResult", "SETUPS", "chance_study", "chance_text",
            "chance_json", "chance_csv"]
@@ -142,7 +142,8 @@ def chance_text(curves: Sequence[ChanceCurves]) -> str:
 
 
 def chance_json(curves: Sequence[ChanceCurves]) -> str:
-    """Strict JSON, one object per (experiment, k, score) (:mod:`clustermetrics._json`)."""
+    """Strict JSON, one object per (experiment, k, score)
+    (:mod:`clustermetrics.render.json_text`)."""
     return dumps([row for c in curves for row in c.to_rows()])
 
 

@@ -18,26 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from .._json import dumps
-from .._progress import progress_bar
-from .._text import csv_text, visible
-from ..bootstrap import check_seed
-from ..evaluate import evaluate
-from ..noise import NOISE_MODES
-from ..paired import compare_clusterings
-from ..registry import METRICS, resolve_metrics
+from ..compute.progress import progress_bar
+from ..evaluation.evaluate import evaluate
+from ..evaluation.paired import compare_clusterings
+from ..inference.bootstrap import check_seed
+from ..inference.noise import NOISE_MODES
+from ..render.json_text import dumps
+from ..render.text import csv_text, visible
+from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
-from ._text import percent, seconds, text_table
-from .algorithms import (
-    ALGORITHMS,
-    MAX_PAIRWISE,
-    MAX_SEED,
-    SEED_RANGE,
-    Fitted,
-    resolve_algorithms,
-)
+from .algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, SEED_RANGE, Fitted, resolve_algorithms
 from .datasets import Dataset
 from .hierarchy_study import CurveResult, dataset_curve
+from .plain_text import percent, seconds, text_table
 
 __all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics", "mark_near_best", "holm",
@@ -59,7 +52,8 @@ class NearBest:
     of that difference at ``level`` and ``raw_pvalue`` its p-value before the adjustment
     (NaN for the best run itself); ``n_skipped`` the items whose leave-one-out tables the
     score is undefined on for either run (left out of the jackknife). ``flags``: why the
-    test could not judge this comparison (:attr:`clustermetrics.paired.PairedScore.flags`);
+    test could not judge this comparison
+    (:attr:`clustermetrics.evaluation.paired.PairedScore.flags`);
     the p-values are then NaN, the run is neither near the best nor worse, and the others'
     adjustment counts only the comparisons judged."""
 
@@ -162,7 +156,8 @@ def compare(datasets: Sequence[Dataset], algorithms: str | Iterable[str] | None 
     each dataset's true number of classes, a sequence sweeps them (the others then run
     once per dataset). ``noise`` says how HDBSCAN's noise label -1 is scored: "cluster"
     (one cluster of its own), "singletons" (each noise point its own cluster) or "exclude"
-    (only the clustered points; see :mod:`clustermetrics.noise`). ``cache`` (a dict, reused
+    (only the clustered points; see :mod:`clustermetrics.inference.noise`). ``cache`` (a dict,
+    reused
     across calls) keeps the labels of algorithms whose result does not depend on the seed.
     ``progress`` shows a bar labelled ``desc`` (None: when stderr is a terminal).
     ``curves``: the agglomerative algorithms (ward, average) also score every cut of
@@ -244,7 +239,7 @@ def _run(dataset: Dataset, name: str, k: int | None, seed: int, keys: list[str],
     k_fit = k if k is not None else len(np.unique(dataset.y))
     fitted, fit_seconds, fit_warnings = _fit(dataset, name, k_fit, seed, max_pairwise, cache)
     labels, note = fitted.labels, fitted.note
-    # the noise rule of evaluate (clustermetrics.noise), all-noise labelings included:
+    # the noise rule of evaluate (clustermetrics.inference.noise), all-noise labelings included:
     # singletons score N one-item clusters, exclude has nothing left (an error)
     rewrite = noise != "cluster" and bool((labels == -1).any())
     if rewrite and noise == "exclude" and (labels == -1).all():
@@ -443,7 +438,7 @@ def _score(scores: dict[str, float], key: str) -> str:
 
 
 def runs_json(runs: Sequence[Run]) -> str:
-    """Strict JSON, one object per run (:mod:`clustermetrics._json`)."""
+    """Strict JSON, one object per run (:mod:`clustermetrics.render.json_text`)."""
     return dumps([r.to_dict() for r in runs])
 
 

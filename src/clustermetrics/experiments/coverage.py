@@ -5,7 +5,7 @@ true classes uniform over ``n_classes``; each item's predicted cluster is its cl
 probability ``keep``, else one of ``n_clusters`` clusters drawn uniformly. Its scores are
 the known truth. Then ``n_tables`` samples of ``n`` items each are drawn from it (items
 drawn independently, i.e. the sample's table is Multinomial(n, population table / N)),
-and every method of :data:`~clustermetrics.bootstrap.METHODS` builds its interval from
+and every method of :data:`~clustermetrics.inference.bootstrap.METHODS` builds its interval from
 the same ``n_boot`` replicates of each sample. Coverage is the share of samples whose
 interval holds the population score; its binomial standard error is
 sqrt(c (1 - c) / n_tables). Intervals carrying a flag are counted too, and also apart.
@@ -22,10 +22,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._json import dumps
-from .._progress import progress_bar
-from .._text import csv_text, named_twice
-from ..bootstrap import (
+from ..compute.progress import progress_bar
+from ..evaluation.evaluate import check_intervals, no_interval_lines, replicate_scores, score_values
+from ..inference.bootstrap import (
     METHODS,
     check_bootstrap_options,
     check_method,
@@ -35,10 +34,11 @@ from ..bootstrap import (
     jackknife_values,
     replicate_values,
 )
-from ..evaluate import check_intervals, no_interval_lines, replicate_scores, score_values
-from ..registry import METRICS, resolve_metrics
+from ..render.json_text import dumps
+from ..render.text import csv_text, named_twice
+from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
-from ._text import text_table
+from .plain_text import text_table
 
 __all__ = ["CoverageShape", "CoverageRow", "CoverageResult", "SHAPES", "DEFAULT_KEYS",
            "DEFAULT_SIZES", "coverage_study", "population_table"]

@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._text import find_column, named_twice, one_role
-from ..sources.files import is_parquet, no_sep_for_parquet, read_table_rows
+from ..io.files import is_parquet, no_sep_for_parquet, read_table_rows
+from ..render.text import find_column, named_twice, one_role
 from .halo import stellar_halo
 
 __all__ = ["Dataset", "overlapping_clusters", "stellar_halo", "load_dataset", "read_table",

@@ -57,7 +57,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .._progress import progress_bar
+from ..compute.progress import progress_bar
 
 __all__ = ["stellar_halo", "satellite_parameters", "cache_dir", "CACHE_ENV", "COLUMNS",
            "UNITS", "PAPER_SCALE"]

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._json import dumps
-from .._text import csv_text, visible
-from ..hierarchy import HierarchyScores, score_hierarchy
-from ..registry import METRICS
+from ..hierarchy.cuts import HierarchyScores, score_hierarchy
+from ..render.json_text import dumps
+from ..render.text import csv_text, visible
+from ..scores.registry import METRICS
 from . import plots
-from ._text import text_table
 from .datasets import Dataset
 from .html import Image, Section, Table
+from .plain_text import text_table
 
 __all__ = ["LINKAGE_METHODS", "MAX_LINKAGE_POINTS", "CurveResult", "linkage_tree",
            "score_curve", "curve_sections", "dataset_curve"]

@@ -7,7 +7,7 @@ A page is a title plus sections; a section is a heading and blocks, each a parag
 
 User text (labels, file and column names) reaches the page as the text tables and plots
 show it: control characters, line separators and bidi controls as Python escapes and
-backslashes doubled (:func:`clustermetrics._text.visible`), then HTML-escaped. A
+backslashes doubled (:func:`clustermetrics.render.text.visible`), then HTML-escaped. A
 :class:`Pre` block is a text table already, so it is only HTML-escaped.
 """
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from .._html import escape as _escape
-from .._html import text as _text
+from ..render.html import escape as _escape
+from ..render.html import text as _text
 
 __all__ = ["Pre", "Table", "Image", "Section", "render_page", "write_report"]
 

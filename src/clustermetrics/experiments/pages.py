@@ -3,16 +3,16 @@
 Each function turns results into :class:`~.html.Section` lists; :func:`.html.write_report`
 writes them. The "chosen run" shows its contingency table as a heatmap ordered by the
 optimal matching, a 2-D projection of the data coloured by the truth and by every
-algorithm, and its largest split and merge errors (:mod:`clustermetrics.diagnostics`).
+algorithm, and its largest split and merge errors (:mod:`clustermetrics.evaluation.diagnostics`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..diagnostics import diagnose
-from ..paired import PairedComparison
-from ..registry import METRICS
+from ..evaluation.diagnostics import diagnose
+from ..evaluation.paired import PairedComparison
+from ..scores.registry import METRICS
 from ..table import Contingency
 from . import plots
 from .chance import ChanceCurves, chance_text
@@ -75,7 +75,7 @@ def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Secti
 
 
 def _diagnostics_blocks(table: Contingency, top: int = 5) -> list[Block]:
-    """The ``top`` largest split and merge errors (clustermetrics.diagnostics)."""
+    """The ``top`` largest split and merge errors (clustermetrics.evaluation.diagnostics)."""
     diag = diagnose(table)
     splits = Table(["class", "size", "best cluster", "recall", "outside", "split over"],
                    [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split,

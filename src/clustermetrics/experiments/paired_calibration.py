@@ -24,14 +24,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._json import dumps
-from .._progress import progress_bar
-from .._text import csv_text, named_twice
-from ..bootstrap import check_level, check_seed
-from ..evaluate import check_intervals, no_interval_lines
-from ..paired import compare_clusterings
-from ..registry import resolve_metrics
-from ._text import text_table
+from ..compute.progress import progress_bar
+from ..evaluation.evaluate import check_intervals, no_interval_lines
+from ..evaluation.paired import compare_clusterings
+from ..inference.bootstrap import check_level, check_seed
+from ..render.json_text import dumps
+from ..render.text import csv_text, named_twice
+from ..scores.registry import resolve_metrics
+from .plain_text import text_table
 
 __all__ = ["CalibrationRow", "CalibrationResult", "DEFAULT_CLASSES", "DEFAULT_KEEPS",
            "DEFAULT_KEYS", "DEFAULT_SIZES", "null_labels", "paired_calibration"]

@@ -5,7 +5,7 @@ never open a window nor touch the global backend. Text is drawn as written: ever
 built and rendered with mathtext and TeX off (``text.parse_math`` and ``text.usetex``
 False), so a label such as ``cost $a^$`` is text, not a formula to parse; control
 characters in labels show as escapes, as in the text tables
-(:func:`clustermetrics._text.visible`).
+(:func:`clustermetrics.render.text.visible`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._html import HEATMAP_MAX_LINES, capped_counts
-from .._text import visible
-from ..metrics.recovery import recovery
-from ..registry import METRICS
+from ..render.html import HEATMAP_MAX_LINES, capped_counts
+from ..render.text import visible
+from ..scores.recovery import recovery
+from ..scores.registry import METRICS
 from ..table import Contingency
 
 __all__ = ["recovery_plot", "timing_plot", "chance_plot", "coverage_plot", "heatmap_plot",

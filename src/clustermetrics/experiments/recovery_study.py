@@ -32,21 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from .._json import dumps
-from .._text import csv_text, visible
-from ..bootstrap import check_seed
-from ..metrics.recovery import pseudo_recovery_rate_score, recovery
+from ..inference.bootstrap import check_seed
+from ..render.json_text import dumps
+from ..render.text import csv_text, visible
+from ..scores.recovery import pseudo_recovery_rate_score, recovery
 from ..table import Contingency
-from ._text import percent, seconds, text_table
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import Run, compare, runs_csv
-from .datasets import (
-    SIMULATED,
-    Dataset,
-    halo_description,
-    overlapping_clusters,
-    stellar_halo,
-)
+from .datasets import SIMULATED, Dataset, halo_description, overlapping_clusters, stellar_halo
+from .plain_text import percent, seconds, text_table
 from .timing import Timing, timing_text
 
 __all__ = ["Study", "DemoResult", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",

@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..metrics.recovery import recovery
+from ..scores.recovery import recovery
 from ..table import Contingency
-from ._text import percent, seconds, text_table
+from .plain_text import percent, seconds, text_table
 
 __all__ = ["Timing", "PAPER_ALGORITHM1_SECONDS", "dense_table", "sparse_table",
            "time_methods", "bruteforce_timing", "scaling_timing", "timing_text"]

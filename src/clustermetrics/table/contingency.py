@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._html import capped_counts, heatmap_table
-from .._html import text as html_text
+from ..render.html import capped_counts, heatmap_table
+from ..render.html import text as html_text
 from .counting import (
     aggregate,
     cell_groups,

@@ -8,7 +8,7 @@ is a class or cluster left without items: every per-table quantity (``n_samples`
 sizes are (B, R) and (B, C) arrays with zeros for the absent lines.
 
 The score functions run on a stack as they run on one table: the helpers they are written
-with (:mod:`clustermetrics.metrics._cells`, :mod:`clustermetrics.metrics._elementwise`)
+with (:mod:`clustermetrics.scores._cells`, :mod:`clustermetrics.scores._elementwise`)
 reduce over the last axis (per-line sums and maxima, per-table totals), so one formula
 gives one table's value or B tables' values in one vectorised pass; the few steps that are
 one problem per table (an assignment, an expected mutual information) loop over the tables
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._kernels import repeated
+from ..compute.dispatch import repeated
 from .contingency import Contingency
 
 if TYPE_CHECKING:  # typing_extensions is mypy's, not a runtime dependency
@@ -189,7 +189,7 @@ class TableStack:
 
     def record_undefined(self, mask: Any, value: Any) -> None:
         """The tables where ``mask`` holds are a 0/0 of the score being computed, whose
-        convention there is ``value`` (see :func:`~clustermetrics.metrics._elementwise.
+        convention there is ``value`` (see :func:`~clustermetrics.scores._elementwise.
         undefined_where`)."""
         shape = self.n_samples.shape
         self.undefined.append((np.broadcast_to(np.asarray(mask, dtype=bool), shape),
