@@ -12,7 +12,8 @@ import pytest
 import clustermetrics as cm
 from clustermetrics.compute import progress as _progress
 
-evaluation = sys.modules["clustermetrics.evaluate"]  # the module (the name is also a function)
+# the module (clustermetrics.evaluate is the function)
+evaluation = sys.modules["clustermetrics.evaluation.evaluate"]
 
 
 class _Terminal(io.StringIO):

@@ -3,12 +3,14 @@
 * ``reference/scores.md``: one entry per registered score, from the registry
   (``clustermetrics.METRICS``), each score's docstring and the peer tables of
   ``docs/peers.md``.
+* ``architecture.md``: the layers, read from the import graph (``tools/layers.py``).
 * ``gallery/*.png``: the HTML reports' figures, drawn by ``clustermetrics.experiments.plots``
   on small data.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import math
 import re
@@ -22,6 +24,7 @@ from clustermetrics.scores.registry import METRICS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLACEHOLDER = "<!-- score-reference -->"
+LAYERS = "<!-- layers -->"
 
 
 # ------------------------------------------------------------------ score reference
@@ -155,4 +158,15 @@ def on_files(files: Any, config: Any) -> Any:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if PLACEHOLDER in markdown:
         return markdown.replace(PLACEHOLDER, score_reference())
+    if LAYERS in markdown:
+        return markdown.replace(LAYERS, _layers().drawing())
     return markdown
+
+
+def _layers() -> Any:
+    """tools/layers.py (tools/ is no package: loaded from its path, as MkDocs loads this
+    hook)."""
+    spec = importlib.util.spec_from_file_location("layers", Path(__file__).with_name("layers.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

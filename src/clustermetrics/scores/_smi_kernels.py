@@ -30,7 +30,8 @@ from ._smi_expansion import (  # noqa: F401  (globals of the rebuilt functions)
 
 def _compiled(func, inner=True):
     """``func``'s code with this module's globals, compiled (cached machine code); inner:
-    called by the kernels here only (no entry point for Python: :func:`clustermetrics.compute.jit.kernel`)."""
+    called by the kernels here only (no entry point for Python:
+    :func:`clustermetrics.compute.jit.kernel`)."""
     rebuilt = types.FunctionType(func.__code__, globals(), func.__name__, func.__defaults__)
     rebuilt.__doc__, rebuilt.__qualname__ = func.__doc__, func.__qualname__
     return kernel(rebuilt, inner=inner)
