@@ -48,11 +48,11 @@ def test_numbers_read_back_and_missing_ones_are_empty(rows):
 
 
 def test_one_writer_writes_every_csv():
-    """No module but _text writes CSV with the csv module: a second writer is where a
+    """No module but render/text.py writes CSV with the csv module: a second writer is where a
     second way of writing a missing number comes from."""
     writers = []
     for path in SRC.rglob("*.py"):
-        if path.name == "_text.py":
+        if path.relative_to(SRC).as_posix() == "render/text.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and node.attr in ("writer", "DictWriter") \

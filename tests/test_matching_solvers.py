@@ -193,7 +193,7 @@ def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
         calls.append(n_cols)
         return None
 
-    monkeypatch.setattr(_assignment._kernels, "matching_kernel", lambda cells: gives_up)
+    monkeypatch.setattr(_assignment.compiled, "matching_kernel", lambda cells: gives_up)
     m = shaped_matrix("noise", 3, 30)
     m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
     r, c = np.nonzero(m)
