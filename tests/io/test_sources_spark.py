@@ -101,3 +101,15 @@ def test_cli_spark_keeps_the_terminal_quiet(tmp_path, capsys):
     assert main(args[3:-6] + ["memory"] + args[-5:]) == 0
     assert done.stdout == capsys.readouterr().out
     assert '"0.0"' not in done.stdout and "-0.0" not in done.stdout  # 0.0 as a number
+
+
+def test_a_read_without_a_session_leaves_the_callers_session_running(spark, tmp_path):
+    """A file read with the Spark engine and no session given uses the session running in
+    the process and leaves it running (it stops only a session it started itself)."""
+    from clustermetrics.cli import main
+
+    pq.write_table(pa.table({"t": [1, 1, 2], "p": [1, 2, 2]}), tmp_path / "d.parquet")
+    code = main(["score", str(tmp_path / "d.parquet"), "--true-col", "t", "--pred-col", "p",
+                 "--engine", "spark", "--metrics", "ari", "--format", "csv"])
+    assert code == 0
+    assert spark.range(3).count() == 3  # still running

@@ -88,9 +88,9 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
         parts = text_parts(files, sep, true_col, pred_col, drop_null, names, weight_col)
         for part in parts:
             _check_spark_can_read(part.layout)
-    own = spark is None
-    if own:
-        spark = _local_session()
+    own = False
+    if spark is None:  # the session running in this process, else one of our own
+        spark, own = _local_session()
     try:
         with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
             staged = stage(files, work)
@@ -108,8 +108,10 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
 
 
 def _local_session():
-    """A local SparkSession that keeps the terminal quiet: the JVM's own output (its log,
-    its warnings) goes to a log file, not to stderr, and Spark shows no progress bars."""
+    """(session, ours): the SparkSession active in this process (the caller's: never
+    stopped by us), else a local one of our own that keeps the terminal quiet: the JVM's
+    own output (its log, its warnings) goes to a log file, not to stderr, and Spark shows
+    no progress bars."""
     try:
         from pyspark import SparkContext
         from pyspark.sql import SparkSession
@@ -120,8 +122,11 @@ def _local_session():
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "8"))
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active, False
     if SparkContext._gateway is not None:  # a JVM runs already: its output goes where it goes
-        return builder.getOrCreate()
+        return builder.getOrCreate(), True
     # the JVM inherits stderr when it starts: it gets a log file instead, for its life
     log = os.path.join(tempfile.mkdtemp(prefix="clustermetrics-spark-"), "spark.log")
     sys.stderr.flush()
@@ -130,7 +135,7 @@ def _local_session():
         with open(log, "ab") as fh:
             os.dup2(fh.fileno(), 2)
         try:
-            return builder.getOrCreate()
+            return builder.getOrCreate(), True
         except Exception as exc:  # no Java, a JVM that does not start...
             raise ValueError(f"Spark could not start (is Java installed? `java -version`); "
                              f"its log: {log}: {_first_line(exc)}") from None

@@ -37,7 +37,6 @@ Better = Literal["higher", "lower"] | float  # MetricInfo.better
 
 # units in the last place within which a value of many tables is snapped to its range's end
 _SNAP_ULPS = 8
-_ROUNDING = 1e-9  # past an end by this much (relative) is a rounding
 
 
 class ScoreFunction(Protocol[R]):
@@ -177,18 +176,14 @@ def _within_range(values: np.ndarray, lower: float, upper: float) -> np.ndarray:
     """Many tables' values, computed in float64 arrays (one table's are exact quotients of
     exact sums), kept in the score's range [lower, upper]: a value within a few units in
     the last place of an end of the range is that end (a replicate of a perfect match
-    scores its perfect value, not one rounding below or above it), and a value past an
-    end by a rounding (a relative 1e-9) is that end. A value farther out is left as it
-    is: it is no rounding but the score of a table the range was not stated for (a
-    bootstrap replicate whose pair counts leave out the pairs of an item with its own
-    copies), and equals that table's score computed alone."""
+    scores its perfect value, not one rounding below or above it), and none lies outside
+    it (a bootstrap replicate's pair counts leave out the pairs of an item with its own
+    copies, which can put a pair score past its range: its interval stays in the range)."""
     for end in (lower, upper):
         if math.isfinite(end):
-            scale = max(abs(end), 1.0)
-            near = np.abs(values - end) <= _SNAP_ULPS * np.spacing(scale)
-            past = (values < end) if end == lower else (values > end)
-            values[near | (past & (np.abs(values - end) <= _ROUNDING * scale))] = end
-    return values
+            near = np.abs(values - end) <= _SNAP_ULPS * np.spacing(max(abs(end), 1.0))
+            values[near] = end
+    return np.clip(values, lower, upper, out=values)
 
 
 # --------------------------------------------------------------------------- options
