@@ -74,6 +74,7 @@ from .spec import (
     Integer,
     MetricInfo,
     Real,
+    ScoreFunction,
     ScoreUnavailable,
     Undefined,
     deprecated_alias,
@@ -388,7 +389,7 @@ def entropy(labels: Any, *, sample_weight: Any = None) -> float:
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
-@score(real=_REAL_INFO)
+@score(real=_REAL_INFO, reads=("information",))
 def mutual_info_score(table: Contingency) -> float:
     """Mutual information (nats) between two labellings.
 
@@ -410,7 +411,8 @@ def mutual_info_score(table: Contingency) -> float:
     return _info(table)[0]
 
 
-@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO)
+@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO,
+       reads=("information",))
 def normalized_mutual_info_score(table: Contingency, *,
                                  average_method: str = "arithmetic") -> float:
     """Normalised mutual information: MI / mean(H(U), H(V)).
@@ -635,7 +637,7 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
         exact[at[~done]] = False
     for b in np.flatnonzero(~exact & ~undefined):
         try:
-            out[b] = standardized_mutual_info_score.body(
+            out[b] = standardized_mutual_info_score.spec.body(
                 stack.table(int(b)), method=method, n_samples=n_samples,
                 random_state=random_state)
         except Undefined:
@@ -988,7 +990,7 @@ def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
                                    beta * homogeneity + completeness, 0.0))
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def homogeneity_score(table: Contingency) -> float:
     """Homogeneity: MI / H(truth), 1.0 when every cluster holds items of a single class.
 
@@ -1011,7 +1013,7 @@ def homogeneity_score(table: Contingency) -> float:
     return _share(table, 1)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def completeness_score(table: Contingency) -> float:
     """Completeness: MI / H(prediction), 1.0 when every class lies within a single cluster.
 
@@ -1033,7 +1035,7 @@ def completeness_score(table: Contingency) -> float:
     return _share(table, 2)
 
 
-@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO)
+@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO, reads=("information",))
 def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     """V-measure: weighted harmonic mean of homogeneity and completeness.
 
@@ -1061,7 +1063,7 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     return _v_measure(table, beta)
 
 
-@score(real=_REAL_INFO)
+@score(real=_REAL_INFO, reads=("information",))
 def variation_of_information_distance(table: Contingency) -> float:
     """Variation of information (Meila): VI = H(U) + H(V) - 2 MI = H(U|V) + H(V|U), in nats.
 
@@ -1084,7 +1086,7 @@ def variation_of_information_distance(table: Contingency) -> float:
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def normalized_variation_of_information_distance(table: Contingency) -> float:
     """Normalised variation of information: VI / H(U, V) = 1 - MI / H(U, V).
 
@@ -1112,7 +1114,7 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def normalized_information_distance(table: Contingency) -> float:
     """Normalised information distance: NID = 1 - MI / max(H(U), H(V)).
 
@@ -1269,7 +1271,7 @@ _ROMANO = "Romano, Bailey, Nguyen & Verspoor, ICML (2014)"
 _JERDEE = "Jerdee, Kirkley & Newman, Phys. Rev. E 110 (2024)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+def _entry(key: str, name: str, func: ScoreFunction[Any], lower: float, upper: float,
            reference: str, *, better: Better = "higher", symmetric: bool = True,
            adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
@@ -1318,7 +1320,7 @@ ENTRIES = [
            "Pearson (1900); aricode Chi2", perfect=None),
     _entry("smi", "Standardized mutual information", standardized_mutual_info_score,
            -math.inf, math.inf, _ROMANO, adjusted=True, perfect=None,
-           detail=standardized_mutual_info.body),
+           detail=standardized_mutual_info.spec.body),
     _entry("rmi", "Reduced mutual information (nats)", reduced_mutual_info_score, -math.inf,
            math.inf, _JERDEE, symmetric=False, adjusted=True, perfect=None),
     _entry("rnmi", "Normalized reduced MI (truth)", normalized_reduced_mutual_info_score,

@@ -38,6 +38,7 @@ from .spec import (
     Choice,
     MetricInfo,
     Real,
+    ScoreFunction,
     ScoreUnavailable,
     Significance,
     Undefined,
@@ -245,7 +246,7 @@ def pair_confusion_matrix(labels_true: Any, labels_pred: Any = None, *,
     return np.array(cells, dtype=dtype)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def rand_score(table: Contingency) -> float:
     """Rand index: share of item pairs on which the two labellings agree.
 
@@ -268,7 +269,8 @@ def rand_score(table: Contingency) -> float:
     return cast(float, agree / total)
 
 
-@score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS)
+@score(options={"random_model": _RANDOM_MODEL}, zero_division=True, real=_REAL_PAIRS,
+       reads=("pairs",))
 def adjusted_rand_score(table: Contingency, *, random_model: str = "perm") -> float:
     """Adjusted Rand index (Hubert & Arabie): the Rand index corrected for chance.
 
@@ -339,7 +341,7 @@ def _ari_one_sided(table: Contingency, model: str) -> float:
     return float((Fraction(tp + tn, m) - expected) / (1 - expected))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index: geometric mean of pair precision and pair recall.
 
@@ -362,7 +364,7 @@ def fowlkes_mallows_score(table: Contingency) -> float:
     return select(tp == 0, 0.0, sqrt(tp / (tp + fp)) * sqrt(tp / (tp + fn)))
 
 
-@score(zero_division=1.0, real=_REAL_PAIRS)
+@score(zero_division=1.0, real=_REAL_PAIRS, reads=("pairs",))
 def pair_precision_score(table: Contingency) -> float:
     """Pair precision (permetrics PrS): share of pairs joined by the prediction that are right.
 
@@ -386,7 +388,7 @@ def pair_precision_score(table: Contingency) -> float:
     return cast(float, tp / (tp + fp))
 
 
-@score(zero_division=1.0, real=_REAL_PAIRS)
+@score(zero_division=1.0, real=_REAL_PAIRS, reads=("pairs",))
 def pair_recall_score(table: Contingency) -> float:
     """Pair recall (permetrics ReS): share of truly co-clustered pairs the prediction keeps.
 
@@ -410,7 +412,7 @@ def pair_recall_score(table: Contingency) -> float:
 
 
 @score(options={"beta": Real("Weight of recall: beta > 1 weighs recall more.", low=0.0)},
-       zero_division=1.0, real=_REAL_PAIRS)
+       zero_division=1.0, real=_REAL_PAIRS, reads=("pairs",))
 def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     """Pair F-beta score: weighted harmonic mean of pair precision and pair recall.
 
@@ -436,7 +438,7 @@ def pair_f_score(table: Contingency, *, beta: float = 1.0) -> float:
     return cast(float, num / den)
 
 
-@score(zero_division=1.0, real=_REAL_PAIRS)
+@score(zero_division=1.0, real=_REAL_PAIRS, reads=("pairs",))
 def pair_jaccard_score(table: Contingency) -> float:
     """Pair Jaccard index: TP / (TP + FN + FP), in [0, 1].
 
@@ -459,7 +461,7 @@ def pair_jaccard_score(table: Contingency) -> float:
     return cast(float, tp / (tp + fn + fp))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def czekanowski_dice_score(table: Contingency) -> float:
     """Czekanowski-Dice index (Dice / Sorensen on pairs): 2a / (2a + b + c).
 
@@ -482,7 +484,7 @@ def czekanowski_dice_score(table: Contingency) -> float:
     return cast(float, 2 * a / (2 * a + b + c))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def kulczynski_score(table: Contingency) -> float:
     """Kulczynski index: mean of pair precision and pair recall, (a/(a+c) + a/(a+b)) / 2.
 
@@ -506,7 +508,7 @@ def kulczynski_score(table: Contingency) -> float:
     return cast(float, a * (2 * a + b + c) / (2 * (a + c) * (a + b)))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def mcnemar_score(table: Contingency) -> float:
     """McNemar statistic on pair counts, as clusterCrit: (d - c) / sqrt(d + c).
 
@@ -532,7 +534,7 @@ def mcnemar_score(table: Contingency) -> float:
     return with_sign(magnitude, d - c)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def phi_score(table: Contingency) -> float:
     """Phi coefficient (Pearson correlation of the pair indicators; Hubert's Gamma statistic).
 
@@ -560,7 +562,7 @@ def phi_score(table: Contingency) -> float:
     return with_sign(minimum(value, 1.0), num)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def rogers_tanimoto_score(table: Contingency) -> float:
     """Rogers-Tanimoto index: (a + d) / (a + d + 2(b + c)).
 
@@ -582,7 +584,7 @@ def rogers_tanimoto_score(table: Contingency) -> float:
     return cast(float, (a + d) / (a + d + 2 * (b + c)))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def russel_rao_score(table: Contingency) -> float:
     """Russel-Rao index: a / M, the share of all pairs that are together in both.
 
@@ -605,7 +607,7 @@ def russel_rao_score(table: Contingency) -> float:
     return cast(float, a / total)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def sokal_sneath1_score(table: Contingency) -> float:
     """Sokal-Sneath index 1: a / (a + 2(b + c)).
 
@@ -626,7 +628,7 @@ def sokal_sneath1_score(table: Contingency) -> float:
     return cast(float, a / (a + 2 * (b + c)))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def sokal_sneath2_score(table: Contingency) -> float:
     """Sokal-Sneath index 2 (clusterCrit's definition): (a + d) / (a + d + (b + c)/2).
 
@@ -647,7 +649,7 @@ def sokal_sneath2_score(table: Contingency) -> float:
     return cast(float, 2 * (a + d) / (2 * (a + d) + b + c))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def southwood_score(table: Contingency) -> float:
     """Southwood index: a / (b + c), pairs joined by both over pairs on which they disagree.
 
@@ -670,7 +672,7 @@ def southwood_score(table: Contingency) -> float:
     return cast(float, a / (b + c))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def kendall_tau_score(table: Contingency) -> float:
     """Kendall's tau on pairs, as permetrics TauS: (s+ - s-) / sqrt(M (M - a)).
 
@@ -698,7 +700,7 @@ def kendall_tau_score(table: Contingency) -> float:
     return with_sign(sqrt(num * num / den_sq), num)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def gamma_score(table: Contingency) -> float:
     """Gamma, as permetrics GAS: 2 RI - 1 = (a + d - b - c) / M.
 
@@ -719,7 +721,7 @@ def gamma_score(table: Contingency) -> float:
     return cast(float, (a + d - b - c) / total)
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def g_plus_distance(table: Contingency) -> float:
     """G-plus, as permetrics GPS: 1 - RI = (b + c) / M, the share of discordant pairs.
 
@@ -741,7 +743,7 @@ def g_plus_distance(table: Contingency) -> float:
     return cast(float, (b + c) / (a + b + c + d))
 
 
-@score(zero_division=True, real=_REAL_PAIRS)
+@score(zero_division=True, real=_REAL_PAIRS, reads=("pairs",))
 def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
     """Fowlkes-Mallows index adjusted for chance (Hubert & Arabie 1985).
 
@@ -913,7 +915,7 @@ def standardized_rand_score(table: Contingency) -> float:
     measures", JMLR 17 (2016); Hubert & Arabie, J. Classification 2 (1985).
     """
     if is_stack(table):  # exact rational moments of each table's margins
-        return one_by_one(table, standardized_rand_score.body)
+        return one_by_one(table, standardized_rand_score.spec.body)
     m = _moments(table)
     if m.variance == 0:
         raise Undefined(0.0, "the standardized Rand index is undefined (0/0): the margins "
@@ -1003,7 +1005,7 @@ _DESGRAUPES = "Desgraupes, Clustering indices, clusterCrit (2013)"
 _PERM = "permetrics (Thieu, 2024)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+def _entry(key: str, name: str, func: ScoreFunction[Any], lower: float, upper: float,
            reference: str, *, better: Better = "higher", symmetric: bool = True,
            adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=PAIR, lower=lower, upper=upper,
