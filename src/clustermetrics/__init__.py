@@ -28,7 +28,6 @@ from .scores.bcubed import (
 )
 from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
 from .scores.information import (
-    StandardizedMI,
     adjusted_mutual_info_score,
     ami_geometric_score,
     ami_max_score,
@@ -48,12 +47,8 @@ from .scores.information import (
     nmi_min_score,
     normalized_information_distance,
     normalized_mutual_info_score,
-    normalized_reduced_mutual_info_score,
     normalized_variation_of_information,
     normalized_variation_of_information_distance,
-    reduced_mutual_info_score,
-    standardized_mutual_info,
-    standardized_mutual_info_score,
     v_measure_score,
     variation_of_information,
     variation_of_information_distance,
@@ -105,6 +100,10 @@ from .scores.recovery import (
     recovery_rate,
     recovery_rate_score,
 )
+from .scores.reduced_information import (
+    normalized_reduced_mutual_info_score,
+    reduced_mutual_info_score,
+)
 from .scores.registry import METRICS, MetricInfo
 from .scores.set_matching import (
     best_match_f_score,
@@ -132,6 +131,11 @@ from .scores.set_matching import (
     set_matching_f_score,
 )
 from .scores.spec import ScoreUnavailable, UndefinedMetricError
+from .scores.standardized_information import (
+    StandardizedMI,
+    standardized_mutual_info,
+    standardized_mutual_info_score,
+)
 from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [
