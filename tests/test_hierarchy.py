@@ -26,7 +26,7 @@ from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
 from clustermetrics.hierarchy.cuts import _level_stats, _Levels, as_merges, cut_labels
 from clustermetrics.scores._elementwise import select, undefined_where
 from clustermetrics.scores._entropies import _info
-from clustermetrics.scores.pair_counting import PairCounts, _pairs
+from clustermetrics.scores.pair_table import PairCounts, _pairs
 from clustermetrics.scores.registry import METRICS
 from clustermetrics.scores.spec import MetricInfo
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import clustermetrics as cm
 from clustermetrics.hierarchy import cuts as hierarchy_module
 from clustermetrics.scores._entropies import _info
-from clustermetrics.scores.pair_counting import _pairs
+from clustermetrics.scores.pair_table import _pairs
 from clustermetrics.scores.registry import METRICS
 from clustermetrics.scores.spec import STATISTICS, MetricInfo
 

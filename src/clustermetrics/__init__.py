@@ -63,8 +63,8 @@ from .scores.marxer_purwins import (
     marxer_purwins_recall,
     marxer_purwins_recall_score,
 )
+from .scores.pair_chance import modified_adjusted_rand_score, rand_moments, standardized_rand_score
 from .scores.pair_counting import (
-    PairCounts,
     adjusted_fowlkes_mallows_score,
     adjusted_rand_score,
     czekanowski_dice_score,
@@ -75,23 +75,19 @@ from .scores.pair_counting import (
     kendall_tau_score,
     kulczynski_score,
     mcnemar_score,
-    modified_adjusted_rand_score,
-    pair_confusion_matrix,
-    pair_counts,
     pair_f_score,
     pair_jaccard_score,
     pair_precision_score,
     pair_recall_score,
     phi_score,
-    rand_moments,
     rand_score,
     rogers_tanimoto_score,
     russel_rao_score,
     sokal_sneath1_score,
     sokal_sneath2_score,
     southwood_score,
-    standardized_rand_score,
 )
+from .scores.pair_table import PairCounts, pair_confusion_matrix, pair_counts
 from .scores.recovery import (
     Recovery,
     pseudo_recovery_rate,

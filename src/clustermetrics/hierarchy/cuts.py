@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..scores._entropies import _entropy_of_sizes, conditional_entropy_terms, entropy_terms
-from ..scores.pair_counting import PairCounts
+from ..scores.pair_table import PairCounts
 from ..scores.registry import METRICS, resolve_metrics
 from ..scores.spec import MetricInfo, Undefined
 from ..table import Contingency

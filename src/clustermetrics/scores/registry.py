@@ -18,6 +18,7 @@ from . import (
     element_centric,
     information,
     marxer_purwins,
+    pair_chance,
     pair_counting,
     recovery,
     reduced_information,
@@ -40,8 +41,9 @@ def register(entry: MetricInfo) -> MetricInfo:
 
 
 # the modules of every family, in the order of the metric table
-_FAMILIES = (pair_counting, information, standardized_information, reduced_information,
-             recovery, set_matching, marxer_purwins, bcubed, element_centric)
+_FAMILIES = (pair_counting, pair_chance, information, standardized_information,
+             reduced_information, recovery, set_matching, marxer_purwins, bcubed,
+             element_centric)
 
 for _module in _FAMILIES:
     for _entry in _module.ENTRIES:
