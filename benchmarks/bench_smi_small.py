@@ -1,5 +1,5 @@
 """Exact SMI variance on small tables with large counts: the windowed sums against the
-previous dense tabulation (tests/smi_dense_reference.py, where it fits in memory), and
+previous dense tabulation (tests/support/smi_dense_reference.py, where it fits in memory), and
 what ``method="auto"`` picks, in one process.
 
     python benchmarks/bench_smi_small.py
@@ -15,9 +15,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
+from smi_dense_reference import dense_exact_variance  # noqa: E402
+
 import clustermetrics as cm  # noqa: E402
 from clustermetrics.scores import _smi
-from smi_dense_reference import dense_exact_variance  # noqa: E402
 
 TABLES = [  # (table, whether the dense tabulation fits: ~8 (max size)^2 bytes)
     ([[4000, 3], [5, 600]], True),

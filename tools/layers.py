@@ -3,7 +3,7 @@
 Each package under ``src/clustermetrics`` (a module at the root counts as its own) is a
 node; a module-level import of ours from one package into another is an edge. The graph
 must be acyclic; a package's layer is one more than the highest layer it imports (0 for
-one that imports none of ours). ``tests/test_architecture.py`` checks the rules on this
+one that imports none of ours). ``tests/project/test_architecture.py`` checks the rules on this
 graph and ``docs/architecture.md`` shows :func:`drawing` (a build hook writes it).
 """
 

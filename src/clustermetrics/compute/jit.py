@@ -5,7 +5,7 @@ argument to the one type each kernel is compiled for).
 numba keeps a cached function's machine code next to its source (``__pycache__``) where
 that is writable, else in the user's cache directory (``$XDG_CACHE_HOME/numba``, or
 ``~/.cache/numba``), or where ``NUMBA_CACHE_DIR`` says; a read-only site-packages is
-therefore fine (tests/test_kernel_compile.py). Where none of these is writable (a
+therefore fine (tests/compute/test_kernel_compile.py). Where none of these is writable (a
 read-only image whose home directory is read-only too) numba refuses to define a cached
 function at all. The kernels then keep their code in a directory of this user's own under
 the temporary directory, created private (mode 0o700) and used only while it is (not
@@ -47,7 +47,7 @@ def kernel(func: Callable[..., Any] | None = None, *, inner: bool = False,
     numba builds no C entry point (a wrapper for C callers, which none of ours has).
     ``inner=True``: a function that only other kernels call. numba then builds no entry
     point for Python callers either, a tenth of a small function's compile time: a call
-    from Python would crash the interpreter, so tests/test_kernel_compile.py checks that
+    from Python would crash the interpreter, so tests/compute/test_kernel_compile.py checks that
     every use of one is inside a kernel. numba's inlining (``inline="always"``) is not
     offered: it types the inlined code again at every call (the hierarchy's helpers
     compiled ~0.3 s slower inlined), and LLVM inlines small kernels all the same."""
@@ -148,7 +148,7 @@ try:  # numba's compiler passes (numba.core.untyped_passes and typed_passes, 0.5
         inline (:func:`kernel` takes no ``inline``), branches on constants, and the
         rewrites of array expressions, constant indices and semantic constants
         (optimisations for code the kernels do not have). Code that needs one of them
-        fails to compile here rather than compiling otherwise (tests/test_kernel_compile.py
+        fails to compile here rather than compiling otherwise (tests/compute/test_kernel_compile.py
         compiles every kernel). The passes left type, lower
         and optimise as numba's own do, in about a tenth less time (numba 0.68)."""
 

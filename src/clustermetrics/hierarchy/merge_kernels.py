@@ -3,7 +3,7 @@
 when the tree is large enough to repay compiling or loading it.
 
 The same Python source is compiled, so both paths do the same operations in the same
-order; tests/test_hierarchy.py checks that their outputs are identical. Only the map from
+order; tests/hierarchy/test_hierarchy.py checks that their outputs are identical. Only the map from
 a cell's key (column * n_classes + class) to its entry differs: here an open-addressing
 hash table in one int64 array (slot i: key at 2 i, -1 when free, and its entry at
 2 i + 1: one cache line per probe), linear probing, deletion by backward shift (no

@@ -1,7 +1,8 @@
 """numba sparse maximum-weight matching of :mod:`.metrics._assignment`; loaded only through
 :mod:`clustermetrics.compute.dispatch`, when the work repays compiling or loading it.
 
-The solver's result is checked against scipy's and brute force in tests/test_matching_solvers.py.
+The solver's result is checked against scipy's and brute force in
+tests/matching/test_matching_solvers.py.
 """
 
 from __future__ import annotations

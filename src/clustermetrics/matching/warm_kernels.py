@@ -20,7 +20,7 @@ counts 0.08 s against 0.33 s; counts of tied blocks 0.08 s against 0.13 s). Larg
 (rounded benefits, finished by the exact phases: recall weights of tied blocks, where the
 phases win) go back to the cold solver.
 
-Checked against the cold solver and scipy in tests/test_matching_warm.py.
+Checked against the cold solver and scipy in tests/matching/test_matching_warm.py.
 """
 
 from __future__ import annotations

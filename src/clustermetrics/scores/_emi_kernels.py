@@ -2,7 +2,7 @@
 through :mod:`clustermetrics.compute.dispatch`, when the work repays compiling or loading it.
 
 It computes exactly what the numpy walk in :mod:`._emi` computes (same recurrences, same
-tail bound, same exact integer arithmetic); tests/test_fast_paths_eval.py compares them.
+tail bound, same exact integer arithmetic); tests/compute/test_fast_paths_eval.py compares them.
 """
 
 from __future__ import annotations

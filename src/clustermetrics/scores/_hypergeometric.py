@@ -31,7 +31,7 @@ The expected mutual information needs this for many pairs at once, so
 point, vectorised over the pairs, with the central moments from a recurrence (Stein's
 identity for the pmf, see :func:`central_moment_ratios`) instead of exact integers: ~1.5 us
 a pair at K = 27 whatever N, equal to the exact-integer expansion to ~1e-15 relative
-(tests/test_hypergeometric.py). The integer version is kept as the reference.
+(tests/scores/test_hypergeometric.py). The integer version is kept as the reference.
 """
 
 from __future__ import annotations

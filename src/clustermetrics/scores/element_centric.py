@@ -8,7 +8,7 @@ of S_u over items.
 For a partition the walk from u reaches every member of its cluster C(u) with equal
 probability after one cluster visit, and the affinity p_u is uniform on C(u) whatever the
 restart parameter alpha (clusim's ``element_sim`` gives the same value for every alpha;
-tests/test_element_centric.py checks this). For u in cell (i, j), with a = |true class|,
+tests/scores/test_element_centric.py checks this). For u in cell (i, j), with a = |true class|,
 b = |cluster|, n = |intersection|, the L1 distance of two uniform distributions is
 
     sum_v |p1 - p2| = n |1/a - 1/b| + (a - n)/a + (b - n)/b = 2 - 2 n / max(a, b),

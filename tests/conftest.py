@@ -1,0 +1,17 @@
+"""Fixtures shared by the whole test run."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def spark_session():
+    """One local Spark session for every Spark test of the run (a JVM starts once): each
+    module sets the shuffle partitions it wants (a runtime setting) through its ``spark``
+    fixture."""
+    from spark_session import local_spark  # pyspark only where a Spark test runs
+
+    session = local_spark("clustermetrics-tests", cores=2)
+    yield session
+    session.stop()

@@ -1,0 +1,52 @@
+"""The documentation stays true: the metric table is the registry's, the quick start is two
+commands, and no page names a score count that would go stale."""
+
+import re
+from pathlib import Path
+
+from clustermetrics.scores.registry import markdown_table
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+SCORES_PAGE = DOCS / "guide" / "scores.md"
+
+
+def test_metric_table_matches_registry():
+    text = SCORES_PAGE.read_text()
+    block = re.search(r"<!-- metrics-table:start -->\n(.*?)\n?<!-- metrics-table:end -->",
+                      text, re.S)
+    assert block, "metrics-table markers missing"
+    assert block.group(1).strip() == markdown_table().strip()
+
+
+def test_quick_start_has_exactly_demo_and_test():
+    for path, heading in ((README, "## Quick start"), (DOCS / "getting-started.md",
+                                                       "## Two commands")):
+        section = path.read_text().split(heading, 1)[1].split("\n## ", 1)[0]
+        commands = re.findall(r"^make \w+", section, re.M)
+        assert commands == ["make demo", "make test"], path
+
+
+def test_prose_names_no_score_count_that_would_go_stale():
+    """Adding a score must not make the docs wrong: they say "every registered score";
+    a count appears only with a measurement, marked as the count of that time."""
+    for path in [README, *DOCS.rglob("*.md")]:
+        counts = re.findall(
+            r"\b(?:all|the) \d+ (?:registered )?scores\b(?! \(as registered then\))",
+            path.read_text())
+        assert counts == [], path
+
+
+def test_every_registered_score_is_in_the_score_reference():
+    """The reference page is generated at build time; its generator covers the registry."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "tools" / "docs_hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    page = hooks.score_reference()
+    from clustermetrics import METRICS
+
+    for key, entry in METRICS.items():
+        assert f"## `{key}`: {entry.name} {{#{key}}}" in page
