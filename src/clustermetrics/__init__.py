@@ -28,7 +28,6 @@ from .scores.bcubed import (
 )
 from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
 from .scores.information import (
-    StandardizedMI,
     adjusted_mutual_info_score,
     ami_geometric_score,
     ami_max_score,
@@ -48,12 +47,8 @@ from .scores.information import (
     nmi_min_score,
     normalized_information_distance,
     normalized_mutual_info_score,
-    normalized_reduced_mutual_info_score,
     normalized_variation_of_information,
     normalized_variation_of_information_distance,
-    reduced_mutual_info_score,
-    standardized_mutual_info,
-    standardized_mutual_info_score,
     v_measure_score,
     variation_of_information,
     variation_of_information_distance,
@@ -68,8 +63,8 @@ from .scores.marxer_purwins import (
     marxer_purwins_recall,
     marxer_purwins_recall_score,
 )
+from .scores.pair_chance import modified_adjusted_rand_score, rand_moments, standardized_rand_score
 from .scores.pair_counting import (
-    PairCounts,
     adjusted_fowlkes_mallows_score,
     adjusted_rand_score,
     czekanowski_dice_score,
@@ -80,23 +75,19 @@ from .scores.pair_counting import (
     kendall_tau_score,
     kulczynski_score,
     mcnemar_score,
-    modified_adjusted_rand_score,
-    pair_confusion_matrix,
-    pair_counts,
     pair_f_score,
     pair_jaccard_score,
     pair_precision_score,
     pair_recall_score,
     phi_score,
-    rand_moments,
     rand_score,
     rogers_tanimoto_score,
     russel_rao_score,
     sokal_sneath1_score,
     sokal_sneath2_score,
     southwood_score,
-    standardized_rand_score,
 )
+from .scores.pair_table import PairCounts, pair_confusion_matrix, pair_counts
 from .scores.recovery import (
     Recovery,
     pseudo_recovery_rate,
@@ -104,6 +95,10 @@ from .scores.recovery import (
     recovery,
     recovery_rate,
     recovery_rate_score,
+)
+from .scores.reduced_information import (
+    normalized_reduced_mutual_info_score,
+    reduced_mutual_info_score,
 )
 from .scores.registry import METRICS, MetricInfo
 from .scores.set_matching import (
@@ -132,6 +127,11 @@ from .scores.set_matching import (
     set_matching_f_score,
 )
 from .scores.spec import ScoreUnavailable, UndefinedMetricError
+from .scores.standardized_information import (
+    StandardizedMI,
+    standardized_mutual_info,
+    standardized_mutual_info_score,
+)
 from .table import Contingency, as_contingency, contingency_matrix
 
 __all__ = [

@@ -20,6 +20,7 @@ from scipy.cluster.hierarchy import linkage
 import clustermetrics as cm
 from clustermetrics.compute import dispatch as _kernels
 from clustermetrics.hierarchy.cuts import _level_stats
+from clustermetrics.scores.spec import ScoreSpec
 
 
 def _label_functions() -> dict[str, bool]:
@@ -32,7 +33,7 @@ def _label_functions() -> dict[str, bool]:
             continue
         params = list(inspect.signature(obj).parameters)
         if params[:1] in (["labels_true"], ["labels"]):
-            out[name] = hasattr(obj, "body")
+            out[name] = isinstance(getattr(obj, "spec", None), ScoreSpec)
     return out
 
 

@@ -25,8 +25,8 @@ from clustermetrics.hierarchy import cuts as hierarchy_module
 from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
 from clustermetrics.hierarchy.cuts import _level_stats, _Levels, as_merges, cut_labels
 from clustermetrics.scores._elementwise import select, undefined_where
-from clustermetrics.scores.information import _info
-from clustermetrics.scores.pair_counting import PairCounts, _pairs
+from clustermetrics.scores._entropies import _info
+from clustermetrics.scores.pair_table import PairCounts, _pairs
 from clustermetrics.scores.registry import METRICS
 from clustermetrics.scores.spec import MetricInfo
 
@@ -276,7 +276,7 @@ def test_a_score_reading_more_on_some_branch_falls_back_to_chosen_cuts(monkeypat
     # MARI reads the cells whenever the labellings disagree; declared updatable by
     # mistake it must still come out right, computed from scratch at the chosen cuts
     updatable = dict(hierarchy_module._updatable())
-    updatable["mari"] = (True, False)
+    updatable["mari"] = ("pairs",)
     monkeypatch.setattr(hierarchy_module, "_updatable", lambda: updatable)
     Z = linkage(np.arange(12.0)[:, None] ** 1.5, "single")
     truth = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
@@ -354,40 +354,34 @@ def test_every_updatable_score_runs_on_arrays_as_on_each_table(tables):
     # where the counts are float64
     levels = levels_of(tables)
     exact_ints = levels._pairs.tp.dtype == object
+    one = hierarchy_module._Level(levels.n_samples, levels.n_classes, 0, 0, None, None)
+    each = (levels.n_clusters.tolist(), levels.nnz.tolist(),
+            list(map(PairCounts._make, zip(*levels._pairs, strict=True))),
+            list(zip(levels._info[0].tolist(), [levels._info[1]] * len(tables),
+                     levels._info[2].tolist(), strict=True)))
     for key in UPDATABLE:
-        try:
-            got = METRICS[key].compute_many(levels)
-        except Exception:  # noqa: BLE001 (checked below: only a 0/0 on Python ints)
-            got = None
-        if got is None and exact_ints:  # a 0/0 on Python ints: then level by level
-            one = hierarchy_module._Level(levels.n_samples, levels.n_classes, 0, 0, None, None)
-            got = hierarchy_module._values(
-                METRICS[key], one, levels.n_clusters.tolist(), levels.nnz.tolist(),
-                list(map(PairCounts._make, zip(*levels._pairs, strict=True))),
-                list(zip(levels._info[0].tolist(), [levels._info[1]] * len(tables),
-                         levels._info[2].tolist(), strict=True)))
-        assert got is not None, f"{key} does not run on arrays: write it with " \
-            "clustermetrics.scores._elementwise (select, ratio, undefined_where, ...)"
-        for table, value in zip(tables, got.tolist(), strict=True):
+        by_level = hierarchy_module._values(METRICS[key], one, *each)
+        # Python ints (pair counts past 2^53) go level by level: numpy raises at their 0/0
+        arrays = None if exact_ints and "pairs" in METRICS[key].spec.reads \
+            else METRICS[key].compute_many(levels)
+        for i, table in enumerate(tables):
             want = METRICS[key].compute(table)[0]
-            assert math.isclose(value, want, rel_tol=1e-12, abs_tol=1e-12), (key, value, want)
+            for got in (by_level, arrays):
+                if got is not None:
+                    assert math.isclose(got[i], want, rel_tol=1e-12, abs_tol=1e-12), \
+                        (key, got[i], want)
 
 
 @settings(max_examples=15, deadline=None)
 @given(trees(max_n=30))
-def test_level_by_level_fallback_equals_all_at_once(case):
-    # the loop that calls a score on one level at a time (Python ints: exact pair counts)
+def test_level_by_level_equals_all_at_once(case):
+    # pair counts as Python ints (as past 2^53) take the loop that calls a score on one
+    # level at a time: the same values as the arrays of float64 counts
     children, truth = case
     fast = cm.score_hierarchy(truth, children, UPDATABLE)
-    original = MetricInfo.compute_many
-
-    def not_on_arrays(entry, levels):
-        raise TypeError("not written for arrays")
-    MetricInfo.compute_many = not_on_arrays
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hierarchy_module, "_FLOAT_EXACT", 1)
         slow = cm.score_hierarchy(truth, children, UPDATABLE)
-    finally:
-        MetricInfo.compute_many = original
     for key in UPDATABLE:
         np.testing.assert_allclose(fast.values[key], slow.values[key], rtol=0, atol=1e-12)
 
@@ -416,8 +410,8 @@ def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
         undefined_where(table, k % 3 == 0, 5.0, "multiple of three")
         return k / 100
 
-    func = SimpleNamespace(body=body, finite_default=finite_default)
-    entry = SimpleNamespace(func=func, options={}, lower=-math.inf, upper=math.inf)
+    spec = SimpleNamespace(body=body, finite_default=finite_default)
+    entry = SimpleNamespace(spec=spec, options={}, lower=-math.inf, upper=math.inf)
     ks = np.arange(1, 13)
     for n in (12, 7):
         one = hierarchy_module._Level(n, 2, 0, 0, None, None)
@@ -431,7 +425,8 @@ def test_all_at_once_follows_the_one_table_zero_division_rules(finite_default):
 
 # ------------------------------------------------------------------ information precision
 # every updatable score that reads (MI, H(truth), H(prediction))
-INFORMATION = [key for key, (_, info) in hierarchy_module._updatable().items() if info]
+INFORMATION = [key for key, reads in hierarchy_module._updatable().items()
+               if "information" in reads]
 
 
 def skewed_truth(n: int, outliers: list[int], n_classes: int) -> np.ndarray:

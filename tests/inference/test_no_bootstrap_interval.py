@@ -19,7 +19,7 @@ import clustermetrics as cm
 from clustermetrics.scores.registry import METRICS
 
 # getattr: collected (and failing test by test) on code without the declaration too
-NO_INTERVAL = [k for k, m in METRICS.items() if getattr(m, "no_bootstrap", None) is not None]
+NO_INTERVAL = [k for k, m in METRICS.items() if m.no_bootstrap is not None]
 
 
 def _labels(n=60, seed=3):
@@ -132,7 +132,7 @@ def test_the_rule_follows_the_declaration_not_the_key(monkeypatch):
 
     def declared(*args, **kwargs):
         return fmi.func(*args, **kwargs)
-    declared.no_bootstrap = "a test reason"
+    declared.spec = dataclasses.replace(fmi.spec, no_bootstrap="a test reason")
     monkeypatch.setitem(METRICS, "fmi", dataclasses.replace(fmi, func=declared))
     t, p = _labels()
     with pytest.raises(ValueError, match="fmi .* has no bootstrap interval.*a test reason"):

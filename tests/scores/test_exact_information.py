@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.scores.information import _entropy_of_sizes
+from clustermetrics.scores._entropies import _entropy_of_sizes
 
 EPS = 2.0**-52
 SETTINGS = settings(max_examples=60, deadline=None)

@@ -270,7 +270,7 @@ def test_every_score_computes_or_refuses_real_masses_naming_sample_weight():
     assert sorted(message.split(" left out: ")[0].split(", ")) == sorted(refused)
     assert "the table holds real-valued masses" in message and "\n" not in message
     for key in refused:
-        assert METRICS[key].func.needs in message, key
+        assert METRICS[key].spec.needs in message, key
     assert set(report.keys()) == set(METRICS) - refused
     with pytest.raises(ScoreUnavailable, match="sample_weight"):
         cm.evaluate(t, p, ["ari", "ami"], sample_weight=w)

@@ -15,7 +15,7 @@ from smi_reference import mi_law
 
 import clustermetrics as cm
 from clustermetrics import Contingency, UndefinedMetricError
-from clustermetrics.scores import _reduced, _smi, information
+from clustermetrics.scores import _reduced, _smi, standardized_information
 
 sizes = st.lists(st.integers(1, 4), min_size=2, max_size=3)
 
@@ -105,8 +105,8 @@ def test_auto_falls_back_to_monte_carlo(monkeypatch):
     t, p = _noisy(200, 5, 5, seed=2)
     assert cm.standardized_mutual_info(t, p).method == "exact"
     # the exact variance is cheaper than 20 random tables here: price it out of reach
-    monkeypatch.setattr(information, "_SMI_EXACT_BUDGET", 10.0)
-    monkeypatch.setattr(information, "_SMI_EXACT_PREFERENCE", 0.0)
+    monkeypatch.setattr(standardized_information, "_SMI_EXACT_BUDGET", 10.0)
+    monkeypatch.setattr(standardized_information, "_SMI_EXACT_PREFERENCE", 0.0)
     result = cm.standardized_mutual_info(t, p, n_samples=50)
     assert result.method == "monte_carlo" and result.n_samples == 50
     report = cm.evaluate(t, p, "smi")

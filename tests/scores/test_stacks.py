@@ -14,7 +14,7 @@ import clustermetrics as cm
 from clustermetrics.evaluation.evaluate import replicate_scores, score_values
 from clustermetrics.inference.bootstrap import replicate_table
 from clustermetrics.matching import greedy as _greedy
-from clustermetrics.scores.pair_counting import copy_pairs, leave_out_copies
+from clustermetrics.scores.pair_table import copy_pairs, leave_out_copies
 from clustermetrics.table.stack import TableStack
 
 BOOTSTRAPPED = [k for k, e in cm.METRICS.items() if e.no_bootstrap is None]

@@ -26,7 +26,7 @@ from ..inference.bootstrap import (
 )
 from ..inference.noise import check_noise_mode, noise_in_replicate, with_noise
 from ..inference.permutation import check_permutation_options, permutation_tests
-from ..scores.pair_counting import copy_pairs, leave_out_copies
+from ..scores.pair_table import copy_pairs, leave_out_copies
 from ..scores.registry import METRICS, resolve_metrics
 from ..scores.spec import ScoreUnavailable
 from ..table import REAL_MASSES, Contingency, as_contingency

@@ -9,15 +9,17 @@ columns. Merging the smaller column's cells into the larger one (small into larg
 all N - 1 levels cost O(N log N); see :mod:`clustermetrics.hierarchy.merge_loop` (compiled with
 numba where the tree is large enough to repay it, :mod:`clustermetrics.compute.dispatch`).
 
-Which scores update this way is read off the registry: a score qualifies when its
-function reads nothing of the table but the pair counts, (MI, H(truth), H(prediction)) and
-the table's sizes, checked by running it on a table that offers only those. Each level's
-value is then that same function of the level's sums, so it equals scoring the cut from
-scratch (pair counts exactly, as integers; entropies to a few units of the last place).
-The function is called once for all levels, on arrays of their sums (:class:`_Levels`):
-the score functions are written with :mod:`clustermetrics.scores._elementwise`, so one
-formula runs on one table's numbers and, vectorised, on arrays of many; a function that
-does not is called level by level instead.
+Which scores update this way is read off the registry: each score declares the
+sufficient statistics its function reads (``@score(reads=...)``,
+:attr:`~clustermetrics.scores.spec.ScoreSpec.reads`): the pair counts, (MI, H(truth),
+H(prediction)), or the table's sizes alone. Each level's value is then that same function
+of the level's sums, so it equals scoring the cut from scratch (pair counts exactly, as
+integers; entropies to a few units of the last place). The function is called once for
+all levels, on arrays of their sums (:class:`_Levels`): the score functions are written
+with :mod:`clustermetrics.scores._elementwise`, so one formula runs on one table's
+numbers and, vectorised, on arrays of many. Past 2^53 the pair counts are Python ints,
+on which numpy's arithmetic raises at a 0/0 instead of masking it: the scores reading
+them are then called level by level.
 The other scores (AMI, the matchings, ...) are computed from scratch, only at the cuts
 asked for: the ``n_clusters`` grid when one is given, the ``k`` cuts, and the best cuts of
 the updatable scores.
@@ -39,8 +41,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..scores.information import _entropy_of_sizes, _info, conditional_entropy_terms, entropy_terms
-from ..scores.pair_counting import PairCounts, _pairs
+from ..scores._entropies import _entropy_of_sizes, conditional_entropy_terms, entropy_terms
+from ..scores.pair_table import PairCounts
 from ..scores.registry import METRICS, resolve_metrics
 from ..scores.spec import MetricInfo, Undefined
 from ..table import Contingency
@@ -214,58 +216,17 @@ class _Level:
 def _value(entry: MetricInfo, level: Any) -> float:
     """The registered score's value on ``level`` under its default zero-division policy."""
     try:
-        return float(entry.func.body(level, **entry.options))
+        return float(entry.spec.body(level, **entry.options))
     except Undefined as undefined:
-        default = entry.func.finite_default
+        default = entry.spec.finite_default
         return float(undefined.value if default is None else default)
 
 
-def _probe_tables() -> list[Contingency]:
-    pairs = [([0, 0, 1, 1, 2, 2, 2, 3], [0, 1, 1, 1, 2, 2, 3, 3]),
-             ([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), ([0, 0, 1, 1], [5, 5, 7, 7]),
-             ([0, 1, 2, 3], [0, 0, 0, 0]), ([0, 0, 0, 0], [0, 1, 2, 3]),
-             ([0, 0, 1, 2], [0, 1, 1, 2]), ([0, 0], [1, 1]), ([4], [4])]
-    return [Contingency.from_labels(t, p) for t, p in pairs]
-
-
-def _table_level(table: Contingency) -> _Level:
-    return _Level(table.n_samples, table.n_classes, table.n_clusters, table.nnz,
-                  _pairs(table), _info(table))
-
-
-@functools.cache
-def _updatable() -> dict[str, tuple[bool, bool]]:
-    """Registry keys computable from the sufficient statistics -> (needs pair counts,
-    needs information), found by running each score on tables that offer only them and
-    comparing with its value on the full table."""
-    tables = _probe_tables()
-    out = {}
-    for key, entry in METRICS.items():
-        if entry.detail is not None or not hasattr(entry.func, "body"):
-            continue
-        needs = [False, False]
-        try:
-            for table in tables:
-                full = _table_level(table)
-                for which in range(2):  # what the score reads
-                    only = _Level(full.n_samples, full.n_classes, full.n_clusters, full.nnz,
-                                  None if which == 0 else full._pairs,
-                                  None if which == 1 else full._info)
-                    try:
-                        _value(entry, only)
-                    except Exception:  # it reads what the level does not offer
-                        needs[which] = True
-                try:
-                    got = _value(entry, full)
-                except Exception as exc:
-                    raise _NotSufficient(key) from exc
-                want = entry.compute(table)[0]
-                if not (got == want or (math.isnan(got) and math.isnan(want))):
-                    raise _NotSufficient(key)
-        except _NotSufficient:
-            continue
-        out[key] = (needs[0], needs[1])
-    return out
+def _updatable() -> dict[str, tuple[str, ...]]:
+    """Registry keys computable from the sufficient statistics -> the statistics each
+    reads, as its score declares them (``@score(reads=...)``)."""
+    return {key: entry.spec.reads for key, entry in METRICS.items()
+            if entry.spec.reads is not None}
 
 
 def updatable_metrics() -> list[str]:
@@ -507,7 +468,7 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
     if fast:
         values.update(_updatable_values(fast, updatable, codes, class_sizes, children, ks,
                                         weights))
-        # a score that read more than the statistics on a branch the probe did not reach
+        # a score that read more than it declares (on a branch its test did not reach)
         # is computed from scratch instead, at the chosen cuts
         slow += [key for key in fast if key not in values]
         fast = [key for key in fast if key in values]
@@ -596,7 +557,7 @@ def _point_weights(sample_weight: Any, n: int) -> np.ndarray:
     return w
 
 
-def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
+def _updatable_values(keys: list[str], updatable: dict[str, tuple[str, ...]],
                       codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarray,
                       ks: np.ndarray, weights: np.ndarray | None = None,
                       ) -> dict[str, np.ndarray]:
@@ -604,8 +565,8 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
     n = int(class_sizes.sum())  # the items: the points, or their total weight
     _check_points(n)
     stats = _level_stats(codes, class_sizes, children, weights)
-    want_pairs = any(updatable[key][0] for key in keys)
-    want_info = any(updatable[key][1] for key in keys)
+    want_pairs = any("pairs" in updatable[key] for key in keys)
+    want_info = any("information" in updatable[key] for key in keys)
     same_true = int((class_sizes * (class_sizes - 1) // 2).sum())
     all_pairs = n * (n - 1) // 2
     h_true = _entropy_of_sizes(class_sizes)
@@ -637,20 +598,19 @@ def _updatable_values(keys: list[str], updatable: dict[str, tuple[bool, bool]],
     lists = None
     for key in keys:
         try:
-            out[key] = METRICS[key].compute_many(levels)
-            continue
-        except Exception:  # noqa: BLE001 (not written for arrays: level by level instead)
-            pass
-        if lists is None:  # one table per level, for functions that do not take arrays
-            lists = (ks.tolist(), nnz.tolist(),
-                     [None] * ks.shape[0] if pairs is None else list(map(
-                         PairCounts._make, zip(*(x.tolist() for x in exact), strict=True))),
-                     [None] * ks.shape[0] if info is None else
-                     [(m, h_true, h) for m, h in zip(info[0].tolist(), info[2].tolist(),
-                                                      strict=True)])
-        try:
+            if not (all_pairs >= _FLOAT_EXACT and "pairs" in updatable[key]):
+                out[key] = METRICS[key].compute_many(levels)
+                continue
+            if lists is None:  # one table per level, exact Python ints
+                lists = (ks.tolist(), nnz.tolist(),
+                         [None] * ks.shape[0] if pairs is None else list(map(
+                             PairCounts._make, zip(*(x.tolist() for x in exact),
+                                                   strict=True))),
+                         [None] * ks.shape[0] if info is None else
+                         [(m, h_true, h) for m, h in zip(info[0].tolist(),
+                                                          info[2].tolist(), strict=True)])
             out[key] = _values(METRICS[key], _Level(n, n_classes, 0, 0, None, None), *lists)
-        except _NotSufficient:
+        except _NotSufficient:  # read more than it declares: computed at the chosen cuts
             continue
     return out
 
@@ -659,7 +619,7 @@ def _values(entry: MetricInfo, level: _Level, ks: list[int], nnzs: list[int], pa
             infos: list) -> np.ndarray:
     """:func:`_value` of every level, one ``level`` object refilled per cut (the score
     functions keep nothing of a table); the per-level loop is the hot one: kept lean."""
-    body, options, default = entry.func.body, entry.options, entry.func.finite_default
+    body, options, default = entry.spec.body, entry.options, entry.spec.finite_default
     n = len(ks)
     out = [0.0] * n
     i = 0

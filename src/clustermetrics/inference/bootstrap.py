@@ -44,7 +44,7 @@ import numpy as np
 from ..compute import dispatch as _kernels
 from ..compute import special as special
 from ..compute.threads import replicate_threads, scored_in_order
-from ..scores.pair_counting import copy_pairs, leave_out_copies
+from ..scores.pair_table import copy_pairs, leave_out_copies
 from ..table import Contingency
 
 __all__ = ["Interval", "Bootstrap", "bootstrap_intervals", "check_bootstrap_options",
@@ -340,7 +340,7 @@ def replicate_table(table: Contingency, counts: np.ndarray) -> Contingency:
     """The bootstrap replicate of ``table`` with cell counts ``counts`` (items drawn with
     replacement), whose pair-counting scores count pairs of distinct items: the pairs of
     an item with its own copies are left out
-    (:func:`~clustermetrics.scores.pair_counting.leave_out_copies`), else every pair score
+    (:func:`~clustermetrics.scores.pair_table.leave_out_copies`), else every pair score
     of a replicate is biased by ~1/(cell size), which at large N exceeds the sampling error
     and puts the intervals off their target."""
     replicate = table.with_counts(counts)

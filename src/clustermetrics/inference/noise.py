@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..scores.pair_counting import leave_out_copies
+from ..scores.pair_table import leave_out_copies
 from ..table import Contingency
 from ..table.factorize import sort_labels
 

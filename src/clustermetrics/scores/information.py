@@ -7,74 +7,51 @@ With p_i = a_i/N, q_j = b_j/N and p_ij = n_ij/N (natural logarithms, nats):
 
 the joint entropy H(U, V) = H(U) + H(V) - MI and the conditional H(U|V) = H(U) - MI.
 All are O(nnz) functions of the table; MI and the entropies are computed once per table
-and shared by every score, each cell's log taken of an exact integer ratio. AMI's expected
-MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case conventions, except
-the deviations the user guide lists.
-
-The standardized MI (Romano et al. 2014) divides MI - E[MI] by the standard deviation of
-MI under the same model (:mod:`._smi`). The reduced MI of Newman, Cantwell & Young (2020)
-needs the number of contingency tables with the given margins, whose exact count is #P-hard
-(Dyer, Kannan & Mount 1997); the Dirichlet-multinomial encoding of Jerdee, Kirkley & Newman
-(2024) replaces that count by a code length computed in O(nnz) (:mod:`._reduced`).
+and shared by every score (:mod:`._entropies`), each cell's log taken of an exact integer
+ratio. AMI's expected MI is :mod:`._emi`. Values match scikit-learn 1.9 with its edge-case
+conventions, except the deviations the user guide lists. The standardized MI is
+:mod:`.standardized_information`, the reduced MI :mod:`.reduced_information`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 import numpy as np
 
-from ..compute import dispatch as _kernels
 from ..table import Contingency, as_contingency
 from ..table.factorize import factorize
-from ..table.stack import Table, TableStack, is_stack
+from ..table.stack import is_stack
 from ..table.validation import as_label_array, check_same_length
-from . import compiled
 from ._cells import (
-    _CHUNK,
     accurate_sum,
-    cell_chunks,
     class_size_cells,
     cluster_size_cells,
     counts_float,
     exact_ints,
-    line_sizes,
     log_cluster_size_cells,
     log_counts,
     quotients,
-    scaled_masses,
-    scaled_total,
-    share_log_sum,
     total,
 )
-from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where, with_sign
+from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
 from ._emi import expected_mutual_information, expected_mutual_information_weighted
-from ._random_models import RANDOM_MODELS, cluster_size_weights
-from ._reduced import CodeSpec, Optimum, code_difference, distinct, minimise, stirling_excess
-from ._smi import (
-    EXACT_TERM_COST,
-    KERNEL_STEP_COST,
-    PYTHON_STEP_COST,
-    exact_cost,
-    exact_costs,
-    exact_variance,
-    exact_variances,
-    monte_carlo_variance,
-    s_of_counts,
-    sample_cost,
-    sample_costs,
+from ._entropies import (
+    _entropy_of_sizes,
+    _info,
+    _real_conditional,
+    _real_deviations,
 )
+from ._random_models import RANDOM_MODELS, cluster_size_weights
 from .spec import (
     INFO,
     Better,
     Choice,
-    Integer,
     MetricInfo,
     Real,
-    ScoreUnavailable,
+    ScoreFunction,
     Undefined,
     deprecated_alias,
     score,
@@ -86,9 +63,7 @@ __all__ = [
     "homogeneity_completeness_v_measure", "homogeneity_score", "completeness_score",
     "v_measure_score", "variation_of_information_distance", "expected_mi_random",
     "normalized_variation_of_information_distance", "normalized_information_distance",
-    "cluster_entropy_error", "chi2_score", "standardized_mutual_info_score",
-    "standardized_mutual_info", "StandardizedMI", "reduced_mutual_info_score",
-    "normalized_reduced_mutual_info_score",
+    "cluster_entropy_error", "chi2_score",
     # deprecated names
     "variation_of_information", "normalized_variation_of_information", "cluster_entropy",
     "nmi_joint_score", "nmi_geometric_score", "nmi_min_score", "nmi_max_score",
@@ -99,230 +74,7 @@ _EPS = float(np.finfo(np.float64).eps)
 _REAL_INFO = ("entropies and mutual information of the weighted joint distribution "
               "p_ij = n_ij / N of the real masses")
 _HYPERGEOMETRIC = "its chance term averages over random tables of whole items"
-_CODE_LENGTHS = "its code lengths count the tables of whole items"
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
-
-
-def _entropy_of_sizes(sizes: np.ndarray) -> float:
-    """H = sum_i (a_i / N) log(N / a_i), each log of a correctly rounded ratio (log1p of
-    the exact (a - N) / N for the sizes above N/2, where log a - log N would cancel: a
-    class of N - 1 items among 1e18 adds ~1e-18 nats, not 0). All terms are positive."""
-    if sizes.shape[0] == 1:
-        return 0.0
-    n = int(sizes.sum(dtype=np.int64)) if sizes.dtype.kind in "iu" else int(sum(sizes))
-    return accurate_sum(entropy_terms(sizes, n))
-
-
-def entropy_terms(sizes: np.ndarray, n: float) -> np.ndarray:
-    """(s / N) log(N / s) per size s (0 for s = 0): the terms of H, each log of a correctly
-    rounded ratio (log1p of the exact (s - N) / N for the sizes above N/2)."""
-    return conditional_entropy_terms(sizes, n, n)
-
-
-def conditional_entropy_terms(counts: np.ndarray, class_size: float, n: float) -> np.ndarray:
-    """(c / N) log(a / c) per cell count c of a class of size a (0 for c = 0): the terms of
-    H(prediction | truth) = sum_ij (n_ij / N) log(a_i / n_ij), all non-negative; the log of
-    a correctly rounded ratio (log1p of the exact (c - a) / a for c above a/2)."""
-    counts = np.asarray(counts)
-    counts_f = counts.astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):  # c = 0: 0 log inf, set to 0
-        logs = np.log(float(class_size) / counts_f)
-        big = counts_f >= class_size / 2
-        logs[big] = -np.log1p((counts[big] - class_size).astype(np.float64) / class_size)
-        terms = counts_f / n * logs
-    terms[counts == 0] = 0.0
-    return terms
-
-
-def mutual_info_shortcut(n_classes: int, n_clusters: int, nnz: int,
-                         h_true: Callable[[], Any],
-                         h_pred: Callable[[], Any]) -> Any:
-    """MI where it equals 0 or an entropy exactly, else None. ``h_true`` and ``h_pred``
-    are callables giving H(truth) and H(prediction).
-
-    One cell per cluster: every cluster is pure, H(truth | pred) = 0 and MI = H(truth)
-    exactly (one cell per class: MI = H(pred)); computing it the same way as the entropy
-    makes homogeneity, completeness and NMI exactly 1.0 where they are 1 in theory."""
-    if n_classes == 1 or n_clusters == 1:
-        return 0.0
-    if nnz == n_clusters:
-        return h_true()
-    if nnz == n_classes:
-        return h_pred()
-    return None
-
-
-def _mutual_info(table: Contingency) -> float:
-    exact = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
-                                 lambda: _entropy_of_sizes(table.class_sizes),
-                                 lambda: _entropy_of_sizes(table.cluster_sizes))
-    if exact is not None:
-        return exact
-    if table.nnz <= _CHUNK:
-        return max(_mi_sum(table, slice(None)), 0.0)
-    # large tables chunk by chunk (small temporaries); chunk sums added exactly
-    return max(math.fsum(_mi_sum(table, sl) for sl in cell_chunks(table)), 0.0)
-
-
-def _mi_sum(table: Contingency, cells: slice) -> float:
-    """sum of p_ij log(N n_ij / (a_i b_j)) over some cells, accurate to a few ulps of
-    sum |p_ij log(...)|, whatever N.
-
-    Each log is of the ratio r = N n / (a b) of exact integer products (int64 while N^2
-    fits, Python ints beyond), not a sum of four logs of size log N, which would lose
-    ~4 eps log N per cell: r is a correctly rounded quotient, so an exactly independent
-    cell gives log 1 = 0 exactly. Near r = 1, log1p of the exact difference (N n - a b) /
-    (a b) keeps the relative accuracy of small terms; below r = 1/2, log r itself does
-    (1 + x would cancel there).
-    """
-    n = table.n_samples
-    if cells == slice(None):  # one chunk: the per-cell sizes shared with other scores
-        a, b = class_size_cells(table), cluster_size_cells(table)
-    else:
-        a, b = table.class_sizes[table.rows[cells]], table.cluster_sizes[table.cols[cells]]
-    counts = table.counts[cells]
-    ab = exact_ints(table, a) * b
-    d = exact_ints(table, counts) * n
-    d -= ab  # N n - a b, exact
-    ab_f = ab.astype(np.float64)
-    x = d.astype(np.float64)
-    x /= ab_f
-    far = x < -0.5
-    if far.any():  # noise cells far below their expectation: the log of the ratio itself
-        ratio = counts * float(n)
-        ratio /= ab_f
-        terms = np.log(ratio, out=ratio, where=far)
-        np.log1p(x, out=terms, where=~far)
-    else:
-        terms = np.log1p(x, out=x)
-    terms *= counts
-    return accurate_sum(terms) / n
-
-
-def _real_deviations(table: Contingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(N n - a b, a b, n) per cell of a real-valued table, exact integers scaled by powers
-    of two (``scaled_masses``: d and ab by 2^(2k), n by 2^k), and k."""
-    cells, by_row, by_col, k = scaled_masses(table)
-    ab = by_row[table.rows] * by_col[table.cols]
-    return cells * scaled_total(table) - ab, ab, cells, k
-
-
-# --------------------------------------------------------------------- real masses
-# A real-valued table's information is computed by ``share_log_sum`` from the exact
-# integers of its masses (``scaled_masses``) wherever floats would lose digits: the log of
-# a ratio near 1 (N - a_i for a class holding nearly all the mass), and shares, logs and
-# terms beyond the normal floats (masses spanning hundreds of orders of magnitude), each
-# such term with a binary exponent of its own; other terms from float ratios of masses
-# (within 3 ulps: never a product of two masses). The results are exact Fractions of
-# those sums, so that the scores' ratios of them (homogeneity = MI / H(truth) with both
-# below 1e-300) are rounded once.
-
-
-def _real_floats(table: Contingency) -> dict[str, np.ndarray]:
-    """Float shares and ratios of a real-valued table within 3 ulps, from its float
-    masses and correctly rounded margins and total (``share_log_sum``'s ``approx``):
-    ratios of two masses, never products (an overflowed or underflowed one is left to
-    the exact integers)."""
-    def compute(t: Contingency) -> dict[str, np.ndarray]:
-        cells, by_row, by_col, k = scaled_masses(t)
-        n = scaled_total(t) / (1 << k)  # correctly rounded
-        a, b = line_sizes(t)
-        counts, a_cell, b_cell = t.counts, a[t.rows], b[t.cols]
-        # 0 * inf is NaN: not a ratio far from 1 for share_log_sum, so taken exactly
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            return {"cells": counts / n, "rows": a / n, "cols": b / n,
-                    "mi": (counts / a_cell) * (n / b_cell),
-                    "row_ratio": n / a, "col_ratio": n / b,
-                    "given_pred": b_cell / counts, "given_true": a_cell / counts}
-    return table.cached("information:floats", compute)
-
-
-def _real_info(table: Contingency) -> tuple[Any, Any, Any]:
-    """(MI, H(truth), H(prediction)) of a real-valued table, Fractions (the scores'
-    formulas take them where they take floats; a float among them would round a tiny
-    entropy to 0 in a mixed operation)."""
-    cells, by_row, by_col, _ = scaled_masses(table)
-    n, floats = scaled_total(table), _real_floats(table)
-    h_true = share_log_sum(by_row, n, n, by_row, (floats["rows"], floats["row_ratio"]))
-    h_pred = share_log_sum(by_col, n, n, by_col, (floats["cols"], floats["col_ratio"]))
-    # one labelling refines the other: its entropy is the larger, also after rounding (two
-    # entropies 1e-300 apart would else put completeness, MI / H, above 1)
-    if table.nnz == table.n_clusters:
-        h_pred = max(h_pred, h_true)
-    if table.nnz == table.n_classes:
-        h_true = max(h_true, h_pred)
-    mi = mutual_info_shortcut(table.n_classes, table.n_clusters, table.nnz,
-                              lambda: h_true, lambda: h_pred)
-    if mi is None:  # sum_ij (n_ij / N) log(N n_ij / (a_i b_j))
-        mi = share_log_sum(cells, n, cells * n, by_row[table.rows] * by_col[table.cols],
-                           (floats["cells"], floats["mi"]))
-        # in [0, min(H, H')]: the rounding of the sums must not put homogeneity above 1
-        mi = min(max(mi, Fraction(0)), h_true, h_pred)
-    return Fraction(mi), h_true, h_pred
-
-
-def _real_conditional(table: Contingency) -> tuple[Fraction, Fraction]:
-    """(H(truth | prediction), H(prediction | truth)) of a real-valued table, cell by
-    cell: sums of non-negative terms (n_ij / N) log(b_j / n_ij), so a difference of the
-    entropies never cancels (VI of nearly equal partitions keeps its relative accuracy)."""
-    def compute(t: Contingency) -> tuple[Fraction, Fraction]:
-        cells, by_row, by_col, _ = scaled_masses(t)
-        n, floats = scaled_total(t), _real_floats(t)
-        return (max(share_log_sum(cells, n, by_col[t.cols], cells,
-                                  (floats["cells"], floats["given_pred"])), Fraction(0)),
-                max(share_log_sum(cells, n, by_row[t.rows], cells,
-                                  (floats["cells"], floats["given_true"])), Fraction(0)))
-    return table.cached("information:conditional", compute)
-
-
-def _info(table: Table) -> tuple[float, float, float]:
-    """(MI, H(truth), H(prediction)), cached on the table (arrays of each table's values
-    for a stack)."""
-    if is_stack(table):
-        return table.cached("information", _stack_info)
-    if table.real_valued:
-        return table.cached("information", _real_info)
-    return table.cached("information", lambda t: (
-        _mutual_info(t), _entropy_of_sizes(t.class_sizes), _entropy_of_sizes(t.cluster_sizes)))
-
-
-def _stack_info(stack: TableStack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(MI, H(truth), H(prediction)) of each table of a stack: the terms of
-    :func:`entropy_terms` and :func:`_mi_sum` (logs of exact integer ratios), summed per
-    table, and MI's exact shortcuts (:func:`mutual_info_shortcut`) where they apply."""
-    n = stack.n_samples
-    h_true = _stack_entropy(stack.class_sizes, n)
-    h_pred = _stack_entropy(stack.cluster_sizes, n)
-    counts = stack.counts
-    ab = class_size_cells(stack) * cluster_size_cells(stack)  # int64: a stack's N^2 fits
-    present = counts > 0
-    ab_f = np.where(present, ab, 1).astype(np.float64)
-    x = (counts * n[:, None] - ab) / ab_f  # N n - a b exact, divided once
-    with np.errstate(divide="ignore", invalid="ignore"):  # empty cells: left out below
-        far = np.log(counts * (n[:, None] / ab_f))
-        terms = np.where(x < -0.5, far, np.log1p(np.maximum(x, -0.5)))
-        terms = np.where(present, counts * terms, 0.0)
-    mi = np.maximum(terms.sum(axis=1) / n, 0.0)
-    # the exact shortcuts, in reverse priority (as mutual_info_shortcut tries them)
-    mi = np.where(stack.nnz == stack.n_classes, h_pred, mi)
-    mi = np.where(stack.nnz == stack.n_clusters, h_true, mi)
-    mi = np.where((stack.n_classes == 1) | (stack.n_clusters == 1), 0.0, mi)
-    return mi, h_true, h_pred
-
-
-def _stack_entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """H of each row of (B, K) sizes with totals ``n`` (0 for a single label), from the
-    terms of :func:`entropy_terms` (zero sizes add 0)."""
-    size_f = sizes.astype(np.float64)
-    n_f = n.astype(np.float64)[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.where(size_f >= n_f / 2, -np.log1p((sizes - n[:, None]) / n_f),
-                        np.log(n_f / size_f))
-    terms = np.where(sizes > 0, size_f / n_f * logs, 0.0)
-    # summed in sorted order: equal multisets of sizes (a perfect match) give equal
-    # entropies, as the exact sum does for one table
-    return np.where(np.count_nonzero(sizes, axis=1) == 1, 0.0,
-                    np.sort(terms, axis=1).sum(axis=1))
 
 
 def _emi(table: Contingency) -> float:
@@ -388,7 +140,7 @@ def entropy(labels: Any, *, sample_weight: Any = None) -> float:
     return _entropy_of_sizes(np.bincount(codes, minlength=uniques.shape[0]))
 
 
-@score(real=_REAL_INFO)
+@score(real=_REAL_INFO, reads=("information",))
 def mutual_info_score(table: Contingency) -> float:
     """Mutual information (nats) between two labellings.
 
@@ -410,7 +162,8 @@ def mutual_info_score(table: Contingency) -> float:
     return _info(table)[0]
 
 
-@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO)
+@score(options={"average_method": _NMI_MEAN}, zero_division=True, real=_REAL_INFO,
+       reads=("information",))
 def normalized_mutual_info_score(table: Contingency, *,
                                  average_method: str = "arithmetic") -> float:
     """Normalised mutual information: MI / mean(H(U), H(V)).
@@ -528,392 +281,6 @@ def adjusted_mutual_info_score(table: Contingency, *, average_method: str = "ari
     return select(one_side | singletons, 0.0, minimum(value, 1.0))
 
 
-# --------------------------------------------------------------------------- SMI
-_SMI_METHOD = Choice(("auto", "exact", "monte_carlo"),
-                     "How sd[MI] is found: 'exact' (Romano et al.'s variance, summed where "
-                     "the hypergeometric laws have mass; refused when estimated above about "
-                     "a minute), 'monte_carlo' (random tables with the same margins; the "
-                     "result states its standard error) or 'auto' (exact when its estimated "
-                     "cost is small, else Monte Carlo).")
-_SMI_SAMPLES = Integer("Random tables drawn by the Monte Carlo method.", low=2)
-_SMI_SEED = Integer("Seed of the Monte Carlo draws (results are reproducible).", low=0)
-# exact cost (units of ~5 ns, as the sampling costs: hypergeometric terms times
-# _smi.EXACT_TERM_COST) that ``auto`` accepts whatever the alternative: about 0.5 s
-_SMI_EXACT_BUDGET = 1e8
-# ``auto`` also takes the exact value when it costs at most this many times the fewest
-# random tables it would draw (an exact value is worth more than 20 tables)
-_SMI_EXACT_PREFERENCE = 2.0
-# ``method="exact"`` refuses (ValueError) above this estimated cost (~1 minute)
-_SMI_EXACT_REFUSE = 1.2e10
-# ``auto`` draws at most n_samples random tables and at most this much sampling work (~0.4 s
-# at ~5 ns a unit, see _smi.sample_cost), but at least _SMI_AUTO_MIN_SAMPLES (the control
-# variates make 20 tables worth a few hundred plain ones on most tables, and the result
-# states its standard error)
-_SMI_AUTO_MC_BUDGET = 8e7
-_SMI_AUTO_MIN_SAMPLES = 20
-# ``auto`` refuses (ValueError) when even the minimum of draws would cost more (~10 min)
-_SMI_AUTO_REFUSE = 1.2e11
-_SMI_EXACT_MAX_N = 10**9  # int64 products (d + 1)(s + 1) of the windows' modes
-
-
-class StandardizedMI(NamedTuple):
-    """Result of :func:`standardized_mutual_info`.
-
-    ``value`` is the SMI; ``method`` the method used ("exact" or "monte_carlo");
-    ``standard_error`` the Monte Carlo standard error of ``value`` (0.0 when exact; inf
-    when the draws missed the rare tables that carry the variance, as on a 2 x 2 table
-    with a few stray items: use ``method="exact"`` or more tables there);
-    ``n_samples`` the random tables drawn (0 when exact); ``expected_mi`` and ``sd_mi`` the
-    mean (always exact) and standard deviation of MI under the permutation model (nats).
-    """
-
-    value: float
-    method: str
-    standard_error: float
-    n_samples: int
-    expected_mi: float
-    sd_mi: float
-
-    @property
-    def rate(self) -> float:  # the registry reads a detail's score as ``rate``
-        return self.value
-
-
-def _smi_undefined(table: Contingency) -> bool:
-    """MI is the same for every pairing: a side with one label or with only singletons."""
-    n = table.n_samples
-    return table.n_classes in (1, n) or table.n_clusters in (1, n)
-
-
-def _auto_exact(n: Any, exact: Any, sampling: Any) -> Any:
-    """Whether ``auto`` takes the exact variance: estimated to cost at most
-    _SMI_EXACT_BUDGET, or at most _SMI_EXACT_PREFERENCE times the fewest random tables it
-    would draw (arrays of many tables' costs too)."""
-    return (n <= _SMI_EXACT_MAX_N) & ((exact <= _SMI_EXACT_BUDGET) | (
-        exact <= _SMI_EXACT_PREFERENCE * sampling * _SMI_AUTO_MIN_SAMPLES))
-
-
-def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
-               ) -> np.ndarray:
-    """SMI of each table of a stack. The tables whose variance is exact (``auto``'s choice,
-    table by table as for one table alone) take it in one pass that expands each law of a
-    pair of sizes once for all of them (:func:`._smi.exact_variances`: bootstrap
-    replicates share most of theirs); the others, and any the pass cannot bound, one by
-    one."""
-    out = np.zeros(len(stack))
-    n = stack.n_samples
-    undefined = ((stack.n_classes == 1) | (stack.n_classes == n) | (stack.n_clusters == 1)
-                 | (stack.n_clusters == n))
-    exact = ~undefined
-    kernel = None
-    if method != "monte_carlo" and exact.any() and bool(np.all(n == n[0])) \
-            and _kernels.compiled_available():
-        size = int(n[0])
-        costs = exact_costs(stack.class_sizes[exact], stack.cluster_sizes[exact], size)
-        if method == "auto":
-            exact[exact] = _auto_exact(size, costs, sample_costs(
-                stack.n_classes[exact], stack.n_clusters[exact], size))
-        else:  # too costly or too large: refused table by table below
-            exact[exact] = (costs <= _SMI_EXACT_REFUSE) & (size <= _SMI_EXACT_MAX_N)
-        if exact.any():  # the uncompiled work the pass saves, as repeats count it
-            kernel = compiled.smi_variances_kernel(
-                float(costs.sum()) * PYTHON_STEP_COST / KERNEL_STEP_COST
-                / EXACT_TERM_COST / _kernels.repeats())
-    if kernel is None:
-        exact[:] = False
-    if exact.any():
-        var, done = exact_variances(stack.class_sizes[exact], stack.cluster_sizes[exact],
-                                    int(n[0]), kernel)
-        many: Any = stack  # _info and _emi take a stack as they take a table
-        mi, emi = np.asarray(_info(many)[0]), np.asarray(_emi(many))
-        at = np.flatnonzero(exact)
-        sd = np.sqrt(var) / n[at]
-        flat = done & (sd <= 0)  # MI the same for every pairing (0/0)
-        out[at] = np.where(done & (sd > 0), (mi[at] - emi[at]) / np.where(sd > 0, sd, 1.0),
-                           0.0)
-        undefined[at[flat]] = True
-        exact[at[~done]] = False
-    for b in np.flatnonzero(~exact & ~undefined):
-        try:
-            out[b] = standardized_mutual_info_score.body(
-                stack.table(int(b)), method=method, n_samples=n_samples,
-                random_state=random_state)
-        except Undefined:
-            undefined[b] = True
-            out[b] = 0.0
-    if undefined.any():
-        stack.record_undefined(undefined, 0.0)
-    return out
-
-
-def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> StandardizedMI:
-    mi, _, _ = _info(table)
-    if _smi_undefined(table):
-        return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
-    emi = _emi(table)
-    a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
-    # the estimate depends on whether compiled kernels may run (the kernels mode)
-    plan = table.cached(f"smi:plan:{_kernels.compiled_available()}",
-                        lambda t: exact_cost(a, b))
-    if method == "auto":
-        work, cost = plan.work, sample_cost(a, b)
-        if _auto_exact(n, plan.cost, cost):
-            method = "exact"
-        elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
-            sampling = (f"{_SMI_AUTO_MIN_SAMPLES} random tables "
-                        f"~{cost * _SMI_AUTO_MIN_SAMPLES:.1e} "
-                        "operations; pass method='exact' or method='monte_carlo' to run it "
-                        "anyway") if math.isfinite(cost) else \
-                "the Monte Carlo sampler needs N < 1e9"
-            raise ScoreUnavailable(f"SMI on this table (N = {n}) is too costly: the exact "
-                             f"variance needs ~{work:.1e} steps and {sampling}")
-        else:
-            method = "monte_carlo"
-            affordable = int(_SMI_AUTO_MC_BUDGET // cost)
-            n_samples = min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, affordable))
-    if method == "exact":
-        if n > _SMI_EXACT_MAX_N:
-            raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e}, got N = {n}")
-        if plan.cost > _SMI_EXACT_REFUSE:
-            raise ValueError(
-                f"method='exact' is too costly on this table: ~{plan.work:.1e} steps "
-                f"(~{plan.cost * 5e-9:.0f} s estimated, above "
-                f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
-                "method='auto'")
-        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n, plan=plan))
-        sd = math.sqrt(var_s) / n
-        value = (mi - emi) / sd if sd > 0 else 0.0
-        return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
-    # E[S] from the exact E[MI]: N MI = S + N log N - sum a log a - sum b log b
-    e_s = math.fsum([n * emi, -n * math.log(n), s_of_counts(a), s_of_counts(b)])
-    var_s, se_var = monte_carlo_variance(a, b, n, e_s, n_samples, random_state)
-    if var_s <= 0:
-        # every draw had S = E[S] (or the fit fell to 0): no variation seen
-        return StandardizedMI(0.0, "monte_carlo", 0.0, n_samples, emi, 0.0)
-    sd = math.sqrt(var_s) / n
-    value = (mi - emi) / sd
-    return StandardizedMI(float(value), "monte_carlo", abs(value) * se_var / (2.0 * var_s),
-                          n_samples, emi, sd)
-
-
-@score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, returns="StandardizedMI", needs=_HYPERGEOMETRIC)
-def standardized_mutual_info(table: Contingency, *, method: str = "auto", n_samples: int = 200,
-                             random_state: int = 0) -> StandardizedMI:
-    """Standardized mutual information with the method used and its standard error.
-
-    The same value as :func:`standardized_mutual_info_score` (0.0 where that score is
-    undefined, with ``sd_mi`` 0.0), as a :class:`StandardizedMI`: which method was used,
-    the Monte Carlo standard error, and the mean and standard deviation of MI under the
-    permutation model.
-
-    Examples
-    --------
-    >>> r = standardized_mutual_info([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
-    >>> r.method, round(r.value, 6)
-    ('exact', 0.816497)
-
-    References
-    ----------
-    Romano, Bailey, Nguyen & Verspoor, ICML 2014; Klede et al., AAAI 2023.
-    """
-    return _smi(table, method, n_samples, random_state)
-
-
-@score(options={"method": _SMI_METHOD, "n_samples": _SMI_SAMPLES,
-                "random_state": _SMI_SEED}, zero_division=0.0, needs=_HYPERGEOMETRIC)
-def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
-                                   n_samples: int = 200, random_state: int = 0) -> float:
-    """Standardized mutual information: (MI - E[MI]) / sd[MI] (Romano et al. 2014).
-
-    How many standard deviations MI lies above its mean over random labellings with the
-    same class and cluster sizes (the permutation model of
-    :func:`adjusted_mutual_info_score`). About 0 for independent labellings whatever the
-    numbers of clusters, unbounded above; it corrects the selection bias of MI and AMI
-    towards clusterings with many clusters when many candidates are compared against one
-    truth (Romano et al. recommend it when N is small compared to the number of
-    clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
-    al.'s variance, from one hypergeometric law per pair of distinct class and cluster
-    sizes, each pair of cells' joint law expanded in orthogonal polynomials, a Lancaster
-    expansion; compiled with numba where available: ~0.3 ms for 10 x 10 labels over 1000
-    items, and bootstrap replicates share their laws) or estimated
-    from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
-    ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
-    Monte Carlo variance uses control variates: pair counts and linear statistics of each
-    table whose exact moments are known, so that a few tables give the precision of
-    hundreds of plain ones on most tables. ``method="auto"`` is exact when that costs
-    about a second at most, else Monte Carlo with at most ``n_samples`` tables and about
-    half a second of draws (at least 20 tables: each costs O(min(R C, N)); the sampler
-    needs N < 1e9). Where neither fits (about ten minutes for the minimum of draws)
-    ``auto`` raises ValueError instead of running for hours; name a method to run it
-    anyway. Undefined (0/0)
-    when MI is the same for every pairing: a labelling with a single label or with only
-    singletons; 0.0 there.
-
-    Examples
-    --------
-    >>> round(standardized_mutual_info_score([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 6)
-    0.816497
-
-    References
-    ----------
-    Romano, Bailey, Nguyen & Verspoor, "Standardized mutual information for clustering
-    comparisons: one step further in adjustment for chance", ICML 2014; Klede et al.,
-    "FastAMI - a Monte Carlo approach to the adjustment for chance in clustering
-    comparison metrics", AAAI 2023.
-    """
-    if is_stack(table):  # one variance problem per table, the exact ones together
-        return cast(float, _stack_smi(table, method, n_samples, random_state))
-    if _smi_undefined(table):
-        raise Undefined(0.0, "SMI is undefined (0/0): MI is the same for every pairing (a "
-                             "labelling with a single label or only singletons)")
-    result = _smi(table, method, n_samples, random_state)
-    if result.sd_mi <= 0:
-        raise Undefined(0.0, "SMI is undefined (0/0): the sampled MI did not vary")
-    return result.value
-
-
-# --------------------------------------------------------------------------- RMI
-_RNMI_NORM = Choice(("truth", "prediction", "arithmetic", "geometric", "min", "max"),
-                    "'truth': RMI(truth; pred) / RMI(truth; truth), the share of the truth's "
-                    "information recovered (Jerdee et al.'s recommended asymmetric form); "
-                    "'prediction': the same with the roles swapped; the others a symmetric "
-                    "ratio of the two directions' RMI to the two self-informations.")
-
-
-def _reduced_parts(table: Contingency) -> tuple[float, float, float, float]:
-    """(RMI(t; p), RMI(p; t), RMI(t; t), RMI(p; p)) for the whole data set (nats).
-
-    Each code length is its concentration-dependent part (minimised in :mod:`._reduced`)
-    plus log-factorials that do not depend on it; those combine into N MI (or N H) and
-    the small Stirling terms, so no difference of two numbers of size N log N is formed.
-    Where the optimal concentrations are large the codes are nearly N log q and their
-    difference is taken from the small remainders instead (``code_difference``)."""
-    if is_stack(table):  # every table's codes minimised together
-        return table.cached("reduced", _stack_reduced_parts)
-    return table.cached("reduced", lambda t: _reduced_finish(t, minimise(_reduced_specs(t))))
-
-
-def _reduced_specs(t: Contingency) -> list[CodeSpec]:
-    """The six codes of a table: H(g), H(c), H(g|c), H(c|g), H(g|g), H(c|c)."""
-    q_t, q_p = t.n_classes, t.n_clusters
-    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
-    whole = (np.array([float(t.n_samples)]), np.ones(1))
-    # a conditional code whose groups each hold one cell (every cluster inside one class)
-    # describes the table itself and increases with the concentration, as H(g|g) does:
-    # identical partitions then give RMI(t; p) = RMI(t; t) exactly
-    return [CodeSpec(q_t, *whole, *a), CodeSpec(q_p, *whole, *b),
-            CodeSpec(q_t, *b, *cells, increasing=t.nnz == q_p),
-            CodeSpec(q_p, *a, *cells, increasing=t.nnz == q_t),
-            CodeSpec(q_t, *a, *a, increasing=True), CodeSpec(q_p, *b, *b, increasing=True)]
-
-
-def _reduced_finish(t: Contingency, codes: list[Optimum],
-                    ) -> tuple[float, float, float, float]:
-    """:func:`_reduced_parts` from the table's six minimised codes."""
-    mi, h_t, h_p = _info(t)
-    n = t.n_samples
-    a, b, cells = distinct(t.class_sizes), distinct(t.cluster_sizes), distinct(t.counts)
-    whole = (np.array([float(n)]), np.ones(1))
-    c_t, c_p, t_p, p_t, t_t, p_p = codes
-    s_n, s_c, s_a, s_b = stirling_excess([whole, cells, a, b])
-    shared = [n * mi, s_n, s_c, -s_a, -s_b]
-    return (code_difference(c_t, t_p, shared), code_difference(c_p, p_t, shared),
-            code_difference(c_t, t_t, [n * h_t, s_n, -s_a]),
-            code_difference(c_p, p_p, [n * h_p, s_n, -s_b]))
-
-
-def _stack_reduced_parts(stack: TableStack) -> tuple[np.ndarray, ...]:
-    """:func:`_reduced_parts` of each table of a stack, the six codes of every distinct
-    table minimised in one :func:`~._reduced.minimise` (one array evaluation per step for
-    all of them, the same steps as for one table)."""
-    def batch(tables: list[Contingency]) -> list[tuple[float, float, float, float]]:
-        codes = minimise([spec for t in tables for spec in _reduced_specs(t)])
-        return [_reduced_finish(t, codes[6 * i:6 * i + 6]) for i, t in enumerate(tables)]
-    parts = stack.each_batch(batch, "reduced")
-    return tuple(np.array(column, dtype=np.float64) for column in zip(*parts, strict=True))
-
-
-@score(needs=_CODE_LENGTHS)
-def reduced_mutual_info_score(table: Contingency) -> float:
-    """Reduced mutual information (nats per item), Dirichlet-multinomial encoding.
-
-    RMI = [H(truth) - H(truth | pred)] / N, where each H is the length of a code for the
-    labels in which the class sizes (H(truth)), or each cluster's split into classes
-    (H(truth | pred)), are sent with a Dirichlet-multinomial prior whose concentration is
-    optimised (over [1e-4, 1e4]). Unlike MI it charges the prediction for the information
-    needed to describe the contingency table, so a prediction with many small clusters
-    gets no credit for them: about 0 (often negative) for independent labellings, at most
-    about H(truth). Not symmetric (the truth is the labelling being described). O(nnz + R
-    + C) for the sizes' distinct values; the concentrations of all the codes the RMI
-    scores share are then found together (their derivatives on a grid, then Newton; every
-    local minimum is compared). The reference package ``clustering-mi`` reports
-    N RMI / log 2 (bits, whole data set).
-
-    Examples
-    --------
-    >>> round(reduced_mutual_info_score([0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]), 6)
-    0.462073
-
-    References
-    ----------
-    Jerdee, Kirkley & Newman, "Mutual information and the encoding of contingency
-    tables", Phys. Rev. E 110, 064306 (2024); Newman, Cantwell & Young, "Improved mutual
-    information measure for clustering, classification, and community detection", Phys.
-    Rev. E 101, 042304 (2020).
-    """
-    return _reduced_parts(table)[0] / table.n_samples
-
-
-@score(options={"normalization": _RNMI_NORM}, zero_division=True, needs=_CODE_LENGTHS)
-def normalized_reduced_mutual_info_score(table: Contingency, *,
-                                         normalization: str = "truth") -> float:
-    """Normalised reduced mutual information (Jerdee, Kirkley & Newman).
-
-    With RMI(x; y) = H(x) - H(x | y) (see :func:`reduced_mutual_info_score`):
-    ``normalization="truth"`` (default) is RMI(truth; pred) / RMI(truth; truth), the
-    fraction of the truth's information that the prediction recovers; the authors show
-    that the symmetric normalisations of NMI are biased towards predictions with many or
-    few clusters and recommend this asymmetric form when one labelling is the ground truth.
-    "prediction" swaps the roles; "arithmetic" is (RMI(t; p) + RMI(p; t)) / (RMI(t; t) +
-    RMI(p; p)), and "geometric", "min" and "max" take that mean of the two directions and
-    of the two self-informations. 1.0 for identical labellings, about 0 (possibly
-    negative) for independent ones. Undefined (0/0) when the denominator is not positive
-    (a single true class for "truth"): 1.0 when both labellings have a single label, else
-    0.0.
-
-    Examples
-    --------
-    >>> normalized_reduced_mutual_info_score([0, 0, 1, 1], [1, 1, 0, 0])
-    1.0
-
-    References
-    ----------
-    Jerdee, Kirkley & Newman, "Normalized mutual information is a biased measure for
-    classification and community detection", arXiv:2307.01282 (2023); Jerdee, Kirkley &
-    Newman, Phys. Rev. E 110, 064306 (2024).
-    """
-    tp, pt, tt, pp = _reduced_parts(table)
-    if normalization == "truth":
-        num, den = tp, tt
-    elif normalization == "prediction":
-        num, den = pt, pp
-    elif normalization == "arithmetic":
-        num, den = tp + pt, tt + pp
-    elif normalization == "geometric":
-        num = select(tp * pt >= 0, with_sign(sqrt(abs(tp * pt)), tp), -math.inf)
-        den = select((tt > 0) & (pp > 0), sqrt(maximum(tt * pp, 0.0)), 0.0)
-    elif normalization == "min":
-        num, den = minimum(tp, pt), minimum(tt, pp)
-    else:
-        num, den = maximum(tp, pt), maximum(tt, pp)
-    both_single = (table.n_classes == 1) & (table.n_clusters == 1)
-    undefined_where(table, (den <= 0) | (num == -math.inf), select(both_single, 1.0, 0.0),
-                    "normalised RMI is undefined (0/0): the self-information in the "
-                    "denominator is not positive")
-    return minimum(ratio(num, den, 0.0), 1.0)  # at most 1, rounding aside
-
-
 def expected_mi_random(table: Contingency, random_model: str) -> float:
     """E[MI] (nats) with the truth fixed and the prediction random under ``random_model``
     ("num" or "all"; see :func:`adjusted_mutual_info_score`), cached on the table."""
@@ -988,7 +355,7 @@ def _v_measure(table: Contingency, beta: float, raising: bool = True) -> float:
                                    beta * homogeneity + completeness, 0.0))
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def homogeneity_score(table: Contingency) -> float:
     """Homogeneity: MI / H(truth), 1.0 when every cluster holds items of a single class.
 
@@ -1011,7 +378,7 @@ def homogeneity_score(table: Contingency) -> float:
     return _share(table, 1)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def completeness_score(table: Contingency) -> float:
     """Completeness: MI / H(prediction), 1.0 when every class lies within a single cluster.
 
@@ -1033,7 +400,7 @@ def completeness_score(table: Contingency) -> float:
     return _share(table, 2)
 
 
-@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO)
+@score(options={"beta": _BETA}, zero_division=True, real=_REAL_INFO, reads=("information",))
 def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     """V-measure: weighted harmonic mean of homogeneity and completeness.
 
@@ -1061,7 +428,7 @@ def v_measure_score(table: Contingency, *, beta: float = 1.0) -> float:
     return _v_measure(table, beta)
 
 
-@score(real=_REAL_INFO)
+@score(real=_REAL_INFO, reads=("information",))
 def variation_of_information_distance(table: Contingency) -> float:
     """Variation of information (Meila): VI = H(U) + H(V) - 2 MI = H(U|V) + H(V|U), in nats.
 
@@ -1084,7 +451,7 @@ def variation_of_information_distance(table: Contingency) -> float:
     return maximum(h_true + h_pred - 2.0 * mi, 0.0)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def normalized_variation_of_information_distance(table: Contingency) -> float:
     """Normalised variation of information: VI / H(U, V) = 1 - MI / H(U, V).
 
@@ -1112,7 +479,7 @@ def normalized_variation_of_information_distance(table: Contingency) -> float:
     return minimum(maximum(ratio(h_true + h_pred - 2.0 * mi, joint, 0.0), 0.0), 1.0)
 
 
-@score(zero_division=True, real=_REAL_INFO)
+@score(zero_division=True, real=_REAL_INFO, reads=("information",))
 def normalized_information_distance(table: Contingency) -> float:
     """Normalised information distance: NID = 1 - MI / max(H(U), H(V)).
 
@@ -1265,11 +632,9 @@ ami_max_score = deprecated_alias("ami_max_score", adjusted_mutual_info_score,
 _VINH = "Vinh, Epps & Bailey, JMLR 11 (2010)"
 _ROSENBERG = "Rosenberg & Hirschberg, EMNLP-CoNLL (2007)"
 _STREHL = "Strehl & Ghosh, JMLR 3 (2002)"
-_ROMANO = "Romano, Bailey, Nguyen & Verspoor, ICML (2014)"
-_JERDEE = "Jerdee, Kirkley & Newman, Phys. Rev. E 110 (2024)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], lower: float, upper: float,
+def _entry(key: str, name: str, func: ScoreFunction[Any], lower: float, upper: float,
            reference: str, *, better: Better = "higher", symmetric: bool = True,
            adjusted: bool = False, **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=INFO, lower=lower, upper=upper,
@@ -1316,14 +681,4 @@ ENTRIES = [
            symmetric=False, perfect=0.0),
     _entry("chi2", "Chi-square statistic of the table", chi2_score, 0.0, math.inf,
            "Pearson (1900); aricode Chi2", perfect=None),
-    _entry("smi", "Standardized mutual information", standardized_mutual_info_score,
-           -math.inf, math.inf, _ROMANO, adjusted=True, perfect=None,
-           detail=standardized_mutual_info.body),
-    _entry("rmi", "Reduced mutual information (nats)", reduced_mutual_info_score, -math.inf,
-           math.inf, _JERDEE, symmetric=False, adjusted=True, perfect=None),
-    _entry("rnmi", "Normalized reduced MI (truth)", normalized_reduced_mutual_info_score,
-           -math.inf, 1.0, _JERDEE, symmetric=False, adjusted=True),
-    _entry("rnmi_arithmetic", "Normalized reduced MI (arithmetic)",
-           normalized_reduced_mutual_info_score, -math.inf, 1.0, _JERDEE, adjusted=True,
-           options={"normalization": "arithmetic"}),
 ]

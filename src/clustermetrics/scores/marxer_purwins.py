@@ -14,7 +14,6 @@ so P and R are item-weighted sums over the non-zero cells, O(nnz). F = 2PR / (P 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -32,7 +31,7 @@ from ._cells import (
     total,
 )
 from ._elementwise import is_many, ratio, select, undefined_where
-from .spec import MATCH, MetricInfo, deprecated_alias, score
+from .spec import MATCH, MetricInfo, ScoreFunction, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "MarxerPurwins", "marxer_purwins", "marxer_purwins_precision_score",
@@ -249,7 +248,7 @@ marxer_purwins_f = deprecated_alias("marxer_purwins_f", marxer_purwins_f_score)
 _MARXER = "Marxer & Purwins, An F-measure for unsupervised clustering (2008)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any]) -> MetricInfo:
+def _entry(key: str, name: str, func: ScoreFunction[Any]) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=False, adjusted=False, reference=_MARXER)
 

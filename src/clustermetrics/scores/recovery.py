@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -31,7 +30,7 @@ from ._matchings import (
     recall_weights,
     stack_matched_cells,
 )
-from .spec import MATCH, Choice, Integer, MetricInfo, deprecated_alias, score
+from .spec import MATCH, Choice, Integer, MetricInfo, ScoreFunction, deprecated_alias, score
 
 __all__ = ["ENTRIES", "Recovery", "recovery", "recovery_rate_score",
            "pseudo_recovery_rate_score",
@@ -141,8 +140,8 @@ def recovery_rate_score(table: Contingency, *, method: str = "exact",
     Z. Li and R. Klette, "Recovery rate of clustering algorithms", PSIVT 2009, LNCS 5414.
     """
     if method == "bruteforce":
-        return recovery.body(table, method=method, denominator=denominator,
-                             max_permutations=max_permutations).rate
+        return recovery.spec.body(table, method=method, denominator=denominator,
+                                  max_permutations=max_permutations).rate
     matched = matched_recall(table) if method == "exact" else _greedy_recall(table)
     return matched / _denominator(table, denominator)
 
@@ -295,7 +294,7 @@ def _max_cardinality(table: Contingency) -> int:
 _LI_KLETTE = "Li & Klette, Recovery rate of clustering algorithms, PSIVT (2009)"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], **more: Any) -> MetricInfo:
+def _entry(key: str, name: str, func: ScoreFunction[Any], **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=0.0, upper=1.0,
                       better="higher", symmetric=False, adjusted=False,
                       reference=_LI_KLETTE, **more)

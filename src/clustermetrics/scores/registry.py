@@ -1,6 +1,6 @@
 """The registry: every score, collected from the family modules that declare it.
 
-Each family module (:mod:`.metrics.pair_counting`, :mod:`.metrics.information`, ...) lists
+Each family module (:mod:`.pair_counting`, :mod:`.information`, ...) lists
 its :class:`MetricInfo` entries next to its functions; this module only collects them in
 :data:`METRICS` and resolves the names users give. ``evaluate``, the command line, the
 documentation's metric table and the common property tests all read :data:`METRICS`.
@@ -18,9 +18,12 @@ from . import (
     element_centric,
     information,
     marxer_purwins,
+    pair_chance,
     pair_counting,
     recovery,
+    reduced_information,
     set_matching,
+    standardized_information,
 )
 from .spec import MetricInfo
 
@@ -37,15 +40,14 @@ def register(entry: MetricInfo) -> MetricInfo:
     return entry
 
 
-for _entries in (pair_counting.ENTRIES, information.ENTRIES, recovery.ENTRIES,
-                 set_matching.ENTRIES,
-                 marxer_purwins.ENTRIES, bcubed.ENTRIES, element_centric.ENTRIES):
-    for _entry in _entries:
-        register(_entry)
-
-
-_FAMILIES = (pair_counting, information, recovery, set_matching, marxer_purwins, bcubed,
+# the modules of every family, in the order of the metric table
+_FAMILIES = (pair_counting, pair_chance, information, standardized_information,
+             reduced_information, recovery, set_matching, marxer_purwins, bcubed,
              element_centric)
+
+for _module in _FAMILIES:
+    for _entry in _module.ENTRIES:
+        register(_entry)
 
 
 def _aliases() -> dict[str, str]:

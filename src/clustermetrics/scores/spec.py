@@ -25,12 +25,13 @@ import numpy as np
 
 from ..table import REAL_MASSES, Contingency, as_contingency
 
-__all__ = ["PAIR", "INFO", "MATCH", "MetricInfo", "Choice", "Integer", "Real",
-           "Significance", "UndefinedMetricError",
+__all__ = ["PAIR", "INFO", "MATCH", "STATISTICS", "MetricInfo", "Choice", "Integer", "Real",
+           "ScoreSpec", "Significance", "UndefinedMetricError",
            "ScoreUnavailable", "Undefined", "ScoreFunction", "Better",
            "deprecated_alias", "require_counts", "score"]
 
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 Better = Literal["higher", "lower"] | float  # MetricInfo.better
 
@@ -39,16 +40,45 @@ Better = Literal["higher", "lower"] | float  # MetricInfo.better
 _SNAP_ULPS = 8
 
 
-class ScoreFunction(Protocol[R]):
-    """The public shape of every score: ``f(labels_true, labels_pred=None, *,
-    contingency=None, **options)``; ``body`` is the function of a table."""
+# The sufficient statistics a score may declare it reads (ScoreSpec.reads), besides the
+# table's sizes (N, the numbers of classes, clusters and non-empty cells): the pair
+# counts (yy, yn, ny, nn) and the entropies (MI, H(truth), H(prediction)).
+STATISTICS = ("pairs", "information")
 
-    body: Callable[..., R]
+
+@dataclass(frozen=True, kw_only=True)
+class ScoreSpec:
+    """Everything a score can do besides being called: what :func:`score` declared.
+
+    ``body`` is the function of a table (one :class:`~clustermetrics.Contingency`, or many
+    at once: a :class:`~clustermetrics.table.stack.TableStack`, the cuts of a dendrogram).
+    ``real``: what the score means on a table of real-valued masses, or None when it needs
+    whole items (``needs`` says why). ``no_bootstrap``: why resampling items gives the
+    score no valid interval, or None. ``finite_default``: the value a 0/0 gets under the
+    default policy (None: the score's own convention). ``reads``: the sufficient
+    statistics (of :data:`STATISTICS`) the body reads besides the table's sizes, ``()``
+    for the sizes alone, or None when it reads the table itself (cells or margins).
+    """
+
+    body: Callable[..., Any]
+    real: str | None
+    needs: str
+    no_bootstrap: str | None
     finite_default: float | None
+    reads: tuple[str, ...] | None
+
+
+class ScoreFunction(Protocol[R_co]):
+    """The public shape of every score: ``f(labels_true, labels_pred=None, *,
+    contingency=None, **options)``; ``spec`` is its declaration."""
+
+    spec: ScoreSpec
+    __name__: str
 
     def __call__(self, labels_true: Any = None, labels_pred: Any = None, *,
                  sample_weight: Any = None, contingency: Any = None,
-                 **options: Any) -> R: ...
+                 **options: Any) -> R_co: ...
+
 
 PAIR, INFO, MATCH = "pair counting", "information", "set matching"
 
@@ -87,7 +117,7 @@ class MetricInfo:
 
     key: str
     name: str
-    func: Callable[..., Any]
+    func: ScoreFunction[Any]
     family: str
     lower: float
     upper: float
@@ -104,8 +134,8 @@ class MetricInfo:
     def compute(self, table: Contingency) -> tuple[float, Any]:
         """(value, detail-or-None) of this score for ``table``."""
         if self.detail is not None:
-            if getattr(self.func, "real", "") is None:  # the detail is a body: check here
-                require_counts(table, self.func.__name__, self.func.needs)  # type: ignore
+            if self.spec.real is None:  # the detail is a body: check here
+                require_counts(table, self.func.__name__, self.spec.needs)
             result = self.detail(table, **self.options)
             return float(result.rate), result
         return float(self.func(table, **self.options)), None
@@ -119,13 +149,12 @@ class MetricInfo:
         (``record_undefined``); those get the score's default zero-division value, as
         one table's :class:`Undefined` does. The first 0/0 a table meets wins, as the
         first raise does for one table."""
-        func = cast("ScoreFunction[Any]", self.func)
-        default = func.finite_default
+        default = self.spec.finite_default
         many.undefined = []
         shape = many.n_clusters.shape
         with np.errstate(all="ignore"):  # 0/0 entries are computed, then overwritten
             try:
-                got = func.body(many, **self.options)
+                got = self.spec.body(many, **self.options)
                 out = np.array(np.broadcast_to(np.asarray(got, dtype=np.float64), shape))
             except Undefined as undefined:  # every table is a 0/0
                 return np.full(shape, undefined.value if default is None else default,
@@ -138,17 +167,22 @@ class MetricInfo:
         return _within_range(out, self.lower, self.upper)
 
     @property
+    def spec(self) -> ScoreSpec:
+        """The declaration of the score's function (:class:`ScoreSpec`)."""
+        return self.func.spec
+
+    @property
     def real_weights(self) -> str | None:
         """What the score means on a table of real-valued masses (real ``sample_weight``),
         or None when it needs whole items and refuses such a table."""
-        return getattr(self.func, "real", None)
+        return self.spec.real
 
     @property
     def no_bootstrap(self) -> str | None:
         """Why the score has no bootstrap interval (its replicates do not estimate its
         sampling distribution), or None when it has one. ``evaluate`` refuses such a
         score named with ``ci`` and leaves it out of the intervals of every score."""
-        return getattr(self.func, "no_bootstrap", None)
+        return self.spec.no_bootstrap
 
     @property
     def range(self) -> tuple[float, float]:
@@ -298,7 +332,7 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
           zero_division: float | None | bool = False,
           returns: str = "float",
           real: str | None = None, needs: str = "its definition counts whole items",
-          no_bootstrap: str | None = None,
+          no_bootstrap: str | None = None, reads: tuple[str, ...] | None = None,
           ) -> Callable[[Callable[..., R]], ScoreFunction[R]]:
     """Turn ``body(table, **options)`` into a public score.
 
@@ -311,12 +345,20 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
     interval; else why it does not (shown to users: the interval would be a wrong
     number, so it is refused or left out rather than shown).
 
+    ``reads``: the sufficient statistics ``body`` reads besides the table's sizes (of
+    :data:`STATISTICS`: ``("pairs",)``, ``("information",)``; ``()``: the sizes alone),
+    or None (the default) when it reads the table's cells or margins. A score that
+    declares them is computed from them alone, at every cut of a dendrogram
+    (:func:`~clustermetrics.score_hierarchy`).
+
     ``options`` declares each keyword option of ``body`` with its check and description.
     ``zero_division``: False when the score has no 0/0 case; else the score raises
     :class:`Undefined` there, and the public function gains ``force_finite`` and
     ``finite_value`` (whose default is this value; True: None, the convention).
     """
     declared = dict(options or {})
+    if reads is not None and not set(reads) <= set(STATISTICS):
+        raise TypeError(f"reads must name statistics of {STATISTICS}, got {reads!r}")
 
     def decorate(body: Callable[..., R]) -> ScoreFunction[R]:
         params = inspect.signature(body).parameters
@@ -362,12 +404,9 @@ def score(*, options: Mapping[str, Choice | Real | Integer] | None = None,
         made.__signature__ = _signature(declared, defaults, zero_division, finite_default)
         made.__doc__ = _document(body.__doc__ or "", declared, defaults, zero_division,
                                  finite_default, returns)
-        made.body = body  # the function of a table, for the registry's own calls
-        made.real = real  # what the score means on real-valued masses (None: refused)
-        made.needs = needs  # why it refuses them
-        made.no_bootstrap = no_bootstrap  # why it has no bootstrap interval (None: has one)
-        # the value a 0/0 gets under the default policy (None: the score's convention)
-        made.finite_default = finite_default
+        made.spec = ScoreSpec(body=body, real=real, needs=needs, no_bootstrap=no_bootstrap,
+                              finite_default=finite_default,
+                              reads=None if reads is None else tuple(reads))
         return cast("ScoreFunction[R]", made)
     return decorate
 
