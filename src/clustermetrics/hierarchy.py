@@ -41,6 +41,7 @@ import numpy as np
 
 from . import _kernels
 from ._merge_loop import merge_levels
+from ._text import named_twice
 from .metrics.definition import MetricInfo, Undefined
 from .metrics.information import (
     _entropy_of_sizes,
@@ -416,10 +417,11 @@ def _cuts(values: Any, n: int, name: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise ValueError(f"{name} must be a number of clusters or an iterable of them, got "
                          f"{values!r}")
-    out = sorted({_check_k(v, n, name) for v in values})
+    out = [_check_k(v, n, name) for v in values]
+    named_twice(out, name)
     if not out:
         raise ValueError(f"{name} is empty: give at least one number of clusters")
-    return out
+    return sorted(out)
 
 
 def _best(entry: MetricInfo, ks: np.ndarray, values: np.ndarray) -> BestCut | None:
