@@ -299,6 +299,7 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarra
     if weights is None:
         weights = np.ones(n, dtype=np.int64)
     total = int(class_sizes.sum())
+    _check_term_tables(total, n)
     # the terms are looked up by count: one per possible count, up to the total weight
     size_terms = entropy_terms(np.arange(total + 1), total)
     offsets = np.concatenate([[0], np.cumsum(class_sizes + 1)[:-1]]).astype(np.int64)
@@ -466,8 +467,9 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
         repeated points (the cut of the tree labels the points, each point's items go
         where it goes). Positive integers only: a point of weight 0 would be a cluster
         of no items in the cuts (leave it out of the tree), and real weights are not
-        repetitions (the merge-by-merge counts are of whole items). Costs O(total
-        weight) memory for the entropy terms, besides O(N).
+        repetitions (the merge-by-merge counts are of whole items). The updatable scores
+        cost O(total weight) memory for their entropy terms, besides O(N): a total above
+        max(2**25, 4 N) is refused with a ValueError before anything is allocated.
 
     Returns
     -------
@@ -574,6 +576,23 @@ class _Levels(_Level):
 _MAX_POINTS = 2**32
 # Integers below this are exact in float64.
 _FLOAT_EXACT = 2**53
+
+
+# Entries of the entropy-term tables, beyond those of the points themselves: the tables
+# are indexed by count, 32 bytes per unit of total weight while they are built (1 GiB here).
+_MAX_TERMS = 2**25
+
+
+def _check_term_tables(total: int, n: int) -> None:
+    """Refuse, before allocating them, term tables far larger than the tree: weights that
+    add up to much more than the points (2**31 on 4 points asked numpy for 16 GiB)."""
+    if total > max(_MAX_TERMS, 4 * n):
+        raise ValueError(f"sample_weight adds up to {total}, more than max(2**25, 4 x the "
+                         f"{n} points) = {max(_MAX_TERMS, 4 * n)}, the most score_hierarchy "
+                         "updates merge by merge (its entropy terms take 32 bytes per unit "
+                         "of total weight); score the cuts you need with evaluate(labels, "
+                         "cut, sample_weight=...), or ask only for scores that are not "
+                         "updatable, at the cuts named by n_clusters= or k=")
 
 
 def _check_points(n: int) -> None:
