@@ -148,9 +148,17 @@ def _options_of_every_command(parser: argparse.ArgumentParser) -> set[str]:
     return set(PARAMETERS).union(*every, *(f.values() for f in every))
 
 
+# The library's parameters that a command's option of another name feeds: its messages
+# say ``sample_weight`` where the command line said --weight-col.
+_LIBRARY_NAMES = {"sample_weight": "weight_col", "n_perm": "permutations",
+                  "significance": "significance"}
+
+
 def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
     """Parameter name -> the flag of ``command`` that sets it (``true_col`` ->
-    ``--true-col``)."""
+    ``--true-col``; the library's ``sample_weight`` -> ``--weight-col``)."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
-            if a.option_strings and a.dest != "help"}
+    flags = {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
+             if a.option_strings and a.dest != "help"}
+    return {**flags, **{name: flags[dest] for name, dest in _LIBRARY_NAMES.items()
+                        if dest in flags}}
