@@ -21,6 +21,7 @@ from scipy.cluster.hierarchy import linkage
 import clustermetrics as cm
 from clustermetrics import _kernels
 from clustermetrics.hierarchy import _level_stats
+from clustermetrics.sources import ContingencyBuilder
 
 
 def _label_functions() -> dict[str, bool]:
@@ -243,3 +244,30 @@ def test_hierarchy_weights_far_beyond_the_points_are_refused_before_allocating(c
     # whatever the total
     cut = cm.score_hierarchy(truth, children, ["ami"], n_clusters=[2], sample_weight=w)
     assert cut.cut_only_at == [2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["dict", "set", "empty-dict"]),
+       st.sampled_from(["evaluate", "from_labels", "from_counts", "score_hierarchy",
+                        "builder"]))
+def test_unordered_weights_are_refused_as_weights(container, entry):
+    # a dict of weights has no item order: the message names the argument and what its
+    # values are (weights, counts), not labels
+    values = {"dict": {0: 1, 1: 2, 2: 3}, "set": {1, 2, 3}, "empty-dict": {}}[container]
+    calls = {
+        "evaluate": (lambda: cm.evaluate([0, 0, 1], [0, 1, 1], ["ari"], sample_weight=values),
+                     "sample_weight", "weight"),
+        "from_labels": (lambda: cm.Contingency.from_labels([0, 0, 1], [0, 1, 1], values),
+                        "sample_weight", "weight"),
+        "from_counts": (lambda: cm.Contingency.from_counts([0, 0, 1], [0, 1, 1], values),
+                        "counts", "count"),
+        "score_hierarchy": (lambda: cm.score_hierarchy([0, 0, 1], [[0, 1], [2, 3]], ["ari"],
+                                                       sample_weight=values),
+                            "sample_weight", "weight"),
+        "builder": (lambda: ContingencyBuilder().update([0, 0, 1], [0, 1, 1], values),
+                    "sample_weight", "weight"),
+    }
+    call, name, noun = calls[entry]
+    with pytest.raises(ValueError, match=f"^{name} must be a 1-D sequence of one {noun} per "
+                                         "item, got a (mapping|set)"):
+        call()

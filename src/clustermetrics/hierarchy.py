@@ -605,7 +605,8 @@ def _check_points(n: int) -> None:
 def _point_weights(sample_weight: Any, n: int) -> np.ndarray:
     """``sample_weight`` of :func:`score_hierarchy` checked: one positive integer per
     point (errors name sample_weight and say why)."""
-    if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
+    if isinstance(sample_weight, (str, bytes)) or (np.ndim(sample_weight) == 0
+                                                   and not hasattr(sample_weight, "__len__")):
         raise ValueError("sample_weight must be a sequence of one weight per point, got "
                          f"{type(sample_weight).__name__}")
     w = read_weights(sample_weight, "sample_weight").item_values()  # int64 when whole
