@@ -28,7 +28,7 @@ def decimal_columns(draw):
     n = draw(st.integers(1, 8))
     # digits up to the full precision: 2**53 and more are not exact in float64
     units = draw(st.lists(st.integers(0, 10**precision - 1), min_size=n, max_size=n))
-    values = [Decimal(u).scaleb(-scale) for u in units]
+    values = [Decimal(f"{u}E-{scale}") for u in units]  # exact: scaleb rounds to 28 digits
     return pa.array(values, kind(precision, scale)), values
 
 
