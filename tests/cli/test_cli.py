@@ -42,7 +42,9 @@ def test_score_table_from_csv_columns(capsys):
     ari = cm.adjusted_rand_score([r["species"] for r in rows], [r["cluster"] for r in rows])
     assert f"{ari:.6f}" in out
     assert out.splitlines()[0] == f"N = {len(rows)}, 4 classes, 4 clusters"
-    assert len(out.splitlines()) == 3
+    # a header naming the columns the CSV names too (metric key, score name, value)
+    assert out.splitlines()[1].split() == ["metric", "score", "value"]
+    assert len(out.splitlines()) == 4
 
 
 def test_tsv_csv_output_and_output_file(tmp_path, capsys):

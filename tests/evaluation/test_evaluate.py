@@ -45,7 +45,9 @@ def test_report_is_read_only_mapping():
 
 def test_metric_selection_by_key_name_and_function_name():
     assert resolve_metrics("ari, nmi") == ["ari", "nmi"]
-    assert resolve_metrics(["adjusted_rand_score", "Rand index", "ari"]) == ["ari", "ri"]
+    assert resolve_metrics(["adjusted_rand_score", "Rand index"]) == ["ari", "ri"]
+    with pytest.raises(ValueError, match="metrics names 'ari' twice"):
+        resolve_metrics(["adjusted_rand_score", "Rand index", "ari"])
     with pytest.raises(ValueError, match="unknown metric 'bogus'; known: ari"):
         evaluate(T, P, metrics=["bogus"])
     with pytest.raises(ValueError, match="metrics is empty"):

@@ -197,3 +197,22 @@ def test_real_weights_follow_evaluates_rules_for_scores_needing_whole_items():
     assert "ami" not in out.columns and "nmi" in out.columns
     assert out["nmi"][0] == evaluate(frame["y"], frame["a"], "nmi",
                                      sample_weight=frame["w"])["nmi"]
+
+
+@given(st.sampled_from(["pandas", "polars"]), st.booleans(), st.booleans(),
+       st.lists(st.sampled_from(["ari", "nmi", "vi", "recovery_rate", "bcubed_f"]),
+                min_size=1, max_size=3, unique=True), st.data())
+@settings(max_examples=40, deadline=None)
+def test_by_named_as_an_output_column_is_refused(library, ci, noise, keys, data):
+    # The oracle is the output itself: a call with a harmless group name lists the
+    # columns the output makes; a group column renamed to any of them must be refused.
+    values = {"y": [0, 0, 1, 1, 2, 2], "a": [0, 0, 1, 1, 1, -1], "g": [0, 1, 0, 1, 0, 1]}
+    options = dict(ci=0.9 if ci else None, n_boot=5 if ci else None, seed=1 if ci else None,
+                   noise_label=-1 if noise else None)
+    make = pd.DataFrame if library == "pandas" else pl.DataFrame
+    made = [str(c) for c in evaluate_frame(make(values), "y", ["a"], keys, by="g",
+                                           **options).columns]
+    name = data.draw(st.sampled_from([c for c in made if c != "g"]))
+    renamed = {name if k == "g" else k: v for k, v in values.items()}
+    with pytest.raises(ValueError, match=f"by names the column '{name}'"):
+        evaluate_frame(make(renamed), "y", ["a"], keys, by=name, **options)

@@ -10,6 +10,7 @@ held to the same rule by tests/table/test_sample_weight.py."""
 from __future__ import annotations
 
 import inspect
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from scipy.cluster.hierarchy import linkage
 import clustermetrics as cm
 from clustermetrics.compute import dispatch as _kernels
 from clustermetrics.hierarchy.cuts import _level_stats
+from clustermetrics.io import ContingencyBuilder
 from clustermetrics.scores.spec import ScoreSpec
 
 
@@ -212,3 +214,61 @@ def test_compiled_weighted_loop_equals_python_loop(case):
         _kernels.set_kernels(old)
     for a, b in zip(plain, compiled, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 2), min_size=n, max_size=n),
+    # a weight past the limit, or small ones (a total near the limit would allocate 1 GiB)
+    st.lists(st.one_of(st.integers(1, 4), st.integers(2**25 - 4, 2**32 // 16)),
+             min_size=n, max_size=n))))
+def test_hierarchy_weights_far_beyond_the_points_are_refused_before_allocating(case):
+    # the entropy terms are tables indexed by count: a huge total of few points was a
+    # MemoryError (2**31 on 4 points asked numpy for 16 GiB); it is refused up front,
+    # with nothing large allocated
+    truth, w = case
+    n = len(truth)
+    children = np.array([[0, 1], *[[i, n + i - 2] for i in range(2, n)]], dtype=np.int64)
+    limit = max(2**25, 4 * n)
+    if sum(w) > limit:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ValueError, match=f"^sample_weight adds up to {sum(w)}, "
+                                                 f"more than .* = {limit}"):
+                cm.score_hierarchy(truth, children, ["ari", "nmi"], sample_weight=w)
+            assert tracemalloc.get_traced_memory()[1] < 2**20
+        finally:
+            tracemalloc.stop()
+    else:
+        cm.score_hierarchy(truth, children, ["ari", "nmi"], sample_weight=w)
+    # the scores that are not updatable are computed at the named cuts in O(N) memory,
+    # whatever the total
+    cut = cm.score_hierarchy(truth, children, ["ami"], n_clusters=[2], sample_weight=w)
+    assert cut.cut_only_at == [2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["dict", "set", "empty-dict"]),
+       st.sampled_from(["evaluate", "from_labels", "from_counts", "score_hierarchy",
+                        "builder"]))
+def test_unordered_weights_are_refused_as_weights(container, entry):
+    # a dict of weights has no item order: the message names the argument and what its
+    # values are (weights, counts), not labels
+    values = {"dict": {0: 1, 1: 2, 2: 3}, "set": {1, 2, 3}, "empty-dict": {}}[container]
+    calls = {
+        "evaluate": (lambda: cm.evaluate([0, 0, 1], [0, 1, 1], ["ari"], sample_weight=values),
+                     "sample_weight", "weight"),
+        "from_labels": (lambda: cm.Contingency.from_labels([0, 0, 1], [0, 1, 1], values),
+                        "sample_weight", "weight"),
+        "from_counts": (lambda: cm.Contingency.from_counts([0, 0, 1], [0, 1, 1], values),
+                        "counts", "count"),
+        "score_hierarchy": (lambda: cm.score_hierarchy([0, 0, 1], [[0, 1], [2, 3]], ["ari"],
+                                                       sample_weight=values),
+                            "sample_weight", "weight"),
+        "builder": (lambda: ContingencyBuilder().update([0, 0, 1], [0, 1, 1], values),
+                    "sample_weight", "weight"),
+    }
+    call, name, noun = calls[entry]
+    with pytest.raises(ValueError, match=f"^{name} must be a 1-D sequence of one {noun} per "
+                                         "item, got a (mapping|set)"):
+        call()

@@ -95,8 +95,9 @@ def test_report_outputs_keep_labels_and_reference_names(pairs, names):
         rows = list(csv.DictReader(io.StringIO(report.to_csv())))
         assert {r["noise_label"] for r in rows} == {str(noise)}
 
-    summary = 1
-    _one_line_rows(report.format("all"), summary + 2 + 2 * 3 + len(classes) + len(clusters))
+    summary = header = 1
+    _one_line_rows(report.format("all"),
+                   summary + header + 2 + 2 * 3 + len(classes) + len(clusters))
 
     multi = cm.evaluate({n: t for n in names}, p, "ari,recovery_rate")
     data = _strict(multi.to_json(details=True))

@@ -514,7 +514,7 @@ def test_results_compare_equal_field_by_field(case):
 def test_whole_float_cuts_are_their_ints(case, data):
     children, truth = case
     n = len(truth)
-    cuts = data.draw(st.lists(st.integers(1, n), min_size=1, max_size=3))
+    cuts = data.draw(st.lists(st.integers(1, n), min_size=1, max_size=3, unique=True))
     as_ints = cm.score_hierarchy(truth, children, ["ari", "ami"], cuts, k=cuts)
     as_floats = cm.score_hierarchy(truth, children, ["ari", "ami"],
                                    [float(c) for c in cuts], k=[float(c) for c in cuts])

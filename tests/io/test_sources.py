@@ -56,8 +56,9 @@ def test_dataframe_chunks(make):
     assert from_chunks(chunks, true_col="t", pred_col="p") == Contingency.from_labels(t, p)
 
 
-BAD_CHUNKS = [5, None, "ab", ([1, 2], [1]), ([1], [1], [1]), ([None], [1]), ([1], [float("nan")]),
-              ([[1, 2]], [1]), ({1}, [1])]
+BAD_CHUNKS = [5, None, "ab", ([1, 2], [1]), ([1], [1], [1], [1]), ([None], [1]),
+              ([1], [float("nan")]), ([[1, 2]], [1]), ({1}, [1]), ([1], [1], [-1]),
+              ([1, 2], [1, 2], [1]), ([1], [1], [float("nan")])]
 
 
 @settings(max_examples=60, deadline=None)

@@ -25,7 +25,8 @@ ENGINES = ("memory", "duckdb", "spark")
 AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
 # the command line's spelling of the parameters that messages name
 FLAGS = {"true_col": "--true-col", "pred_col": "--pred-col", "sep": "--sep",
-         "drop_null": "--drop-null", "weight_col": "--weight-col"}
+         "drop_null": "--drop-null", "weight_col": "--weight-col",
+         "memory_limit": "--memory-limit"}
 
 
 def choose_engine(engine: str, truth: str, pred: str | None) -> str:

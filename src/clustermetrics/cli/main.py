@@ -24,8 +24,30 @@ from .output import PROG, CliError, as_flags, error_line, log, write
 __all__ = ["build_parser", "main"]
 
 
+class _StoreOnce(argparse._StoreAction):
+    """argparse's ``store``, refusing a second value: argparse keeps the last of
+    ``--ci 0.9 --ci 0.95`` without a word, and which one the user meant is a guess."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given:
+            flag = max(self.option_strings, key=len)
+            both = {given[self.dest], option_string}
+            spelled = f" (as {' and '.join(sorted(both))})" if len(both) > 1 else ""
+            raise CliError(f"{flag} is given twice{spelled}: it takes one value, give it once")
+        given[self.dest] = option_string
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors (argparse prints usage + message by default)."""
+    """argparse with one-line usage errors (argparse prints usage + message by default)
+    and single-valued options that take one value (every parser of a command is one of
+    these: argparse makes subparsers of their parent's class)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str):  # type: ignore[override]
         raise CliError(message)
@@ -93,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             args = parser.parse_args(argv)
+            vars(args).pop("_given_once", None)
         except SystemExit as exc:  # --help / --version: return their status, do not exit
             return exc.code if isinstance(exc.code, int) else 0
         flags = _flags_of(parser, args.command)
@@ -125,9 +148,17 @@ def _options_of_every_command(parser: argparse.ArgumentParser) -> set[str]:
     return set(PARAMETERS).union(*every, *(f.values() for f in every))
 
 
+# The library's parameters that a command's option of another name feeds: its messages
+# say ``sample_weight`` where the command line said --weight-col.
+_LIBRARY_NAMES = {"sample_weight": "weight_col", "n_perm": "permutations",
+                  "significance": "significance"}
+
+
 def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
     """Parameter name -> the flag of ``command`` that sets it (``true_col`` ->
-    ``--true-col``)."""
+    ``--true-col``; the library's ``sample_weight`` -> ``--weight-col``)."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
-            if a.option_strings and a.dest != "help"}
+    flags = {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
+             if a.option_strings and a.dest != "help"}
+    return {**flags, **{name: flags[dest] for name, dest in _LIBRARY_NAMES.items()
+                        if dest in flags}}

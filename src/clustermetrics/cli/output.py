@@ -93,6 +93,14 @@ def as_flags(message: str, flags: dict[str, str], others: Collection[str] = ()) 
     'line 2 (missing)'
     >>> as_flags("ci must be a level in (0, 1), got 0", {"ci": "--ci"})
     '--ci must be a level in (0, 1), got 0'
+
+    Elsewhere a parameter is rewritten where it cannot be prose: a name with an
+    underscore outside quotes, ``name="value"``, or the subject of ``needs``:
+
+    >>> as_flags('significance needs counts (from sample_weight); noise="exclude" works',
+    ...          {"significance": "--significance", "sample_weight": "--weight-col",
+    ...           "noise": "--noise"})
+    '--significance needs counts (from --weight-col); --noise exclude works'
     """
     def flag(match: re.Match) -> str:
         return flags.get(match.group(1), match.group(1))
@@ -117,4 +125,11 @@ def as_flags(message: str, flags: dict[str, str], others: Collection[str] = ()) 
                      lambda m: flags.get(m.group(1), m.group(0)), message)
     message = re.sub(r"^(\w+)(?= must )", lambda m: flags.get(m.group(1), m.group(1)),
                      message)  # "ci must be ...": the library's check of a parameter
-    return re.sub(r"^(\w+_\w+)(?= )", flag, message)
+    message = re.sub(r"^(\w+)(?= \(| needs )", flag, message)
+    message = re.sub(r'\b(\w+)="([\w-]*)"', lambda m: f"{flags[m.group(1)]} {m.group(2)}"
+                     if m.group(1) in flags else m.group(0), message)
+    # quoted spans are the user's values (a column may be called sample_weight)
+    parts = re.split(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", message)
+    parts[::2] = [re.sub(r"(?<![-\w])([a-z]\w*_\w+)(?![-\w])", flag, part)
+                  for part in parts[::2]]
+    return re.sub(r"^(\w+_\w+)(?= )", flag, "".join(parts))

@@ -123,7 +123,7 @@ def _score(args: argparse.Namespace) -> str:
             raise CliError(f"{what} is an empty path; give a file")
     _check_text_flags(args)
     engine = choose_engine(args.engine, args.truth, args.pred)
-    if args.memory_limit and engine != "duckdb":
+    if args.memory_limit is not None and engine != "duckdb":
         raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
     references = _references(args)
     pred_cols = args.pred_col or [None]

@@ -46,6 +46,8 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     metrics : as in :func:`clustermetrics.evaluate` (None: every registered score).
     by : str or list of str, optional
         Group columns: each run is scored within each group (one row per run and group).
+        They are copied into the output under their names, so none may be named as a
+        column the output makes (``pred``, a count, a score or its interval).
     noise_label, noise, ci, n_boot, seed : as in :func:`clustermetrics.evaluate`; every
         run gets the same bootstrap seed, so a row equals ``evaluate`` of its two columns.
     weight : str, optional
@@ -89,8 +91,7 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
     else:
         pred_cols = _names(preds, "preds", frame, columns)
     one_role({"truth": [truth_col], "by": by_cols, "preds": pred_cols})
-    if "pred" in by_cols:
-        raise ValueError("by names a column 'pred', the name of the output's run column")
+    _by_not_an_output(by_cols, keys, ci=ci, noise_label=noise_label)
     weights = None
     if weight is not None:
         weight_col = _names(weight, "weight", frame, columns)[0] if isinstance(weight, str) \
@@ -140,6 +141,22 @@ def evaluate_frame(frame: Any, truth: str, preds: str | Sequence[str] | None = N
                 record["n_noise"] = report.noise.n_noise
             records.append(record)
     return _frame(kind, records)
+
+
+def _by_not_an_output(by_cols: list[str], keys: list[str], *, ci: float | None,
+                      noise_label: Any) -> None:
+    """A ``by`` column is copied into the output under its own name, so it must not share
+    it with a column the output makes: the group value would overwrite a score or a
+    count, or be overwritten by it."""
+    made = ["pred", "n_samples", "n_classes", "n_clusters", *keys]
+    if ci is not None:
+        made += [f"{key}_ci_{end}" for key in keys for end in ("low", "high")]
+    if noise_label is not None:
+        made.append("n_noise")
+    for name in by_cols:
+        if name in made:
+            raise ValueError(f"by names the column {name!r}, which is also a column of the "
+                             "output (the run, a count or a score): rename it")
 
 
 def _subject(name: str) -> Subject:

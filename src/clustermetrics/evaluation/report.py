@@ -197,18 +197,15 @@ class Report(ScoreMapping):
             if self.permutation is not None:
                 row.append(permutation_cell(self.permutation[k]))
             rows.append(row)
-        table: str
-        if self.intervals or sig is not None or self.permutation is not None:
-            header = ["metric", "score", "value"]
-            if self.intervals:
-                header.append(interval_header(self.bootstrap))
-            if sig is not None:
-                header += ["z", "p-value"]
-            if self.permutation is not None:
-                header.append("permutation p-value")
-            table = text_table(header, rows, indent=2)
-        else:  # no header: one aligned line per score
-            table = text_table(["", "", ""], rows, indent=2).split("\n", 1)[-1]
+        # always a header, the columns the CSV and JSON name too (key, name, value)
+        header = ["metric", "score", "value"]
+        if self.intervals:
+            header.append(interval_header(self.bootstrap))
+        if sig is not None:
+            header += ["z", "p-value"]
+        if self.permutation is not None:
+            header.append("permutation p-value")
+        table = text_table(header, rows, indent=2)
         parts = [self.summary(), table,
                  *bootstrap_notes(self.intervals, self.bootstrap, self.table, self._values),
                  *significance_notes(sig), *permutation_notes(self.permutation)]

@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..render.text import named_twice
 from ..scores._entropies import _entropy_of_sizes, conditional_entropy_terms, entropy_terms
 from ..scores.pair_table import PairCounts
 from ..scores.registry import METRICS, resolve_metrics
@@ -254,6 +255,7 @@ def _level_stats(codes: np.ndarray, class_sizes: np.ndarray, children: np.ndarra
     if weights is None:
         weights = np.ones(n, dtype=np.int64)
     total = int(class_sizes.sum())
+    _check_term_tables(total, n)
     # the terms are looked up by count: one per possible count, up to the total weight
     size_terms = entropy_terms(np.arange(total + 1), total)
     offsets = np.concatenate([[0], np.cumsum(class_sizes + 1)[:-1]]).astype(np.int64)
@@ -372,10 +374,11 @@ def _cuts(values: Any, n: int, name: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise ValueError(f"{name} must be a number of clusters or an iterable of them, got "
                          f"{values!r}")
-    out = sorted({_check_k(v, n, name) for v in values})
+    out = [_check_k(v, n, name) for v in values]
+    named_twice(out, name)
     if not out:
         raise ValueError(f"{name} is empty: give at least one number of clusters")
-    return out
+    return sorted(out)
 
 
 def _best(entry: MetricInfo, ks: np.ndarray, values: np.ndarray) -> BestCut | None:
@@ -420,8 +423,9 @@ def score_hierarchy(labels_true: Any, tree: Any, metrics: str | Iterable[str] | 
         repeated points (the cut of the tree labels the points, each point's items go
         where it goes). Positive integers only: a point of weight 0 would be a cluster
         of no items in the cuts (leave it out of the tree), and real weights are not
-        repetitions (the merge-by-merge counts are of whole items). Costs O(total
-        weight) memory for the entropy terms, besides O(N).
+        repetitions (the merge-by-merge counts are of whole items). The updatable scores
+        cost O(total weight) memory for their entropy terms, besides O(N): a total above
+        max(2**25, 4 N) is refused with a ValueError before anything is allocated.
 
     Returns
     -------
@@ -530,6 +534,23 @@ _MAX_POINTS = 2**32
 _FLOAT_EXACT = 2**53
 
 
+# Entries of the entropy-term tables, beyond those of the points themselves: the tables
+# are indexed by count, 32 bytes per unit of total weight while they are built (1 GiB here).
+_MAX_TERMS = 2**25
+
+
+def _check_term_tables(total: int, n: int) -> None:
+    """Refuse, before allocating them, term tables far larger than the tree: weights that
+    add up to much more than the points (2**31 on 4 points asked numpy for 16 GiB)."""
+    if total > max(_MAX_TERMS, 4 * n):
+        raise ValueError(f"sample_weight adds up to {total}, more than max(2**25, 4 x the "
+                         f"{n} points) = {max(_MAX_TERMS, 4 * n)}, the most score_hierarchy "
+                         "updates merge by merge (its entropy terms take 32 bytes per unit "
+                         "of total weight); score the cuts you need with evaluate(labels, "
+                         "cut, sample_weight=...), or ask only for scores that are not "
+                         "updatable, at the cuts named by n_clusters= or k=")
+
+
 def _check_points(n: int) -> None:
     if n > _MAX_POINTS:
         raise ValueError(f"score_hierarchy handles trees of at most 2**32 points, or a total "
@@ -540,7 +561,8 @@ def _check_points(n: int) -> None:
 def _point_weights(sample_weight: Any, n: int) -> np.ndarray:
     """``sample_weight`` of :func:`score_hierarchy` checked: one positive integer per
     point (errors name sample_weight and say why)."""
-    if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
+    if isinstance(sample_weight, (str, bytes)) or (np.ndim(sample_weight) == 0
+                                                   and not hasattr(sample_weight, "__len__")):
         raise ValueError("sample_weight must be a sequence of one weight per point, got "
                          f"{type(sample_weight).__name__}")
     w = read_weights(sample_weight, "sample_weight").item_values()  # int64 when whole

@@ -86,9 +86,11 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
         con = duckdb.connect()
         try:
             con.execute(f"SET enable_progress_bar = {'true' if progress else 'false'}")
+            spell = {**PARAMETERS, **(names or {})}
             if memory_limit is not None:
-                con.execute(f"SET memory_limit = '{_safe(memory_limit, 'memory_limit')}'")
-            con.execute(f"SET temp_directory = '{_safe(temp_directory or work)}'")
+                _setting(duckdb, con, "memory_limit", memory_limit, spell["memory_limit"])
+            _setting(duckdb, con, "temp_directory", temp_directory or work,
+                     spell.get("temp_directory", "temp_directory"))
             read = _Read(duckdb, con, source, true_col, pred_col, drop_null, stats, names,
                          weight_col)
             if not isinstance(source, (str, Path)):
@@ -421,6 +423,19 @@ def _fetch(grouped):
 
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def _setting(duckdb, con, setting: str, value: Any, option: str) -> None:
+    """``SET setting = value``, every value the user passes to DuckDB going through here:
+    DuckDB's refusal (a parser error, with a traceback) becomes a ValueError naming
+    ``option`` (how the caller spells the parameter)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{option} must be a non-empty string, got {value!r}")
+    try:
+        con.execute(f"SET {setting} = '{_safe(value, option)}'")
+    except duckdb.Error as exc:
+        reason = str(exc).splitlines()[0].split("Error: ", 1)[-1]
+        raise ValueError(f"{option} {value!r} is refused by DuckDB: {reason}") from None
 
 
 def _safe(value: str, what: str = "temp_directory") -> str:

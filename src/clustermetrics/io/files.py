@@ -24,7 +24,8 @@ __all__ = ["expand_paths", "is_glob", "is_parquet", "no_sep_for_parquet", "read_
 
 # how errors spell the parameters; the command line passes its flags instead
 PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
-              "drop_null": "drop_null", "weight_col": "weight_col"}
+              "drop_null": "drop_null", "weight_col": "weight_col",
+              "memory_limit": "memory_limit"}
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,

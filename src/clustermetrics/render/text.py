@@ -147,20 +147,28 @@ def one_role(columns: Mapping[str, Iterable[Any]]) -> None:
                                  "column has one role")
 
 
-def named_twice(names: Sequence[Any], option: str) -> None:
+def named_twice(names: Sequence[Any], option: str,
+                given: Sequence[Any] | None = None) -> None:
     """The one error for a list of names (columns, values of an option) that repeats one:
-    each is named once.
+    each is named once. ``given``: the values as written, where ``names`` are what they
+    mean (a score's key for any of its names), so the message shows both spellings.
 
     >>> named_twice(["x", "y", "x"], "features")
     Traceback (most recent call last):
     ...
     ValueError: features names 'x' twice
+    >>> named_twice(["ari", "ari"], "metrics", ["ari", "adjusted_rand_score"])
+    Traceback (most recent call last):
+    ...
+    ValueError: metrics names 'ari' twice (as 'ari' and 'adjusted_rand_score')
     """
-    seen: set[Any] = set()
-    for name in names:
+    seen: dict[Any, int] = {}
+    for i, name in enumerate(names):
         if name in seen:
-            raise ValueError(f"{option} names {name!r} twice")
-        seen.add(name)
+            first, again = (None, None) if given is None else (given[seen[name]], given[i])
+            spelled = f" (as {first!r} and {again!r})" if first != again else ""
+            raise ValueError(f"{option} names {name!r} twice{spelled}")
+        seen[name] = i
 
 
 def display_width(text: str) -> int:

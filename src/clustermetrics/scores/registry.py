@@ -13,6 +13,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping
 
+from ..render.text import named_twice
 from . import (
     bcubed,
     element_centric,
@@ -109,7 +110,7 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
         raise TypeError(f"metrics must be a metric name, a comma-separated string of them "
                         f"or an iterable of them, got {type(metrics).__name__}")
     aliases = _aliases()
-    keys = []
+    keys, names = [], []
     for raw in metrics:
         name = str(raw).strip()
         key = aliases.get(name) or aliases.get(name.lower())
@@ -119,8 +120,9 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> list[str]:
                           FutureWarning, stacklevel=2)
         if key is None:
             raise ValueError(f"unknown metric {name!r}; known: {', '.join(METRICS)}")
-        if key not in keys:
-            keys.append(key)
+        keys.append(key)
+        names.append(name)
+    named_twice(keys, "metrics", names)  # a repeat is a mistake, not a wish to dedupe
     if not keys:
         raise ValueError("metrics is empty: name at least one metric")
     return keys

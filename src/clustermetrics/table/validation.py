@@ -62,7 +62,7 @@ def as_raw_array(values: Any, name: str, noun: str = "value") -> np.ndarray:
         arr = np.empty(len(items), dtype=object)
         arr[:] = items
         return arr
-    arr = _to_numpy(values, name)
+    arr = _to_numpy(values, name, noun)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got an array of shape {arr.shape}")
     return arr
@@ -84,7 +84,7 @@ def _is_masked_array(values: Any) -> bool:
     return ma is not None and isinstance(values, ma.MaskedArray)
 
 
-def _to_numpy(values: Any, name: str) -> np.ndarray:
+def _to_numpy(values: Any, name: str, noun: str = "label") -> np.ndarray:
     if values is None:
         raise ValueError(f"{name} is required, got None")
     if isinstance(values, (str, bytes)):
@@ -101,26 +101,29 @@ def _to_numpy(values: Any, name: str) -> np.ndarray:
         return _frame_column_to_numpy(values, name)
     if isinstance(values, (list, tuple)):
         return _sequence_to_numpy(values)
-    _refuse_unordered(values, name)
+    _refuse_unordered(values, name, noun)
     try:
         arr = np.asarray(values)
     except Exception as exc:  # ragged nested sequences and the like
-        raise ValueError(f"{name} could not be read as a 1-D sequence of labels: {exc}") from None
+        raise ValueError(f"{name} could not be read as a 1-D sequence of {noun}s: {exc}") \
+            from None
     return arr
 
 
-def _refuse_unordered(values: Any, name: str) -> None:
-    """Sets and dicts have no item order; iterators would be consumed by reading them."""
+def _refuse_unordered(values: Any, name: str, noun: str = "label") -> None:
+    """Sets and dicts have no item order; iterators would be consumed by reading them.
+    ``noun``: what one value is (a label, a weight)."""
     if isinstance(values, (set, frozenset)):
         kind = "a set, which has no order"
     elif isinstance(values, Mapping):
-        kind = "a mapping"
+        kind = f"a mapping ({type(values).__name__}), whose keys say nothing of which {noun} " \
+            "is which item's"
     elif isinstance(values, Iterator):
         kind = f"an iterator ({type(values).__name__}), which can be read only once"
     else:
         return
-    raise ValueError(f"{name} must be a 1-D sequence of labels with one label per item, got "
-                     f"{kind}; pass a list")
+    raise ValueError(f"{name} must be a 1-D sequence of one {noun} per item, got {kind}; "
+                     "pass a list in the items' order")
 
 
 def _check_shape(arr: np.ndarray, name: str) -> None:
