@@ -324,6 +324,7 @@ def fresh_process(monkeypatch):
     numba's cache holds them."""
     monkeypatch.setattr(_kernels, "_mode", "auto")
     monkeypatch.setattr(_kernels, "_ready", set())
+    monkeypatch.setattr(_kernels, "_spent", {})
     state = {"cached": True}
     monkeypatch.setattr(_kernels, "_cached", lambda module, name: state["cached"])
     return state
@@ -332,12 +333,14 @@ def fresh_process(monkeypatch):
 def _smallest_paying(accessor, low: float = 1.0, high: float = 1e12) -> float:
     """The least work (to 1 %) for which ``accessor`` hands out the kernel (the kernels
     ready before are all that is ready at each try)."""
-    ready = set(_kernels._ready)
+    ready, spent = set(_kernels._ready), dict(_kernels._spent)
     while high / low > 1.01:
         mid = (low * high) ** 0.5
         pays = accessor(mid) is not None
         _kernels._ready.clear()
         _kernels._ready.update(ready)
+        _kernels._spent.clear()  # each try as the first call of its size
+        _kernels._spent.update(spent)
         low, high = (low, mid) if pays else (mid, high)
     return high
 
@@ -371,6 +374,20 @@ def test_little_work_leaves_numba_unimported(fresh_process, monkeypatch):
     for accessor in ACCESSORS:
         assert accessor(10.0) is None
     assert _kernels._loaded == {}
+
+
+@pytest.mark.parametrize("accessor", ACCESSORS)
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_loop_of_small_calls_loads_the_kernel_once_their_work_repays_it(
+        fresh_process, accessor, cached):
+    """Calls each a tenth of the least paying work: the kernel is handed out from the
+    call whose work, with the numpy path's work before it, reaches that least (a user's
+    loop of small calls compiles once their numpy time would have paid for it)."""
+    fresh_process["cached"] = cached
+    least = _smallest_paying(accessor)
+    calls = [accessor(least / 10) is not None for _ in range(12)]
+    assert calls.index(True) in (9, 10)  # 10 tenths, to the bisection's 1 %
+    assert not any(calls[:calls.index(True)]) and all(calls[calls.index(True):])
 
 
 def test_once_numba_is_set_up_a_cached_kernel_runs_whatever_the_work(fresh_process):

@@ -50,3 +50,42 @@ def test_every_registered_score_is_in_the_score_reference():
 
     for key, entry in METRICS.items():
         assert f"## `{key}`: {entry.name} {{#{key}}}" in page
+
+
+BENCHMARKS_README = ROOT / "benchmarks" / "README.md"
+_ROW = re.compile(r"^\[(\d)\] (.+?)\s{2,}(-?[\d.]+)(x|s) <= ", re.M)
+
+
+def _recorded_defaults() -> list[tuple[str, str, float]]:
+    """(target, case, value) of the rows bench_defaults.py printed, as recorded in
+    benchmarks/README.md's section on the plain install."""
+    section = BENCHMARKS_README.read_text().split(
+        "## The plain install and the first calls", 1)[1].split("\n## ", 1)[0]
+    return [(m[0], m[1], float(m[2])) for m in _ROW.findall(section)]
+
+
+def _figure(value: float) -> str:
+    return f"{value:,.0f}×" if value >= 100 else f"{value:.1f}×"
+
+
+def test_headline_figures_of_the_plain_install_are_the_recorded_ones():
+    """The README's headline on the plain install quotes benchmarks/README.md's record of
+    bench_defaults.py: each figure the worst recorded row of its kind."""
+    rows = _recorded_defaults()
+
+    def worst(target: str, case: str) -> float:
+        values = [v for t, c, v in rows if t == target and case in c]
+        assert values, (target, case)
+        return max(values)
+    headline = README.read_text().split("## Headline numbers", 1)[1].split("\n## ", 1)[0]
+    bullet = re.search(r"<!-- bench-defaults:start -->\n(.*?)<!-- bench-defaults:end -->",
+                       headline, re.S)
+    assert bullet, "bench-defaults markers missing in the README's headline numbers"
+    text = " ".join(bullet.group(1).split())
+    assert "pip install clustermetrics" in text
+    for target, case in (("1", "README example, best of repeats"),
+                         ("1", "evaluate(ci=0.95), N = 1e3"),
+                         ("1", "README example, first call"),
+                         ("2", "from labels, small N"),
+                         ("4", "evaluate (every score)")):
+        assert _figure(worst(target, case)) in text, (case, _figure(worst(target, case)))

@@ -15,7 +15,7 @@ from clustermetrics.evaluation.evaluate import replicate_scores, score_values
 from clustermetrics.inference.bootstrap import replicate_table
 from clustermetrics.matching import greedy as _greedy
 from clustermetrics.scores.pair_table import copy_pairs, leave_out_copies
-from clustermetrics.table.stack import TableStack
+from clustermetrics.table.stack import TableStack, _distinct_rows
 
 BOOTSTRAPPED = [k for k, e in cm.METRICS.items() if e.no_bootstrap is None]
 
@@ -76,6 +76,36 @@ def test_every_score_of_a_stack_equals_each_replicate_alone(drawn, replicates):
     _assert_same(replicate_scores(table, counts, BOOTSTRAPPED),
                  _per_table(table, counts, BOOTSTRAPPED), BOOTSTRAPPED)
 
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2), min_size=3, max_size=3), min_size=1,
+                max_size=12))
+def test_distinct_rows_against_a_scan_of_the_rows(rows):
+    """Each row maps to the first row equal to it; the distinct rows are those first rows,
+    in order (the stack computes one value per distinct table and hands it to its
+    copies)."""
+    array = np.array(rows, dtype=np.int64)
+    first, inverse = _distinct_rows(array)
+    want_first = [b for b, row in enumerate(rows) if row not in rows[:b]]
+    assert first.tolist() == want_first
+    assert [want_first[i] for i in inverse.tolist()] == [rows.index(r) for r in rows]
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables(), st.integers(2, 6))
+def test_a_stack_of_repeated_replicates_scores_each_copy(drawn, copies):
+    """Replicates drawn more than once (small tables repeat) share one computation: each
+    copy still gets its own table's score."""
+    table, seed = drawn
+    rng = np.random.default_rng(seed)
+    drawn_counts = rng.multinomial(table.n_samples, table.counts / table.n_samples, size=3)
+    drawn_counts = drawn_counts[drawn_counts.any(axis=1)]
+    if not drawn_counts.shape[0]:
+        return
+    counts = drawn_counts[rng.integers(0, drawn_counts.shape[0], copies * 3)]
+    _assert_same(replicate_scores(table, counts, BOOTSTRAPPED),
+                 _per_table(table, counts, BOOTSTRAPPED), BOOTSTRAPPED)
 
 @settings(max_examples=30, deadline=None)
 @given(tables())

@@ -9,10 +9,14 @@ cache lives; a note on a terminal while a compile runs). A kernel runs when that
 nil (ready in this process, or numba set up and the cache holding it), or when the work
 at hand reaches its threshold for the cost: the work from which the numpy path, on its
 slowest shapes, takes as long as numba's set-up (``threshold``, measured), scaled to
-other costs as the numpy path's time grows (as work ** ``growth``). So a compile is paid
-only by work that repays it, and where the cache is warm nothing changes from the
-thresholds measured for numba's load. Otherwise the numpy path runs. Both paths compute
-the same exact quantities (tests compare them).
+other costs as the numpy path's time grows (as work ** ``growth``). The work counted is
+this call's (times its repeats, :func:`repeated`) plus what the numpy path has done in the
+kernel's place before in this process, so that a loop of small calls compiles once
+their numpy time reaches the compile's (the ski-rental rule: at worst about twice the
+time of the better choice made in hindsight). So a compile is paid only by work that
+repays it, and where the cache is warm nothing changes from the thresholds measured for
+numba's load. Otherwise the numpy path runs. Both paths compute the same exact
+quantities (tests compare them).
 
 Each layer declares its compiled paths as :class:`Kernel` objects next to the code that
 calls them (:mod:`clustermetrics.matching.compiled`, :mod:`clustermetrics.scores.compiled`,
@@ -75,6 +79,9 @@ _ready: set[tuple[Loader, str]] = set()
 _numba_found: bool | None = None
 # how many times the work at hand is about to be done (see `repeated`)
 _repeats = 1
+# per kernel (its compiled functions), the work its numpy path has done in this process
+# in its place: a loop of calls each too small to repay a compile repays it together
+_spent: dict[tuple[tuple[Loader, str, float], ...], float] = {}
 
 
 def set_kernels(mode: str) -> str:
@@ -190,13 +197,18 @@ def wanted(kernel: Kernel, work: float) -> ModuleType | None:
         return None
     pending = _pending(kernel)
     if _mode == "auto" and pending:
-        work = work * _repeats
+        # the work about to be done, and what the numpy path did before in its place:
+        # numpy's time so far is the rent, the kernel's cost the price
+        spent = _spent.get(kernel.compiles, 0.0)
+        total = work * _repeats + spent
         cheapest = _cost(kernel, None)
-        if cheapest and work < kernel.threshold_at(cheapest):
+        if cheapest and total < kernel.threshold_at(cheapest):
+            _spent[kernel.compiles] = spent + work
             return None  # cheaper in numpy than even loading it: numba stays unimported
         module = _load(kernel.load)
         cost = _cost(kernel, module)
-        if module is None or (cost and work < kernel.threshold_at(cost)):
+        if module is None or (cost and total < kernel.threshold_at(cost)):
+            _spent[kernel.compiles] = spent + work
             return None  # cheaper in numpy than compiling it
     module = _load(kernel.load)
     if module is not None:

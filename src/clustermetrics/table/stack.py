@@ -135,12 +135,11 @@ class TableStack:
         the layout under ``name``, as :meth:`each`)."""
         sizes = np.concatenate((np.sort(self.class_sizes, axis=1),
                                 np.sort(self.cluster_sizes, axis=1)), axis=1)
-        _, first, inverse = np.unique(sizes, axis=0, return_index=True,
-                                      return_inverse=True)
+        first, inverse = _distinct_rows(sizes)
         keys = [sizes[b].tobytes() for b in first.tolist()]
         values = self._memo(name, keys, lambda: [self.table(int(b)) for b in first.tolist()],
                             lambda tables: [compute(t) for t in tables])
-        return [values[i] for i in inverse.reshape(-1).tolist()]
+        return [values[i] for i in inverse.tolist()]
 
     def _memo(self, name: str | None, keys: list[bytes],
               tables: Callable[[], list[Contingency]],
@@ -169,11 +168,7 @@ class TableStack:
         return self._distinct()[1]
 
     def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
-        def compute(s: TableStack) -> tuple[np.ndarray, np.ndarray]:
-            _, first, inverse = np.unique(s.counts, axis=0, return_index=True,
-                                          return_inverse=True)
-            return first, inverse.reshape(-1)
-        return self.cached("distinct", compute)
+        return self.cached("distinct", lambda s: _distinct_rows(s.counts))
 
     # ------------------------------------------------------------ what scores read
     def cached(self, key: str, compute: Callable[[TableStack], Any]) -> Any:
@@ -208,3 +203,20 @@ def _starts(sorted_index: np.ndarray, size: int) -> np.ndarray:
     """Index of the first entry of each value 0 .. size - 1 in a sorted index array in
     which every value occurs."""
     return np.searchsorted(sorted_index, np.arange(size))
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the index of each distinct row's first occurrence, each row's index among those)
+    of a 2-D array, distinct rows in order of first occurrence. Rows are told apart by
+    their bytes in a dict: ``np.unique(axis=0)`` sorts a structured view of the rows,
+    ~20 ms for 50 replicates of a 10^4-cell table, paid by every stack of a bootstrap."""
+    rows = np.ascontiguousarray(rows)
+    seen: dict[bytes, int] = {}
+    first: list[int] = []
+    inverse = np.empty(rows.shape[0], dtype=np.int64)
+    for b in range(rows.shape[0]):
+        index = seen.setdefault(rows[b].tobytes(), len(first))
+        if index == len(first):
+            first.append(b)
+        inverse[b] = index
+    return np.array(first, dtype=np.int64), inverse
