@@ -63,7 +63,8 @@ SIGNATURES = """
     from clustermetrics.matching import karp_sipser as _matching_start
     from clustermetrics.matching import kernels as _numba_kernels
     from clustermetrics.matching import warm_kernels as _warm_kernels
-    from clustermetrics.scores import _emi_kernels, _sampling_kernels, _smi, _smi_kernels
+    from clustermetrics.scores import (_emi_kernels, _sampling_kernels, _smi_kernels,
+                                       _smi_monte_carlo)
 
     rng = np.random.default_rng(0)
     t = rng.integers(0, 2000, 20000)
@@ -79,7 +80,7 @@ SIGNATURES = """
     for tree in (np.array(merges, dtype=np.int64), np.array(merges, dtype=np.int32)):
         cm.score_hierarchy(y, tree)
     sizes = np.full(2000, 10)
-    _smi.sample_stats(sizes, sizes, 3, 0)  # the pairing sampler's compiled count
+    _smi_monte_carlo.sample_stats(sizes, sizes, 3, 0)  # the pairing sampler's compiled count
     for labels in ((t[:1000] % 10, p[:1000] % 10), (t[:300] % 7, p[:300] % 4),
                    (t % 3, p % 2)):  # windows, and large means (Taylor polynomials)
         cm.standardized_mutual_info_score(*labels, method="exact")  # compiled variance

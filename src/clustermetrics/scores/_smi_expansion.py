@@ -1,8 +1,8 @@
 """The exact variance of S = sum n_ij log n_ij under the permutation model (the SMI of
-:mod:`.metrics._smi`) from one law per pair of distinct sizes, by expanding every pair of
-cells' joint law in orthogonal polynomials; scalar loops, run as plain Python on tiny
-tables and compiled by :mod:`clustermetrics.scores._smi_kernels` (numba) otherwise. Nothing here
-imports numba.
+:mod:`clustermetrics.scores._smi`) from one law per pair of distinct sizes, by expanding
+every pair of cells' joint law in orthogonal polynomials; scalar loops, run as plain Python
+on tiny tables and compiled by :mod:`clustermetrics.scores._smi_kernels` (numba)
+otherwise. Nothing here imports numba.
 
 The expansion. A cell n of class size a and cluster size b is Hyp(N, a, b); let Q_q be
 the orthonormal polynomials of that law (Hahn polynomials; Q_0 = 1). For any two cells n
@@ -34,7 +34,7 @@ cells' covariances after removing the part additive in rows and columns
 (:func:`linear_variance`), so no cancellation of additive terms reaches the sum.
 
 Each law is summed over its window p(k) >= e^-T p(mode) (T of
-:func:`clustermetrics.scores._smi._expansion_cut`): a polynomial orthonormal under p has
+:func:`clustermetrics.scores._smi_cost.expansion_cut`): a polynomial orthonormal under p has
 p(k) Q_q(k)^2 <= 1, so the neglected part of alpha is at most B sqrt(tau) (tau the
 neglected mass). A law of large mean takes instead the Taylor polynomial of phi at its
 mean, projected exactly through the law's Jacobi matrix, with a proven bound on the
