@@ -17,7 +17,7 @@ from smi_reference import tables
 import clustermetrics as cm
 from clustermetrics import Contingency
 from clustermetrics.compute import dispatch as _kernels
-from clustermetrics.scores import _smi, _smi_cost, _smi_expansion, _smi_shift
+from clustermetrics.scores import _smi, _smi_cost, _smi_expansion, _smi_projection, _smi_shift
 from clustermetrics.scores import compiled as score_kernels
 from clustermetrics.table.stack import TableStack
 
@@ -34,7 +34,7 @@ def _polynomials(n, a, b, orders):
     """Q_0 .. Q_orders of Hyp(n, a, b) at each support point, from the module's
     recurrence (as the kernels evaluate them)."""
     diag, off = np.empty(orders + 1), np.empty(orders + 2)
-    shift, anchor, frac = _smi_expansion.recurrence(n, a, b, orders, diag, off)
+    shift, anchor, frac = _smi_projection.recurrence(n, a, b, orders, diag, off)
     out = {}
     for k in _pmf(n, a, b):
         y = float(k - shift - anchor) + frac  # y - E[Y]
