@@ -254,6 +254,125 @@ def _phases(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free,
                        nfree, extra, work)
 
 
+@kernel(inner=True)
+def _search(indptr, idx, cost, nc, u, v, col_match, roots, nroots, extra, dist, drow, popped,
+            touched, rtouched, heap_keys, heap_nodes, pred, tree, used, sinks):
+    """Dijkstra from the rows ``roots[:nroots]`` at once, over reduced costs. It stops at
+    the first free column of a tree that has one already: the distance ``level`` up to
+    which potentials change. Returns (columns touched, rows touched, the nearest free
+    column's distance, level, trees that found their own free column (``sinks``), cells
+    scanned)."""
+    work = 0
+    size = np.int64(0)
+    nt = np.int64(0)
+    nrt = 0
+    for f in range(nroots):
+        i = roots[f]
+        drow[i] = 0.0
+        tree[i] = i
+        rtouched[nrt] = i
+        nrt += 1
+        end = indptr[i + 1]
+        work += end + extra - indptr[i]
+        for p in range(indptr[i], end + extra):
+            j, r = _reduced(p, end, i, idx, cost, u, v, nc)
+            if r < dist[j]:
+                if dist[j] == np.inf:
+                    touched[nt] = j
+                    nt += 1
+                dist[j] = r
+                pred[j] = i
+                size = _heap_push(heap_keys, heap_nodes, size, r, j)
+    first = np.inf  # distance of the nearest free column
+    level = np.inf  # where the search stops: a free column whose tree is taken
+    nsink = 0
+    while size > 0:
+        key, j, size = _heap_pop(heap_keys, heap_nodes, size)
+        if popped[j] or key > dist[j]:
+            continue
+        if key > level:
+            break
+        popped[j] = True
+        i2 = col_match[j]
+        if i2 < 0:
+            if key < first:
+                first = key
+            if level == np.inf:
+                root = tree[pred[j]]
+                if used[root]:
+                    # stop here: the columns left at this distance can only serve the
+                    # trees that are taken
+                    level = key
+                    break
+                else:
+                    used[root] = True
+                    sinks[nsink] = j
+                    nsink += 1
+            continue
+        drow[i2] = key
+        tree[i2] = tree[pred[j]]
+        rtouched[nrt] = i2
+        nrt += 1
+        end = indptr[i2 + 1]
+        for p in range(indptr[i2], end + extra):
+            jj, r = _reduced(p, end, i2, idx, cost, u, v, nc)
+            if popped[jj]:
+                continue
+            nd = key + r
+            if nd < dist[jj]:
+                if dist[jj] == np.inf:
+                    touched[nt] = jj
+                    nt += 1
+                dist[jj] = nd
+                pred[jj] = i2
+                size = _heap_push(heap_keys, heap_nodes, size, nd, jj)
+        work += end + extra - indptr[i2]
+    if level == np.inf:  # every tree found its own free column
+        level = dist[sinks[nsink - 1]]
+    return nt, nrt, first, level, nsink, work
+
+
+@kernel(inner=True)
+def _augment_sinks(row_match, col_match, pred, sinks, nsink, roots, nroots):
+    """One shortest path per search tree, nearest first: the trees are disjoint, and every
+    free column nearer than the search's level is now matched. Returns the roots still
+    free (moved to the front of ``roots``)."""
+    for s in range(nsink):
+        j = sinks[s]
+        while True:
+            i = pred[j]
+            previous = row_match[i]
+            row_match[i] = j
+            col_match[j] = i
+            if previous < 0:
+                break
+            j = previous
+    still = 0
+    for f in range(nroots):
+        if row_match[roots[f]] < 0:
+            roots[still] = roots[f]
+            still += 1
+    return still
+
+
+@kernel(inner=True)
+def _settle(u, v, dist, drow, popped, used, touched, nt, rtouched, nrt, level):
+    """The potentials after a search that stopped at ``level`` (columns reached nearer
+    lose, rows gain, the difference), and the search's marks cleared."""
+    for q in range(nt):
+        j = touched[q]
+        if popped[j] and dist[j] < level:
+            v[j] -= level - dist[j]
+        dist[j] = np.inf
+        popped[j] = False
+    for q in range(nrt):
+        i = rtouched[q]
+        if drow[i] < level:
+            u[i] += level - drow[i]
+        drow[i] = np.inf
+        used[i] = False
+
+
 @kernel
 def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, free, nfree,
                 extra, arrays):
@@ -266,78 +385,15 @@ def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, f
     mark_free = nfree
     seeds = nfree
     while nfree > 0:
-        # Dijkstra from the last ``seeds`` free rows at once (``roots``: their view of
-        # ``free``), over reduced costs. It stops at the first free column of a tree that
-        # has one already: the distance ``level`` up to which potentials change
+        # the search starts from the last ``seeds`` free rows (``roots``: their view of
+        # ``free``)
         base = nfree - seeds if seeds < nfree else 0
         roots = free[base:nfree]
         nroots = nfree - base
-        size = np.int64(0)
-        nt = np.int64(0)
-        nrt = 0
-        for f in range(nroots):
-            i = roots[f]
-            drow[i] = 0.0
-            tree[i] = i
-            rtouched[nrt] = i
-            nrt += 1
-            end = indptr[i + 1]
-            work += end + extra - indptr[i]
-            for p in range(indptr[i], end + extra):
-                j, r = _reduced(p, end, i, idx, cost, u, v, nc)
-                if r < dist[j]:
-                    if dist[j] == np.inf:
-                        touched[nt] = j
-                        nt += 1
-                    dist[j] = r
-                    pred[j] = i
-                    size = _heap_push(heap_keys, heap_nodes, size, r, j)
-        first = np.inf  # distance of the nearest free column
-        level = np.inf  # where the search stops: a free column whose tree is taken
-        nsink = 0
-        while size > 0:
-            key, j, size = _heap_pop(heap_keys, heap_nodes, size)
-            if popped[j] or key > dist[j]:
-                continue
-            if key > level:
-                break
-            popped[j] = True
-            i2 = col_match[j]
-            if i2 < 0:
-                if key < first:
-                    first = key
-                if level == np.inf:
-                    root = tree[pred[j]]
-                    if used[root]:
-                        # stop here: the columns left at this distance can only serve
-                        # the trees that are taken
-                        level = key
-                        break
-                    else:
-                        used[root] = True
-                        sinks[nsink] = j
-                        nsink += 1
-                continue
-            drow[i2] = key
-            tree[i2] = tree[pred[j]]
-            rtouched[nrt] = i2
-            nrt += 1
-            end = indptr[i2 + 1]
-            for p in range(indptr[i2], end + extra):
-                jj, r = _reduced(p, end, i2, idx, cost, u, v, nc)
-                if popped[jj]:
-                    continue
-                nd = key + r
-                if nd < dist[jj]:
-                    if dist[jj] == np.inf:
-                        touched[nt] = jj
-                        nt += 1
-                    dist[jj] = nd
-                    pred[jj] = i2
-                    size = _heap_push(heap_keys, heap_nodes, size, nd, jj)
-            work += end + extra - indptr[i2]
-        if level == np.inf:  # every tree found its own free column
-            level = dist[sinks[nsink - 1]]
+        nt, nrt, first, level, nsink, scanned = _search(
+            indptr, idx, cost, nc, u, v, col_match, roots, nroots, extra, dist, drow, popped,
+            touched, rtouched, heap_keys, heap_nodes, pred, tree, used, sinks)
+        work += scanned
         if level == first:
             # ties at the nearest distance (degenerate tables): a maximum matching of
             # the cells tight at that level augments all of them at once
@@ -347,35 +403,8 @@ def _phase_loop(indptr, idx, cost, nr, nc, budget, u, v, row_match, col_match, f
                                             extra)
             work += scanned
         else:
-            # one shortest path per search tree, nearest first: the trees are disjoint,
-            # and every free column nearer than ``level`` is now matched
-            for s in range(nsink):
-                j = sinks[s]
-                while True:
-                    i = pred[j]
-                    previous = row_match[i]
-                    row_match[i] = j
-                    col_match[j] = i
-                    if previous < 0:
-                        break
-                    j = previous
-            still = 0
-            for f in range(nroots):
-                if row_match[roots[f]] < 0:
-                    roots[still] = roots[f]
-                    still += 1
-        for q in range(nt):
-            j = touched[q]
-            if popped[j] and dist[j] < level:
-                v[j] -= level - dist[j]
-            dist[j] = np.inf
-            popped[j] = False
-        for q in range(nrt):
-            i = rtouched[q]
-            if drow[i] < level:
-                u[i] += level - drow[i]
-            drow[i] = np.inf
-            used[i] = False
+            still = _augment_sinks(row_match, col_match, pred, sinks, nsink, roots, nroots)
+        _settle(u, v, dist, drow, popped, used, touched, nt, rtouched, nrt, level)
         if still == nroots:  # no progress: cannot happen in exact arithmetic
             return row_match, False
         nfree = base + still
