@@ -62,7 +62,6 @@ def _graph(n: int = 300, per_row: int = 3, seed: int = 0):
 
 
 def kernel_call(name: str) -> Callable[[], object]:
-    from clustermetrics.matching import auction as _auction_kernels
     from clustermetrics.matching import compiled as matching_kernels
     from clustermetrics.matching import warm_kernels as _warm_kernels
 
@@ -75,6 +74,8 @@ def kernel_call(name: str) -> Callable[[], object]:
         kernel = matching_kernels.matching_kernel(np.inf)
         weights = rng.integers(1, 3, cols.shape[0]).astype(np.float64)
         return lambda: kernel(indptr, cols, weights, n)
+    if name in ("auction", "auction_exact"):
+        from clustermetrics.matching import auction as _auction_kernels
     if name == "auction":
         weights = rng.random(cols.shape[0])
         return lambda: _auction_kernels.auction_matching(indptr, cols, weights, n)
