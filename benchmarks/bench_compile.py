@@ -63,7 +63,6 @@ def _graph(n: int = 300, per_row: int = 3, seed: int = 0):
 
 def kernel_call(name: str) -> Callable[[], object]:
     from clustermetrics.matching import compiled as matching_kernels
-    from clustermetrics.matching import kernels as _numba_kernels
     from clustermetrics.matching import warm_kernels as _warm_kernels
 
     indptr, cols, n = _graph()
@@ -75,12 +74,14 @@ def kernel_call(name: str) -> Callable[[], object]:
         kernel = matching_kernels.matching_kernel(np.inf)
         weights = rng.integers(1, 3, cols.shape[0]).astype(np.float64)
         return lambda: kernel(indptr, cols, weights, n)
+    if name in ("auction", "auction_exact"):
+        from clustermetrics.matching import auction as _auction_kernels
     if name == "auction":
         weights = rng.random(cols.shape[0])
-        return lambda: _numba_kernels.auction_matching(indptr, cols, weights, n)
+        return lambda: _auction_kernels.auction_matching(indptr, cols, weights, n)
     if name == "auction_exact":
         weights = rng.integers(1 << 55, 1 << 56, cols.shape[0]).astype(np.float64)
-        return lambda: _numba_kernels.auction_matching(indptr, cols, weights, n)
+        return lambda: _auction_kernels.auction_matching(indptr, cols, weights, n)
     if name == "warm":
         weights = rng.integers(1, 50, cols.shape[0]).astype(np.float64)
         other = np.maximum(weights + rng.integers(-2, 3, cols.shape[0]), 1.0)

@@ -37,7 +37,7 @@ import numpy as np
 
 import clustermetrics as cm
 from clustermetrics.evaluation.evaluate import replicate_scores
-from clustermetrics.evaluation.paired import _ThreeWay
+from clustermetrics.evaluation.jackknife import _ThreeWay
 from clustermetrics.experiments.paired_calibration import DEFAULT_KEYS, null_labels
 from clustermetrics.inference.bootstrap import multinomial_sampler
 

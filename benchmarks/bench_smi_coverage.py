@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 import clustermetrics as cm
-from clustermetrics.scores import _smi
+from clustermetrics.scores import _smi, _smi_monte_carlo
 
 
 def margins(seed, n, kt, kp, giant=0.0):
@@ -41,13 +41,13 @@ def main() -> None:
         table = cm.Contingency.from_labels(*margins(*case))
         a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
         e_s, var_s = _smi.exact_variance(a, b, n)
-        ca, cb = _smi._canonical(a, b)
-        ctl = _smi._Controls(ca, cb, n)
+        ca, cb = _smi_monte_carlo._canonical(a, b)
+        ctl = _smi_monte_carlo._Controls(ca, cb, n)
         for m in (int(x) for x in args.tables.split(",")):
             z, rel = [], []
             for seed in range(args.seeds):
-                stats = _smi.sample_stats(ca, cb, m, seed, ctl)
-                est, se = _smi.variance_from_stats(stats, e_s, ctl.mean, ctl.cov)
+                stats = _smi_monte_carlo.sample_stats(ca, cb, m, seed, ctl)
+                est, se = _smi_monte_carlo.variance_from_stats(stats, e_s, ctl.mean, ctl.cov)
                 z.append((est - var_s) / se)
                 rel.append(se / var_s)
             z = np.array(z)

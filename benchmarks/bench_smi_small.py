@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "support"))
 
 from smi_dense_reference import dense_exact_variance  # noqa: E402
 
 import clustermetrics as cm  # noqa: E402
-from clustermetrics.scores import _smi
+from clustermetrics.scores import _smi, _smi_cost  # noqa: E402
 
 TABLES = [  # (table, whether the dense tabulation fits: ~8 (max size)^2 bytes)
     ([[4000, 3], [5, 600]], True),
@@ -42,7 +43,7 @@ def main() -> None:
         m = np.array(matrix)
         a, b, n = m.sum(axis=1), m.sum(axis=0), int(m.sum())
         (_, var), secs = timed(lambda a=a, b=b, n=n: _smi.exact_variance(a, b, n))
-        line = (f"{matrix}: N = {n}, ~{_smi.exact_work(a, b):.2g} terms, windowed "
+        line = (f"{matrix}: N = {n}, ~{_smi_cost.exact_work(a, b):.2g} terms, windowed "
                 f"{secs:.3f} s (Var[S] = {var:.12g})")
         if dense:
             (_, old), old_secs = timed(lambda a=a, b=b, n=n: dense_exact_variance(a, b, n))

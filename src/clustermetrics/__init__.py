@@ -10,7 +10,8 @@ from .evaluation.dataframes import evaluate_frame
 from .evaluation.diagnostics import Diagnostics, diagnose
 from .evaluation.evaluate import evaluate
 from .evaluation.model_selection import scorer
-from .evaluation.paired import PairedComparison, compare_clusterings
+from .evaluation.paired import compare_clusterings
+from .evaluation.paired_results import PairedComparison
 from .evaluation.report import MultiReport, Report
 from .hierarchy.cuts import HierarchyScores, score_hierarchy, updatable_metrics
 from .inference.noise import with_noise

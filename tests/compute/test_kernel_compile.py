@@ -61,9 +61,11 @@ SIGNATURES = """
     import clustermetrics as cm
     from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
     from clustermetrics.matching import karp_sipser as _matching_start
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import auction as _auction_kernels
+    from clustermetrics.matching import phases as _phase_kernels
     from clustermetrics.matching import warm_kernels as _warm_kernels
-    from clustermetrics.scores import _emi_kernels, _sampling_kernels, _smi, _smi_kernels
+    from clustermetrics.scores import (_emi_kernels, _sampling_kernels, _smi_kernels,
+                                       _smi_monte_carlo)
 
     rng = np.random.default_rng(0)
     t = rng.integers(0, 2000, 20000)
@@ -79,7 +81,7 @@ SIGNATURES = """
     for tree in (np.array(merges, dtype=np.int64), np.array(merges, dtype=np.int32)):
         cm.score_hierarchy(y, tree)
     sizes = np.full(2000, 10)
-    _smi.sample_stats(sizes, sizes, 3, 0)  # the pairing sampler's compiled count
+    _smi_monte_carlo.sample_stats(sizes, sizes, 3, 0)  # the pairing sampler's compiled count
     for labels in ((t[:1000] % 10, p[:1000] % 10), (t[:300] % 7, p[:300] % 4),
                    (t % 3, p % 2)):  # windows, and large means (Taylor polynomials)
         cm.standardized_mutual_info_score(*labels, method="exact")  # compiled variance
@@ -94,11 +96,11 @@ SIGNATURES = """
     read_only = cols.copy()
     read_only.flags.writeable = False
     for weights in (rng.random(600), rng.integers(1 << 55, 1 << 56, 600).astype(float)):
-        _numba_kernels.auction_matching(indptr.astype(np.int32), read_only, weights, 300)
-    _numba_kernels._matching_phases(indptr, cols, -rng.random(600), 300, 300, 1 << 40)
+        _auction_kernels.auction_matching(indptr.astype(np.int32), read_only, weights, 300)
+    _phase_kernels._matching_phases(indptr, cols, -rng.random(600), 300, 300, 1 << 40)
     out = {}
-    for mod in (_numba_kernels, _matching_start, _warm_kernels, _hierarchy_kernels,
-                _sampling_kernels, _emi_kernels, _smi_kernels):
+    for mod in (_phase_kernels, _auction_kernels, _matching_start, _warm_kernels,
+                _hierarchy_kernels, _sampling_kernels, _emi_kernels, _smi_kernels):
         for name, obj in vars(mod).items():
             if isinstance(obj, numba.core.dispatcher.Dispatcher):
                 out[f"{mod.__name__}.{name}"] = [str(s) for s in obj.signatures]
@@ -119,17 +121,31 @@ def test_every_kernel_compiles_through_the_kernel_pipeline():
     (clustermetrics.compute.jit):
     where numba renamed its passes the kernels would compile through numba's own, slower."""
     from clustermetrics.hierarchy import merge_kernels as _hierarchy_kernels
+    from clustermetrics.matching import auction as _auction_kernels
     from clustermetrics.matching import karp_sipser as _matching_start
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import phases as _phase_kernels
     from clustermetrics.scores import _emi_kernels, _sampling_kernels, _smi_kernels
 
     assert _jit.KernelPipeline is not None
-    kernels = [obj for mod in (_numba_kernels, _matching_start, _hierarchy_kernels,
-                               _sampling_kernels, _emi_kernels, _smi_kernels)
+    kernels = [obj for mod in (_phase_kernels, _auction_kernels, _matching_start,
+                               _hierarchy_kernels, _sampling_kernels, _emi_kernels, _smi_kernels)
                for obj in vars(mod).values()
                if isinstance(obj, numba.core.dispatcher.Dispatcher)]
     assert len(kernels) > 20
     assert {k._compiler.pipeline_class for k in kernels} == {_jit.KernelPipeline}
+
+
+def test_every_declared_compile_is_a_compiled_function_of_its_module():
+    """The dispatcher prices a kernel by the compiled functions its ``compiles`` lists,
+    each looked up by name on the module its loader imports: a function moved to another
+    module takes its declaration with it, or its compile cost goes uncounted."""
+    declared = [c for owner in (matching_kernels, score_kernels, hierarchy_kernels)
+                for k in vars(owner).values() if isinstance(k, _kernels.Kernel)
+                for c in k.compiles]
+    assert len(declared) > 8
+    wrong = [f"{load.__name__}: {name}" for load, name, _ in declared
+             if not isinstance(getattr(load(), name, None), numba.core.dispatcher.Dispatcher)]
+    assert wrong == []
 
 
 # ------------------------------------------- inner kernels: no entry point for Python

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.evaluation.paired import PairedComparison, PairedScore
+from clustermetrics.evaluation.paired_results import PairedComparison, PairedScore
 from clustermetrics.experiments.coverage import CoverageResult, CoverageRow
 from clustermetrics.inference.bootstrap import Interval
 from clustermetrics.render.text import csv_text

@@ -19,12 +19,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.evaluation.paired import (
-    FLAG_CONSTANT,
-    _ThreeWay,
-    compare_clusterings,
-    jackknife_t,
-)
+from clustermetrics.evaluation.jackknife import _ThreeWay, jackknife_t
+from clustermetrics.evaluation.paired import compare_clusterings
+from clustermetrics.evaluation.paired_results import FLAG_CONSTANT
 
 
 def _same_table(x: cm.Contingency, y: cm.Contingency) -> None:
@@ -468,7 +465,7 @@ def test_leave_one_out_tables_scored_as_stacks_equal_each_table(shape, monkeypat
     above the solver's forced-cell and warm-start sizes (a systematic sample of 12
     items left out, to keep the tables few)."""
     from clustermetrics.compute import dispatch as _kernels
-    from clustermetrics.evaluation import paired
+    from clustermetrics.evaluation import jackknife
     from clustermetrics.evaluation.evaluate import score_values
     from clustermetrics.matching import assignment as _assignment
 
@@ -485,11 +482,11 @@ def test_leave_one_out_tables_scored_as_stacks_equal_each_table(shape, monkeypat
                 for _ in range(2))
     keys = ["ari", "nmi", "ami", "recovery_rate"]
     monkeypatch.setattr(_assignment, "DENSE_MAX_CELLS", 1000)
-    monkeypatch.setattr(paired, "JACKKNIFE_MAX_CELLS", 12)
+    monkeypatch.setattr(jackknife, "JACKKNIFE_MAX_CELLS", 12)
     old = _kernels.set_kernels("numba")
     try:
         fast = compare_clusterings(t, a, b, keys)
-        monkeypatch.setattr(paired, "table_scores", lambda table, counts, k: np.array(
+        monkeypatch.setattr(jackknife, "table_scores", lambda table, counts, k: np.array(
             [[score_values(table.with_counts(c), k)[key] for c in counts] for key in k]))
         slow = compare_clusterings(t, a, b, keys)
     finally:
@@ -736,8 +733,8 @@ def test_the_paired_bootstraps_options_are_accepted_with_a_warning_until_they_go
 
 
 def test_the_jackknife_leaves_out_fewer_items_on_larger_tables():
-    from clustermetrics.evaluation import paired
+    from clustermetrics.evaluation import jackknife
 
-    sizes = [paired.jackknife_size(c) for c in (10, 10**3, 10**4, 10**5, 10**7)]
-    assert sizes[0] == sizes[1] == paired.JACKKNIFE_MAX_CELLS
-    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == paired.JACKKNIFE_MIN_UNITS
+    sizes = [jackknife.jackknife_size(c) for c in (10, 10**3, 10**4, 10**5, 10**7)]
+    assert sizes[0] == sizes[1] == jackknife.JACKKNIFE_MAX_CELLS
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == jackknife.JACKKNIFE_MIN_UNITS

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from test_escaped_once import html_nodes
 
 import clustermetrics as cm
-from clustermetrics.evaluation.paired import PairedComparison, PairedScore
+from clustermetrics.evaluation.paired_results import PairedComparison, PairedScore
 from clustermetrics.experiments.compare import (
     RECOVERY_KEYS,
     Run,

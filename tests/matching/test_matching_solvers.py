@@ -209,7 +209,7 @@ def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
 def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
     """The phase solver itself, without its work budget (so it never hands over to
     scipy), on tables with many ties and with none."""
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import phases as _phase_kernels
 
     rng = np.random.default_rng(seed)
     present = rng.random((n_rows, n_cols)) < rng.uniform(0.05, 0.9)
@@ -221,7 +221,7 @@ def test_compiled_phases_alone_reach_the_optimum(seed, n_rows, n_cols, kind):
         return
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
-    match, ok = _numba_kernels._matching_phases(indptr, c.astype(np.int64), -dense[r, c],
+    match, ok = _phase_kernels._matching_phases(indptr, c.astype(np.int64), -dense[r, c],
                                                 n_rows, n_cols, 1 << 62)
     assert ok
     rows = np.flatnonzero(match < n_cols)
@@ -241,7 +241,7 @@ def test_phases_from_the_row_max_start_reach_the_optimum(seed, n_rows, n_cols, k
     augmented), without their budget: heavy ties and small integer weights (counts 1-3,
     recall and PSI weights of them, block-diagonal noise), exact against the dense
     solver; integer weights to the last unit."""
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import phases as _phase_kernels
 
     dense = _random_table(np.random.default_rng(seed), n_rows, n_cols, kind)
     r, c = np.nonzero(dense)
@@ -251,12 +251,12 @@ def test_phases_from_the_row_max_start_reach_the_optimum(seed, n_rows, n_cols, k
     np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
     c = c.astype(np.int64)
     w = dense[r, c]
-    start = _numba_kernels._row_max_start(indptr, c, w, n_cols)
+    start = _phase_kernels._row_max_start(indptr, c, w, n_cols)
     u, v, row_match, col_match, free, nfree = start
     assert np.all(row_match[row_match >= 0] < n_cols)  # a matching of row-largest cells
     assert np.all(dense[np.flatnonzero(row_match >= 0), row_match[row_match >= 0]] == -u[
         row_match >= 0])
-    match, ok = _numba_kernels._phases(indptr, c, -w, n_rows, n_cols, 1 << 62, *start, 1)
+    match, ok = _phase_kernels._phases(indptr, c, -w, n_rows, n_cols, 1 << 62, *start, 1)
     assert ok
     rows = np.flatnonzero(match < n_cols)
     cols = match[rows]
@@ -306,13 +306,13 @@ def _random_table(rng, n_rows, n_cols, kind):
 
 
 def _auction_on(dense):
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import auction as _auction_kernels
 
     n_rows, n_cols = dense.shape
     r, c = np.nonzero(dense)
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(r, minlength=n_rows), out=indptr[1:])
-    match = _numba_kernels.auction_matching(indptr, c.astype(np.int64), dense[r, c], n_cols)
+    match = _auction_kernels.auction_matching(indptr, c.astype(np.int64), dense[r, c], n_cols)
     assert match is not None
     rows = np.flatnonzero(match >= 0)
     cols = match[rows]
@@ -330,14 +330,14 @@ def test_auction_alone_reaches_the_optimum(seed, n_rows, n_cols, kind, auction_m
     small one (2**20), which sends integer weights through its rounded path and the phases
     that finish it. Integer weights: the optimum to the last unit (dense
     linear_sum_assignment sums integers exactly below 2**53)."""
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import auction as _auction_kernels
 
     rng = np.random.default_rng(seed)
     dense = _random_table(rng, n_rows, n_cols, kind)
     if not dense.any():
         return
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_numba_kernels, "_AUCTION_MAX", auction_max)
+        mp.setattr(_auction_kernels, "_AUCTION_MAX", auction_max)
         rows, cols = _auction_on(dense)
     lr, lc = linear_sum_assignment(dense, maximize=True)
     got, best = math.fsum(dense[rows, cols].tolist()), math.fsum(dense[lr, lc].tolist())

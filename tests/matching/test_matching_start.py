@@ -1,7 +1,7 @@
 """Maximum-cardinality matching from the Karp-Sipser start, and the exact matching scores on
 relabelled chains and cycles (the shapes where a greedy start leaves long augmenting paths).
 
-The compiled matching (``_numba_kernels.maximum_matching``: Karp-Sipser, then
+The compiled matching (``clustermetrics.matching.phases.maximum_matching``: Karp-Sipser, then
 Hopcroft-Karp) is checked against scipy's ``maximum_bipartite_matching`` on generated
 graphs of every sparse kind (paths, cycles, permuted chains, trees, stars, complete blocks,
 random sparse, empty rows and columns, all relabelled at random); the scores against their
@@ -112,7 +112,7 @@ def _graph(seed: int, kinds: list[str], size: int) -> sparse.csr_matrix:
        st.integers(1, 40))
 def test_compiled_maximum_matching_is_maximum(seed, kinds, size):
     from clustermetrics.matching import karp_sipser as _matching_start
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import phases as _phase_kernels
 
     pattern = _graph(seed, kinds, size)
     nr, nc = pattern.shape
@@ -122,7 +122,7 @@ def test_compiled_maximum_matching_is_maximum(seed, kinds, size):
     expected = int((maximum_bipartite_matching(pattern, perm_type="column") >= 0).sum())
 
     # Karp-Sipser alone: a valid maximal matching (no cell with both ends free)
-    cptr, crow, _ = _numba_kernels._column_lists(indptr, idx, nr, nc)
+    cptr, crow, _ = _phase_kernels._column_lists(indptr, idx, nr, nc)
     rm, cm_ = _matching_start.karp_sipser(indptr, idx, nr, nc, cptr, crow)
     _check_matching(dense, rm, cm_)
     assert not np.any(dense[rm < 0][:, cm_ < 0])
@@ -131,11 +131,11 @@ def test_compiled_maximum_matching_is_maximum(seed, kinds, size):
         assert int((rm >= 0).sum()) == expected
 
     # finished by Hopcroft-Karp: maximum, with its free rows listed
-    row_match, col_match, free = _numba_kernels.maximum_matching(indptr, idx, nr, nc)
+    row_match, col_match, free = _phase_kernels.maximum_matching(indptr, idx, nr, nc)
     _check_matching(dense, row_match, col_match)
     assert int((row_match >= 0).sum()) == expected
     assert free.tolist() == np.flatnonzero(row_match < 0).tolist()
-    assert int((_numba_kernels.max_cardinality(indptr, idx, nc) >= 0).sum()) == expected
+    assert int((_phase_kernels.max_cardinality(indptr, idx, nc) >= 0).sum()) == expected
 
 
 def _check_matching(dense, row_match, col_match):
@@ -189,11 +189,11 @@ def test_exact_scores_do_not_depend_on_the_ids_of_a_chain(kernels, k, cycle, eve
 
 def test_the_chain_tables_reach_the_compiled_start(monkeypatch):
     """The tables above go through the compiled start (and are no test of it otherwise)."""
-    from clustermetrics.matching import kernels as _numba_kernels
+    from clustermetrics.matching import phases as _phase_kernels
 
     calls = []
-    inner = _numba_kernels.maximum_matching
-    monkeypatch.setattr(_numba_kernels, "maximum_matching",
+    inner = _phase_kernels.maximum_matching
+    monkeypatch.setattr(_phase_kernels, "maximum_matching",
                         lambda *a: calls.append(a[2]) or inner(*a))
     with _kernels_mode("numba"):
         for key in EXACT:

@@ -24,7 +24,8 @@ import clustermetrics as cm
 from clustermetrics.compute import dispatch as _kernels
 from clustermetrics.evaluation.evaluate import replicate_scores
 from clustermetrics.inference.bootstrap import multinomial_sampler
-from clustermetrics.matching import kernels as cold_kernels
+from clustermetrics.matching import auction as _auction_kernels
+from clustermetrics.matching import phases as _phase_kernels
 from clustermetrics.matching import warm_kernels as warm_kernels
 from clustermetrics.matching.assignment import integer_weights, max_weight_matching
 from clustermetrics.scores import _matchings
@@ -80,17 +81,17 @@ def test_warm_matching_of_a_replicate_is_optimal(seed, n, k_true, k_pred, start,
               "zero": lambda: np.zeros(table.n_clusters)}[start]()
     indptr = np.zeros(table.n_classes + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=table.n_classes), out=indptr[1:])
-    limit, scans = cold_kernels._AUCTION_MAX, warm_kernels._BID_SCANS
+    limit, scans = _auction_kernels._AUCTION_MAX, warm_kernels._BID_SCANS
     # from zero or random prices the bid limit may stop the auction (the caller then solves
     # cold); lifted here, so the warm auction itself is checked for optimality on every start
     warm_kernels._BID_SCANS = 10**6
     try:
         if rounded:  # benefits rounded, the exact phases finish
-            cold_kernels._AUCTION_MAX = float(scaled.max()) * 3
+            _auction_kernels._AUCTION_MAX = float(scaled.max()) * 3
         match = warm_kernels.warm_matching(indptr, cols, scaled, table.n_clusters,
                                            prices * common)
     finally:
-        cold_kernels._AUCTION_MAX, warm_kernels._BID_SCANS = limit, scans
+        _auction_kernels._AUCTION_MAX, warm_kernels._BID_SCANS = limit, scans
     assert match is not None
     matched = np.flatnonzero(match >= 0)
     pairs = set(zip(rows.tolist(), cols.tolist(), strict=True))
@@ -202,7 +203,7 @@ def test_warm_forward_bids_stop_at_their_limit():
     indptr = np.array([0, 2, 4, 6], dtype=np.int64)
     cols = np.array([0, 1, 0, 1, 0, 1], dtype=np.int64)
     ben = np.full(6, _TIED, dtype=np.int64)
-    cptr, crow, ccell = cold_kernels._column_lists(indptr, cols, 3, 2)
+    cptr, crow, ccell = _phase_kernels._column_lists(indptr, cols, 3, 2)
     _, _, work = warm_kernels._auction_from(indptr, cols, ben, 3, 2, cptr, crow, ccell,
                                             np.zeros(2, dtype=np.int64), 1000)
     assert work == -1
@@ -220,7 +221,7 @@ def test_warm_reverse_bids_stop_at_their_limit(benefit):
     assigned = np.array([0, 1], dtype=np.int64)
     owner = np.array([0, 1, -1], dtype=np.int64)
     gain = np.zeros(2, dtype=np.int64)
-    bids = cold_kernels._reverse_loop(cben, 3, price, assigned, gain, owner, cptr, crow,
+    bids = _auction_kernels._reverse_loop(cben, 3, price, assigned, gain, owner, cptr, crow,
                                       np.empty(3, dtype=np.int64), 1, 1000)
     if benefit == _TIED:
         assert bids == -1

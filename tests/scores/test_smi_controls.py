@@ -12,18 +12,19 @@ import pytest
 
 import clustermetrics as cm
 from clustermetrics.compute import dispatch as _kernels
-from clustermetrics.scores import _smi
+from clustermetrics.scores import _smi, _smi_monte_carlo
 
 
 def _enumerated_moments(a, b):
     """Mean and covariance of [P, W, L1, L2] over every pairing of the items (brute force)."""
-    a, b = _smi._canonical(np.array(a), np.array(b))
+    a, b = _smi_monte_carlo._canonical(np.array(a), np.array(b))
     n = int(a.sum())
-    ctl = _smi._Controls(a, b, n)
-    base = _smi._layout(a) * b.shape[0]
+    ctl = _smi_monte_carlo._Controls(a, b, n)
+    base = _smi_monte_carlo._layout(a) * b.shape[0]
     values = []
-    for perm in itertools.permutations(_smi._layout(b).tolist()):
-        rows, cols, counts = _smi._count_pairing(base, np.array(perm), b.shape[0], a.shape[0])
+    for perm in itertools.permutations(_smi_monte_carlo._layout(b).tolist()):
+        rows, cols, counts = _smi_monte_carlo._count_pairing(base, np.array(perm), b.shape[0],
+                                                             a.shape[0])
         values.append(ctl.stats(rows, cols, counts)[1:])
     v = np.array(values).T[:ctl.mean.shape[0]]
     return ctl, v.mean(axis=1), np.cov(v, bias=True)
@@ -58,13 +59,13 @@ def test_compiled_sampler_matches_numpy(case):
     a, b = table.class_sizes, table.cluster_sizes
     old = _kernels.set_kernels("numba")
     try:
-        fast = _smi.sample_stats(a, b, 5, 3)
-        ca, cb = _smi._canonical(a, b)
+        fast = _smi_monte_carlo.sample_stats(a, b, 5, 3)
+        ca, cb = _smi_monte_carlo._canonical(a, b)
         _kernels.set_kernels("numpy")
-        slow = _smi.sample_stats(a, b, 5, 3)
+        slow = _smi_monte_carlo.sample_stats(a, b, 5, 3)
     finally:
         _kernels.set_kernels(old)
-    if _smi._sampler(ca, cb)[0] == "pairing":  # same draws, same statistics
+    if _smi_monte_carlo._sampler(ca, cb)[0] == "pairing":  # same draws, same statistics
         assert fast == pytest.approx(slow, rel=1e-11, abs=1e-9)
 
 
@@ -80,10 +81,10 @@ def test_control_variate_variance_within_its_error(case, gain):
     table = cm.Contingency.from_labels(t, p)
     a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
     e_s, var_s = _smi.exact_variance(a, b, n)
-    ca, cb = _smi._canonical(a, b)
-    ctl = _smi._Controls(ca, cb, n)
-    stats = _smi.sample_stats(ca, cb, 60, case[0], ctl)
-    est, se = _smi.variance_from_stats(stats, e_s, ctl.mean, ctl.cov)
+    ca, cb = _smi_monte_carlo._canonical(a, b)
+    ctl = _smi_monte_carlo._Controls(ca, cb, n)
+    stats = _smi_monte_carlo.sample_stats(ca, cb, 60, case[0], ctl)
+    est, se = _smi_monte_carlo.variance_from_stats(stats, e_s, ctl.mean, ctl.cov)
     y = (stats[0] - e_s) ** 2
     plain_se = y.std(ddof=1) / math.sqrt(y.shape[0])
     assert abs(est - var_s) <= 4 * se, (est, var_s, se)
@@ -106,12 +107,12 @@ def test_stated_error_covers_the_exact_variance():
     table = cm.Contingency.from_labels(t, p)
     a, b, n = table.class_sizes, table.cluster_sizes, table.n_samples
     e_s, var_s = _smi.exact_variance(a, b, n)
-    ca, cb = _smi._canonical(a, b)
-    ctl = _smi._Controls(ca, cb, n)
+    ca, cb = _smi_monte_carlo._canonical(a, b)
+    ctl = _smi_monte_carlo._Controls(ca, cb, n)
     z = []
     for seed in range(30):
-        est, se = _smi.variance_from_stats(_smi.sample_stats(ca, cb, 20, seed, ctl), e_s,
-                                           ctl.mean, ctl.cov)
+        stats = _smi_monte_carlo.sample_stats(ca, cb, 20, seed, ctl)
+        est, se = _smi_monte_carlo.variance_from_stats(stats, e_s, ctl.mean, ctl.cov)
         z.append((est - var_s) / se)
     z = np.array(z)
     assert abs(z.mean()) < 0.6 and 0.6 < z.std() < 1.4, z

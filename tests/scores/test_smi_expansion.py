@@ -17,7 +17,7 @@ from smi_reference import tables
 import clustermetrics as cm
 from clustermetrics import Contingency
 from clustermetrics.compute import dispatch as _kernels
-from clustermetrics.scores import _smi, _smi_expansion
+from clustermetrics.scores import _smi, _smi_cost, _smi_expansion, _smi_projection, _smi_shift
 from clustermetrics.scores import compiled as score_kernels
 from clustermetrics.table.stack import TableStack
 
@@ -34,7 +34,7 @@ def _polynomials(n, a, b, orders):
     """Q_0 .. Q_orders of Hyp(n, a, b) at each support point, from the module's
     recurrence (as the kernels evaluate them)."""
     diag, off = np.empty(orders + 1), np.empty(orders + 2)
-    shift, anchor, frac = _smi_expansion.recurrence(n, a, b, orders, diag, off)
+    shift, anchor, frac = _smi_projection.recurrence(n, a, b, orders, diag, off)
     out = {}
     for k in _pmf(n, a, b):
         y = float(k - shift - anchor) + frac  # y - E[Y]
@@ -110,7 +110,7 @@ def _terms(n, a, b, orders, moments, cells=4.0):
     k0 = np.array([(a * b + n // 2) // n])
     slope = np.array([math.log(a) + math.log(b) - math.log(n) + 1.0])
     _smi_expansion.pair_terms(n, np.array([a]), np.array([b]), k0, slope,
-                              _smi._expansion_cut(n, cells), orders, moments, *out, reached,
+                              _smi_cost.expansion_cut(n, cells), orders, moments, *out, reached,
                               alpha)
     return [o[0] for o in out], alpha[1:, 0]
 
@@ -153,8 +153,8 @@ def test_tail_bound_covers_the_orders_left_out(sizes, orders):
         return
     ua, ca = np.unique(a, return_counts=True)
     ub, cb = np.unique(b, return_counts=True)
-    k0, slope, _ = _smi._shifts(ua, ca, ub, cb, n)
-    cut = _smi._expansion_cut(n, float(a.shape[0] * b.shape[0]))
+    k0, slope, _ = _smi_shift.shifts(ua, ca, ub, cb, n)
+    cut = _smi_cost.expansion_cut(n, float(a.shape[0] * b.shape[0]))
     pa, pb = np.repeat(ua, ub.shape[0]), np.tile(ub, ua.shape[0])
     index = np.arange(pa.shape[0]).reshape(ua.shape[0], ub.shape[0])
     full = _smi.exact_variance(a, b, n, path="numpy")[1]

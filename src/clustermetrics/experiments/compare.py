@@ -53,7 +53,7 @@ class NearBest:
     (NaN for the best run itself); ``n_skipped`` the items whose leave-one-out tables the
     score is undefined on for either run (left out of the jackknife). ``flags``: why the
     test could not judge this comparison
-    (:attr:`clustermetrics.evaluation.paired.PairedScore.flags`);
+    (:attr:`clustermetrics.evaluation.paired_results.PairedScore.flags`);
     the p-values are then NaN, the run is neither near the best nor worse, and the others'
     adjustment counts only the comparisons judged."""
 

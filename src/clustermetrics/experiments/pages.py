@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..evaluation.diagnostics import diagnose
-from ..evaluation.paired import PairedComparison
+from ..evaluation.paired_results import PairedComparison
 from ..scores.registry import METRICS
 from ..table import Contingency
 from . import plots

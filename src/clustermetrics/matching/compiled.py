@@ -14,9 +14,19 @@ __all__ = ["cardinality_kernel", "matching_kernel", "warm_matching_kernels"]
 
 # The kernel modules import numba at their top: imported here, in functions, only where a
 # kernel pays (numba's import and set-up cost ~0.4 s, see clustermetrics.compute.dispatch).
-def _phases() -> ModuleType:
+def _kernels() -> ModuleType:
     from . import kernels
     return kernels
+
+
+def _phases() -> ModuleType:
+    from . import phases
+    return phases
+
+
+def _auction() -> ModuleType:
+    from . import auction
+    return auction
 
 
 def _karp_sipser() -> ModuleType:
@@ -38,7 +48,7 @@ def _warm() -> ModuleType:
 # ~0.5 s load is the smaller risk. The phases start from the compiled maximum matching.
 # (Where the phases give up, on graded weights, the auction takes over: ~1 s more to
 # compile on a fresh install, not counted here since the weights decide it.)
-MATCHING = Kernel(_phases, ((_phases, "_place_cells", 0.2), (_karp_sipser, "_rules", 0.5),
+MATCHING = Kernel(_kernels, ((_phases, "_place_cells", 0.2), (_karp_sipser, "_rules", 0.5),
                             (_phases, "_tight_augment", 0.5), (_phases, "_phase_loop", 0.9)),
                   threshold=4e4, growth=2.0)
 # Cells of a maximum-cardinality matching: scipy's Hopcroft-Karp needs 6 ms for 1.25e5
@@ -49,8 +59,8 @@ MATCHING = Kernel(_phases, ((_phases, "_place_cells", 0.2), (_karp_sipser, "_rul
 CARDINALITY = Kernel(_phases, MATCHING.compiles[:3], threshold=1e5, growth=2.0)
 # Cells of one warm-started matching of a bootstrap replicate: it replaces the cold
 # solver's, or scipy's, per replicate; the table's own prices come from the cold phases.
-WARM = Kernel(_warm, (*MATCHING.compiles, (_phases, "_bid_loop", 0.3),
-                      (_phases, "_reverse_loop", 0.3)),
+WARM = Kernel(_warm, (*MATCHING.compiles, (_auction, "_bid_loop", 0.3),
+                      (_auction, "_reverse_loop", 0.3)),
               threshold=4e4, growth=2.0)
 
 
@@ -63,7 +73,7 @@ def matching_kernel(cells: float) -> Any:
 
 def cardinality_kernel(cells: float) -> Any:
     """The compiled maximum-cardinality bipartite matching
-    (:func:`clustermetrics.matching.kernels.max_cardinality`), or None to use scipy's
+    (:func:`clustermetrics.matching.phases.max_cardinality`), or None to use scipy's
     ``maximum_bipartite_matching`` (``cells``: the number of edges)."""
     mod = wanted(CARDINALITY, cells)
     return None if mod is None else mod.max_cardinality

@@ -9,7 +9,7 @@ so it runs in time linear in the cells. It settles paths, trees and cycles (one 
 edge leaves a path) exactly, whatever the order of their vertices: the shapes on which a
 Hopcroft-Karp search started from a greedy matching meets very long augmenting paths. The
 matching it returns is maximal, not always maximum; the callers finish it with
-Hopcroft-Karp (:func:`clustermetrics.matching.kernels.maximum_matching`).
+Hopcroft-Karp (:func:`clustermetrics.matching.phases.maximum_matching`).
 """
 
 from __future__ import annotations

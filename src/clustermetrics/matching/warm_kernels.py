@@ -11,7 +11,7 @@ auction is correct from any starting prices (Bertsekas, "The auction algorithm: 
 distributed relaxation method for the assignment problem", Ann. Oper. Res. 14, 1988), so
 the result is exactly what the cold solver's is: integer benefits times (rows + 1) end
 optimal at epsilon = 1, larger integers are finished by the exact phases in the symmetric
-form, as :func:`.kernels.auction_matching` does. A start far from a replicate's
+form, as :func:`.auction.auction_matching` does. A start far from a replicate's
 prices wages a price war at epsilon = 1 (tied rows outbid each other, or reverse bids
 lower a price, by 1 a bid): the bids are bounded (``_BID_SCANS``), and past it the scaled
 auction from zero prices solves the replicate, which on its graded weights beats the cold
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compute.kernel_arrays import one_type
-from . import kernels as cold
+from . import auction, phases
 
 __all__ = ["reference_prices", "warm_matching"]
 
@@ -44,7 +44,7 @@ _REFERENCE_PRECISION = float(1 << 40)
 
 
 def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
-    """The last phase (epsilon = 1) of ``_numba_kernels._auction`` from the given prices,
+    """The last phase (epsilon = 1) of ``auction._auction`` from the given prices,
     and the cells its bids scanned, -1 where forward and reverse bids together would pass
     ``limit`` (a price war: many rows tied for few columns, which epsilon-scaling settles in
     large steps; reverse bids wage one too, lowering prices by 1 where the replicate's
@@ -52,18 +52,18 @@ def _auction_from(indptr, idx, ben, nr, nc, cptr, crow, ccell, price, limit):
     owner = np.full(nc, -1, np.int64)
     assigned = np.full(nr, -1, np.int64)
     gain = np.zeros(nr, np.int64)
-    work = cold._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner,
-                          np.arange(nr, dtype=np.int64), nr, 1, limit)
+    work = auction._bid_loop(indptr, idx, ben, nc, price, assigned, gain, owner,
+                             np.arange(nr, dtype=np.int64), nr, 1, limit)
     if work < 0:
         return assigned, price, -1
-    more = cold._reverse_loop(ben[ccell], nc, price, assigned, gain, owner, cptr, crow,
-                              np.empty(nc, np.int64), 1, limit - work)
+    more = auction._reverse_loop(ben[ccell], nc, price, assigned, gain, owner, cptr, crow,
+                                 np.empty(nc, np.int64), 1, limit - work)
     return assigned, price, -1 if more < 0 else work + more
 
 
 def reference_prices(indptr, cols, weights, n_cols):
     """Optimal column prices (in units of the weights, >= 0) of the max-weight matching of
-    the rows' cells, by the phases of ``_numba_kernels`` on the float weights (a start only:
+    the rows' cells, by the phases (:mod:`.phases`) on the float weights (a start only:
     rounding does not matter), or where they do not finish within their budget by the
     auction on the weights rounded to 2**-40 of the largest."""
     n_rows = indptr.shape[0] - 1
@@ -71,17 +71,17 @@ def reference_prices(indptr, cols, weights, n_cols):
     cols = one_type(cols, np.int64)
     weights = one_type(weights, np.float64)
     budget = _REFERENCE_SCANS * (int(indptr[-1]) + n_rows)
-    u, v, row_match, col_match, free, nfree = cold._row_max_start(indptr, cols, weights,
-                                                                  int(n_cols))
-    _, ok = cold._phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v, row_match,
-                         col_match, free, nfree, 1)
+    u, v, row_match, col_match, free, nfree = phases._row_max_start(indptr, cols, weights,
+                                                                    int(n_cols))
+    _, ok = phases._phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v,
+                           row_match, col_match, free, nfree, 1)
     if ok:
         return np.maximum(-v[:int(n_cols)], 0.0)
     # graded weights: the auction on the weights rounded to 2**-40 of the largest
     scale = _REFERENCE_PRECISION / float(weights.max())
     ben = np.rint(weights * scale).astype(np.int64)
-    cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, int(n_cols))
-    _, price = cold._auction(indptr, cols, ben, n_rows, int(n_cols), cptr, crow, ccell)
+    cptr, crow, ccell = phases._column_lists(indptr, cols, n_rows, int(n_cols))
+    _, price = auction._auction(indptr, cols, ben, n_rows, int(n_cols), cptr, crow, ccell)
     return price / scale
 
 
@@ -97,8 +97,8 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
     indptr = one_type(indptr, np.int64)
     cols = one_type(cols, np.int64)
     weights = np.asarray(weights, dtype=np.float64)
-    ben, scale, rounded = cold.benefits(weights, n_rows)
-    cptr, crow, ccell = cold._column_lists(indptr, cols, n_rows, nc)
+    ben, scale, rounded = auction.benefits(weights, n_rows)
+    cptr, crow, ccell = phases._column_lists(indptr, cols, n_rows, nc)
     price = np.rint(np.minimum(prices, float(weights.max())) * scale).astype(np.int64)
     limit = _BID_SCANS * (int(indptr[-1]) + n_rows)
     assigned, price, work = _auction_from(indptr, cols, ben, n_rows, nc, cptr, crow, ccell,
@@ -108,5 +108,5 @@ def warm_matching(indptr, cols, weights, n_cols, prices):
             return None  # large integers: the cold solver's phases (tied blocks: faster)
         # small integers (counts) and floats: on a replicate's graded weights the cold
         # solver's phases lose their budget to the scaled auction (and cannot finish floats)
-        assigned, price = cold._auction(indptr, cols, ben, n_rows, nc, cptr, crow, ccell)
-    return cold.finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded)
+        assigned, price = auction._auction(indptr, cols, ben, n_rows, nc, cptr, crow, ccell)
+    return auction.finish(indptr, cols, weights, nc, cptr, crow, assigned, price, scale, rounded)

@@ -1,5 +1,6 @@
-"""numba compilation of :mod:`clustermetrics.scores._smi_expansion` (the exact variance of the SMI
-by the orthogonal expansion of the cells' joint laws); loaded only through
+"""numba compilation of :mod:`clustermetrics.scores._smi_expansion` and
+:mod:`clustermetrics.scores._smi_projection` (the exact variance of the SMI by the
+orthogonal expansion of the cells' joint laws); loaded only through
 :mod:`clustermetrics.compute.dispatch`.
 
 Each function is the code of its namesake there, rebuilt with this module's globals so
@@ -16,16 +17,16 @@ import types
 import numpy as np  # noqa: F401  (a global of the rebuilt functions)
 
 from ..compute.jit import kernel
-from . import _smi_expansion
+from . import _smi_expansion, _smi_projection
 from ._smi_expansion import (  # noqa: F401  (globals of the rebuilt functions)
     _BUFFER,
-    _NORM_SLACK,
     FIRST_ORDER,
     MAX_ORDER,
     MOMENT_MEAN,
     RELATIVE_TAIL,
     TAYLOR_MAX,
 )
+from ._smi_projection import _NORM_SLACK  # noqa: F401  (a global of the rebuilt functions)
 
 
 def _compiled(func, inner=True):
@@ -38,18 +39,18 @@ def _compiled(func, inner=True):
 
 
 # leaves first: each function compiles against the compiled ones it calls
-phi_hat = _compiled(_smi_expansion.phi_hat)
-relative_slope = _compiled(_smi_expansion.relative_slope)
-window = _compiled(_smi_expansion.window)
-recurrence = _compiled(_smi_expansion.recurrence)
-support_size = _compiled(_smi_expansion.support_size)
-_recurrence_orders = _compiled(_smi_expansion._recurrence_orders)
-_explicit_orders = _compiled(_smi_expansion._explicit_orders)
-project = _compiled(_smi_expansion.project)
-_taylor = _compiled(_smi_expansion._taylor)
-_remainder_bound = _compiled(_smi_expansion._remainder_bound)
-_jacobi_times = _compiled(_smi_expansion._jacobi_times)
-moment_project = _compiled(_smi_expansion.moment_project)
+phi_hat = _compiled(_smi_projection.phi_hat)
+relative_slope = _compiled(_smi_projection.relative_slope)
+window = _compiled(_smi_projection.window)
+recurrence = _compiled(_smi_projection.recurrence)
+support_size = _compiled(_smi_projection.support_size)
+_recurrence_orders = _compiled(_smi_projection._recurrence_orders)
+_explicit_orders = _compiled(_smi_projection._explicit_orders)
+project = _compiled(_smi_projection.project)
+_taylor = _compiled(_smi_projection._taylor)
+_remainder_bound = _compiled(_smi_projection._remainder_bound)
+_jacobi_times = _compiled(_smi_projection._jacobi_times)
+moment_project = _compiled(_smi_projection.moment_project)
 line_logs = _compiled(_smi_expansion.line_logs)
 _big = _compiled(_smi_expansion._big)
 line_form = _compiled(_smi_expansion.line_form)

@@ -36,7 +36,7 @@ EMI = Kernel(_emi, ((_emi, "_emi", 0.6),), threshold=3e7, growth=1.0)
 # (~20-50 ns an item at N = 1e6 beyond the shuffle), the compiled count ~5 ns.
 SAMPLING = Kernel(_sampling, ((_sampling, "_pairing_stats", 0.4),), threshold=2e7,
                   growth=1.0)
-# Terms of the numpy exact SMI variance (~100 ns each, see scores._smi.EXACT_TERM_COST):
+# Terms of the numpy exact SMI variance (~100 ns each, see scores._smi_cost.EXACT_TERM_COST):
 # 5e6 terms are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of
 # CPU at load ~3 where the row-conditioning pass it replaced took 4.35 s (listed at 2.5
 # for an idle machine): ~4.5 s idle. The stack's pass compiles the same callees (~0.5 s

@@ -1,0 +1,260 @@
+"""What the exact variance of the SMI costs, and how wide its windows are.
+
+The exact variance (:mod:`clustermetrics.scores._smi`) runs one of three paths: the
+orthogonal expansion compiled, the same expansion as plain Python, or Romano et al.'s
+nested sums in numpy (:mod:`clustermetrics.scores._smi_nested`). ``method="auto"`` of the
+SMI weighs the chosen one against Monte Carlo draws
+(:mod:`clustermetrics.scores._smi_monte_carlo`) by the estimates here: the expansion's
+steps (:func:`table_steps`: a law's window times its orders, :func:`_pair_steps`) and the
+nested sums' terms (:func:`nested_terms`), both from the widths of the hypergeometric
+windows (:func:`_est_width`) at the truncations whose error bounds are proven below
+(:func:`nested_cut`, :func:`expansion_cut`). The estimates depend only on the table's
+sizes, so a table of a stack is priced as it would be alone (:func:`exact_costs`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..compute import dispatch as _kernels
+from . import _smi_expansion
+
+__all__ = ["CALL_COST", "EXACT_TERM_COST", "KERNEL_STEP_COST", "PYTHON_STEP_COST", "ExactPlan",
+           "Tables", "distinct_sizes", "exact_cost", "exact_costs", "exact_work",
+           "expansion_cut", "nested_cut", "nested_terms", "table_steps", "tables_of"]
+
+
+def distinct_sizes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    u, c = np.unique(np.asarray(sizes, dtype=np.int64), return_counts=True)
+    return u, c.astype(np.float64)
+
+
+def exact_work(a: np.ndarray, b: np.ndarray) -> float:
+    """Estimated work of the nested sums (:mod:`._smi_nested`) in hypergeometric terms
+    (the cheaper orientation; each term ~100 ns, plus a fixed cost per pair of distinct
+    sizes)."""
+    n = int(np.sum(a))
+    ua, ca = distinct_sizes(a)
+    ub, cb = distinct_sizes(b)
+    return min(nested_terms(ua, ca, ub, cb, n), nested_terms(ub, cb, ua, ca, n))
+
+
+class ExactPlan(NamedTuple):
+    """:func:`exact_cost`'s estimate: ``cost`` in units of ~5 ns; ``work`` what it counts
+    (the expansion's steps, or the numpy sums' terms where those are the cheaper);
+    ``steps`` the expansion's estimated steps; ``terms`` the numpy sums' terms with the
+    first sizes as rows and with the second (what :func:`._smi.exact_variance` orients
+    them by), None where not estimated (compiled kernels may run: the expansion is the cheaper)."""
+
+    cost: float
+    work: float
+    steps: float
+    terms: tuple[float, float] | None
+
+
+def exact_cost(a: np.ndarray, b: np.ndarray) -> ExactPlan:
+    """The estimated cost of :func:`._smi.exact_variance`: the compiled expansion
+    (:mod:`clustermetrics.scores._smi_expansion`) where compiled kernels may run, else the
+    cheaper of the same expansion in plain Python and the numpy sums. It does not depend
+    on whether the kernel is loaded yet (that only decides when it loads), so the method
+    ``auto`` picks depends on the table alone (and is the same for a table of a stack,
+    :func:`exact_costs`)."""
+    n = int(np.sum(a))
+    steps = float(table_steps(tables_of(np.atleast_2d(a), np.atleast_2d(b)), n)[0])
+    if _kernels.compiled_available():
+        return ExactPlan(steps * KERNEL_STEP_COST + CALL_COST, steps, steps, None)
+    ua, ca = distinct_sizes(a)
+    ub, cb = distinct_sizes(b)
+    terms = (nested_terms(ua, ca, ub, cb, n), nested_terms(ub, cb, ua, ca, n))
+    python, numpy_sums = steps * PYTHON_STEP_COST, min(terms) * EXACT_TERM_COST
+    if python <= numpy_sums:
+        return ExactPlan(python + CALL_COST, steps, steps, terms)
+    return ExactPlan(numpy_sums + CALL_COST, min(terms), steps, terms)
+
+
+def exact_costs(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int) -> np.ndarray:
+    """:func:`exact_cost` (``cost``, compiled) of each table of ``n`` items whose class and
+    cluster sizes are the rows of ``class_sizes`` and ``cluster_sizes`` (zeros: absent
+    lines), with the same arithmetic as one table's."""
+    return table_steps(tables_of(class_sizes, cluster_sizes), n) * KERNEL_STEP_COST + CALL_COST
+
+
+class Tables(NamedTuple):
+    """The distinct line sizes of many tables and their pairs, laid end to end: table r
+    has the row sizes ua[row_off[r]:row_off[r + 1]] (ascending, multiplicities ca), the
+    column sizes likewise, and the pairs pa, pb[pair_off[r]:pair_off[r + 1]] (row-major)."""
+
+    ua: np.ndarray
+    ca: np.ndarray
+    row_off: np.ndarray
+    ub: np.ndarray
+    cb: np.ndarray
+    col_off: np.ndarray
+    pa: np.ndarray
+    pb: np.ndarray
+    pair_off: np.ndarray
+
+
+def _distinct_rows(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(values, counts, offsets): the distinct positive entries of each row of a (B, L)
+    array, ascending, laid end to end (one sort for all the rows)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if sizes.shape[0] == 1:
+        values, counts = np.unique(sizes[0][sizes[0] > 0], return_counts=True)
+        return values, counts.astype(np.int64), np.array([0, values.shape[0]])
+    width = int(sizes.max(initial=0)) + 1
+    rows = np.broadcast_to(np.arange(sizes.shape[0], dtype=np.int64)[:, None], sizes.shape)
+    keep = sizes > 0
+    keys, counts = np.unique(rows[keep] * width + sizes[keep], return_counts=True)
+    table = keys // width
+    offsets = np.searchsorted(table, np.arange(sizes.shape[0] + 1))
+    return keys - table * width, counts.astype(np.int64), offsets.astype(np.int64)
+
+
+def tables_of(class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> Tables:
+    """:class:`Tables` of the tables whose class sizes are the rows of ``class_sizes`` and
+    cluster sizes those of ``cluster_sizes`` (zeros: absent lines)."""
+    ua, ca, row_off = _distinct_rows(class_sizes)
+    ub, cb, col_off = _distinct_rows(cluster_sizes)
+    if class_sizes.shape[0] == 1:  # one table: its pairs row-major, as below
+        return Tables(ua, ca, row_off, ub, cb, col_off, np.repeat(ua, ub.shape[0]),
+                      np.tile(ub, ua.shape[0]), np.array([0, ua.shape[0] * ub.shape[0]]))
+    na, nb = np.diff(row_off), np.diff(col_off)
+    pair_off = np.concatenate([[0], np.cumsum(na * nb)]).astype(np.int64)
+    # each row entry repeated once per column of its table, then that table's columns
+    row_table = np.repeat(np.arange(na.shape[0]), na)
+    pa = np.repeat(ua, nb[row_table])
+    block = np.repeat(np.arange(ua.shape[0]), nb[row_table])  # the row entry of each pair
+    starts = np.concatenate([[0], np.cumsum(nb[row_table])])[:-1]
+    pb = ub[col_off[row_table[block]] + np.arange(pa.shape[0]) - starts[block]]
+    return Tables(ua, ca, row_off, ub, cb, col_off, pa, pb, pair_off)
+
+
+def table_steps(tables: Tables, n: int) -> np.ndarray:
+    """Estimated steps of the expansion of each table of ``tables``: its laws'
+    :func:`_pair_steps`, and the work per pair and per call around them."""
+    counts = np.diff(tables.pair_off)
+    rows = np.add.reduceat(tables.ca, tables.row_off[:-1]) if tables.ca.size else counts
+    cols = np.add.reduceat(tables.cb, tables.col_off[:-1]) if tables.cb.size else counts
+    cut = np.array([expansion_cut(n, float(r) * float(c)) for r, c in zip(rows.tolist(),
+                                                                          cols.tolist(),
+                                                                          strict=True)])
+    steps = _pair_steps(tables.pa, tables.pb, n, np.repeat(cut, counts))
+    return np.add.reduceat(steps, tables.pair_off[:-1]) + _PAIR_STEPS * counts
+
+
+# one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
+# 80-180 ns measured on tables of N = 1e4 to 1e6 at load 5-7)
+EXACT_TERM_COST = 20.0
+_PAIR_COST = 3000.0  # the Python work per pair of distinct sizes, in terms (~30 us)
+# one step of the expansion (a point of a window times an order), in units of ~5 ns:
+# compiled ~1.5-2.5 ns, plain Python ~1.2-5 us (measured on 3 x 3 to 10 x 10 labels)
+KERNEL_STEP_COST = 0.4
+PYTHON_STEP_COST = 600.0
+# steps per point of a window beyond its orders (the pmf and phi^: two logarithms), and
+# per pair of distinct sizes (a call, the recurrence's coefficients, the sums per order)
+_POINT_STEPS = 8.0
+_PAIR_STEPS = 64.0
+CALL_COST = 1.2e4  # per table, in units of ~5 ns (~60 us of Python around the sums)
+# steps of a law from its Taylor polynomial (degree ~10-40, its moments and Horner's rule)
+_TAYLOR_STEPS = 1500.0
+
+
+def nested_cut(n: int, cells: float) -> float:
+    """T of the windows: every law keeps the k where log p(k) >= log p(mode) - T.
+
+    Bound. The hypergeometric pmf is log-concave in k, so p(k + 1) / p(k) decreases in k;
+    from the first excluded K > mode (p(K) < e^-T p(mode)) the ratios are below
+    r = e^(-T / (K - mode)), and the excluded mass on that side is at most
+    p(K) / (1 - r) <= e^-T p(mode) (1 + (K - mode) / T); with the left side, at most
+    tau = 2 e^-T (1 + N) of the kept mass. Every summand is a shifted
+    phi(k) - phi(k0) in [-B, B], B = N log N <= 2 N log N + N, so a
+    truncated and renormalised expectation is off by at most 2 tau B; following the
+    nesting (G over <= R rows, <= C other columns, R C cells) Var[S] is off by at most
+    28 tau (R C)^2 B^2. With T = 60 log 2 + log 56 + log(1 + N) + 2 log(R C) + 2 log B
+    that is below 2^-60 (absolute; far below the rounding of the sums)."""
+    bound = 2.0 * n * math.log(max(n, 1)) + n
+    return (60.0 * math.log(2.0) + math.log(56.0) + math.log1p(n)
+            + 2.0 * math.log(max(cells, 1.0)) + 2.0 * math.log(max(bound, 1.0)))
+
+
+def expansion_cut(n: int, cells: float) -> float:
+    """T of the expansion's windows (:mod:`clustermetrics.scores._smi_expansion`).
+
+    Bound. With tau = 2 e^-T (1 + N) the mass outside a window (as in :func:`nested_cut`) and
+    |phi^| <= B: a polynomial orthonormal under the law has sum_out p Q_q^2 <= 1, so by
+    Cauchy-Schwarz sum_out p phi^ Q_q is at most B sqrt(tau), and each coefficient alpha_q
+    computed on the renormalised window is off by at most 3 B sqrt(tau), the variances by
+    less. The order-1 part and each order q <= K (K <= MAX_ORDER) sum at most (R C)^2
+    products of two coefficients with |rho_q| <= 1, and the tail bound's residuals move
+    as much: Var[S] is off by at most 16 (K + 2) (R C)^2 B^2 sqrt(tau). With T / 2 =
+    60 log 2 + log(16 (MAX_ORDER + 2)) + log(2 (1 + N)) / 2 + 2 log(R C) + 2 log B that is
+    below 2^-60 (absolute; the square root of tau costs the factor 2 in T against the nested
+    sums)."""
+    bound = 2.0 * n * math.log(max(n, 1)) + n
+    return 2.0 * (60.0 * math.log(2.0) + math.log(16.0 * (_smi_expansion.MAX_ORDER + 2))
+                  + 0.5 * math.log(2.0 * (1.0 + n)) + 2.0 * math.log(max(cells, 1.0))
+                  + 2.0 * math.log(max(bound, 1.0)))
+
+
+def _est_width(pop, succ, draws, cut) -> np.ndarray:
+    """About how many k a window of Hyp(pop, succ, draws) holds (normal tails of
+    sqrt(2 T) standard deviations, a few more where the mean is small; at most the
+    support)."""
+    pop = np.maximum(np.asarray(pop, dtype=np.float64), 1.0)
+    succ = np.asarray(succ, dtype=np.float64)
+    draws = np.asarray(draws, dtype=np.float64)
+    q = succ / pop
+    var = np.maximum(draws * q * (1.0 - q) * (pop - draws) / np.maximum(pop - 1.0, 1.0), 0.0)
+    support = np.maximum(np.minimum(succ, draws) - np.maximum(draws + succ - pop, 0.0) + 1.0,
+                         1.0)
+    return np.minimum(support, 2.0 * np.sqrt(2.0 * cut) * np.sqrt(var) + 0.1 * cut)
+
+
+def nested_terms(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray, n: int) -> float:
+    """Estimated terms of the nested sums (:mod:`._smi_nested`) with rows of sizes
+    ``ua`` (distinct, with multiplicities ``ca``) and columns ``ub``: for each pair (a, b),
+    the window of x = n_ij times the windows of y = n_ij' ~ Hyp(N - b, b', a - x) over the
+    other columns b', and G_a(m) over the m that needs (windows of Hyp(N - a, a', m) over
+    the other rows a')."""
+    cut = nested_cut(n, float(ca.sum()) * float(cb.sum()))
+    na, nb = ua.shape[0], ub.shape[0]
+    af, bf = ua.astype(np.float64), ub.astype(np.float64)
+    wx = _est_width(n, af[:, None], bf[None, :], cut)  # (a, b)
+    draws = af[:, None] * (1.0 - bf[None, :] / n)  # a - E[x]
+    others_b = (cb[None, :] - np.eye(nb)) > 0  # (b, b'): b' is another column
+    others_a = (ca[None, :] - np.eye(na)) > 0  # (a, a')
+    if na * nb * max(na, nb) <= 1 << 21:
+        wy = _est_width(n - bf[None, :, None], bf[None, None, :], draws[:, :, None], cut)
+        wy = wy * others_b[None, :, :]  # (a, b, b')
+        span = (wy + wx[:, :, None] * (bf[None, None, :] / np.maximum(n - bf, 1.0)[None, :, None])
+                ).max(axis=1)  # m = b' - y over all x and b: (a, b')
+        wg = (_est_width(n - af[:, None, None], af[None, :, None], bf[None, None, :], cut)
+              * others_a[:, :, None]).sum(axis=1)  # (a, m ~ b')
+        walk = float((wx * wy.sum(axis=2)).sum())
+    else:  # many distinct sizes: the same with N for N - b and N - a (an over-estimate)
+        wy = _est_width(n, bf[None, :], af[:, None], cut)  # (a, b')
+        span = wy + wx
+        wg = np.broadcast_to(_est_width(n, af[:, None], bf[None, :], cut).sum(axis=0), (na, nb))
+        walk = float((wx * wy.sum(axis=1, keepdims=True)).sum())
+    table = float(((span + wx) * wg).sum())
+    return walk + table + _PAIR_COST * na * nb
+
+
+def _pair_steps(pa: np.ndarray, pb: np.ndarray, n: int, cut: np.ndarray) -> np.ndarray:
+    """Estimated steps of the expansion (:mod:`clustermetrics.scores._smi_expansion`) of each law
+    Hyp(N, pa, pb) (windows at ``cut``): its window times the orders it is expanded to
+    (FIRST_ORDER, at most its support; more are rarely needed) plus the pmf and phi^ on
+    the window, or, for a large mean, the Taylor polynomial's Horner steps
+    (~_TAYLOR_STEPS)."""
+    af, bf = pa.astype(np.float64), pb.astype(np.float64)
+    width = _est_width(n, af, bf, cut)
+    support = np.minimum(af, bf) - np.maximum(af + bf - n, 0.0) + 1.0
+    orders = np.minimum(support - 1.0, float(_smi_expansion.FIRST_ORDER))
+    steps = width * (orders + _POINT_STEPS)
+    taylor = (af * bf >= _smi_expansion.MOMENT_MEAN * n) & (
+        support - 1.0 > _smi_expansion.TAYLOR_MAX + orders + 4)
+    return np.where(taylor, np.minimum(steps, _TAYLOR_STEPS), steps)
