@@ -35,7 +35,7 @@ test: $(STAMP) java
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(MAKE) docs-build
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto  # one worker per core
 
 # The documentation site: built from docs/ (pages generated from the code by
 # tools/docs_hooks.py) and served at http://127.0.0.1:8000 while you edit.

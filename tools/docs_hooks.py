@@ -20,11 +20,13 @@ from typing import Any
 from mkdocs.structure.files import File
 
 import clustermetrics as cm
-from clustermetrics.scores.registry import METRICS
+from clustermetrics.scores.registry import METRICS, _deprecated_names
+from clustermetrics.scores.spec import ALIASES_REMOVED_IN
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLACEHOLDER = "<!-- score-reference -->"
 LAYERS = "<!-- layers -->"
+DEPRECATED = "<!-- deprecated-names -->"
 
 
 # ------------------------------------------------------------------ score reference
@@ -160,7 +162,24 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         return markdown.replace(PLACEHOLDER, score_reference())
     if LAYERS in markdown:
         return markdown.replace(LAYERS, _layers().drawing())
+    if DEPRECATED in markdown:
+        return markdown.replace(DEPRECATED, deprecated_names())
     return markdown
+
+
+def deprecated_names() -> str:
+    """The deprecated aliases, each with the registry key and function that replace it."""
+    rows = ["| old name | use | key |", "|---|---|---|"]
+    for old, key in sorted(_deprecated_names().items()):
+        entry = METRICS[key]
+        options = ", ".join(f"{k}={v!r}" for k, v in entry.options.items())
+        use = f"`{entry.func.__name__}({options})`" if options else f"`{entry.func.__name__}`"
+        rows.append(f"| `{old}` | {use} | `{key}` |")
+    return (f"{len(rows) - 2} names, removed in {ALIASES_REMOVED_IN}; until then each "
+            "warns (`FutureWarning`) and calls its replacement.\n\n" + "\n".join(rows)
+            + f"\n\n`compare_clusterings`' `n_boot` and `seed` (of its bootstrap test before "
+            f"0.2) are accepted and ignored, with a `FutureWarning`, until {ALIASES_REMOVED_IN}"
+            " too.")
 
 
 def _layers() -> Any:

@@ -232,7 +232,7 @@ def _numeric_options():
         for action in parser._actions:
             if action.option_strings and action.type not in (None, str) and \
                     action.nargs is None:
-                yield command, len(positionals), max(action.option_strings, key=len), dests
+                yield command, len(positionals), max(action.option_strings, key=len), sorted(dests)
 
 
 @pytest.mark.parametrize("command, n_files, flag, dests",

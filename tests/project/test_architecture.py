@@ -48,12 +48,10 @@ def test_no_module_is_loaded_by_a_string(module):
                                           "__import__", "importlib.__import__")], module
 
 
-# The command line's entry imports the module of the command it runs (and, on its error
-# path, the file readers' parameter names), so that `clustermetrics --help` and each
-# command load only what they use.
-LAZY_CLI = {"cli.main": {"cli.score", "cli.metric_list", "cli.compare", "cli.paired",
-                         "cli.demo", "cli.chance", "cli.coverage", "cli.paired_calibration",
-                         "cli.hierarchy", "io.files"}}
+# The command line's entry imports the module of the command it runs (any module of the
+# cli package), and on its error path the file readers' parameter names, so that
+# `clustermetrics --help` and each command load only what they use.
+LAZY_CLI = {"cli.main": {"io.files"}}
 
 
 def _reaches_numba(module: str, seen: set[str] | None = None) -> bool:
@@ -68,7 +66,8 @@ def _reaches_numba(module: str, seen: set[str] | None = None) -> bool:
 
 
 def _lazy_allowed_ours(module: str, target: str) -> bool:
-    if target in LAZY_CLI.get(module, ()):
+    if target in LAZY_CLI.get(module, ()) or (module == "cli.main" and target in MODULES
+                                              and layers.package_of(target) == "cli"):
         return True
     return module.endswith(".compiled") and layers.package_of(target) == \
         layers.package_of(module) and target in MODULES and _reaches_numba(target)

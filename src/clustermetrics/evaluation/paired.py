@@ -69,7 +69,7 @@ from ..compute.progress import progress_bar
 from ..inference.bootstrap import check_level
 from ..inference.noise import check_noise_mode, noise_in_replicate, with_noise
 from ..scores.registry import METRICS, MetricInfo, resolve_metrics
-from ..scores.spec import ScoreUnavailable
+from ..scores.spec import ALIASES_REMOVED_IN, ScoreUnavailable
 from ..table import Contingency
 from ..table.validation import as_label_array, check_same_length
 from ..table.weight_values import read_weights
@@ -81,10 +81,11 @@ __all__ = ["DEFAULT_PAIRED", "DROPPED_OPTIONS", "compare_clusterings"]
 
 DEFAULT_PAIRED = ("ari", "ami", "nmi", "v_measure", "bcubed_f", "clustering_accuracy",
                   "recovery_rate")
-# n_boot and seed of the paired bootstrap (before 0.2), accepted and ignored until 0.3
+# n_boot and seed of the paired bootstrap (before 0.2), accepted and ignored until the
+# deprecated names go
 DROPPED_OPTIONS = ("n_boot and seed no longer apply: the paired comparison is a "
                    "deterministic jackknife since version 0.2 (they are ignored, and will "
-                   "be removed in 0.3)")
+                   f"be removed in {ALIASES_REMOVED_IN})")
 
 
 def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,

@@ -518,15 +518,20 @@ def _without_sections(text: str, names: tuple[str, ...]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+# the release that removes the deprecated aliases (listed in the API reference)
+ALIASES_REMOVED_IN = "0.3"
+
+
 def deprecated_alias(old: str, new: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
     """``old``, a name kept so code written for it runs: it warns (FutureWarning) and
-    calls ``new`` with ``fixed`` options."""
+    calls ``new`` with ``fixed`` options, until :data:`ALIASES_REMOVED_IN`."""
     hint = new.__name__ + (f"(..., {', '.join(f'{k}={v!r}' for k, v in fixed.items())})"
                            if fixed else "")
 
     @functools.wraps(new)
     def alias(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(f"{old} is deprecated and will be removed; use {hint}",
+        warnings.warn(f"{old} is deprecated and will be removed in {ALIASES_REMOVED_IN}; "
+                      f"use {hint}",
                       FutureWarning, stacklevel=2)
         return new(*args, **fixed, **kwargs)
 
