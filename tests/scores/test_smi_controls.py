@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics.compute import dispatch as _kernels
@@ -128,3 +130,41 @@ def test_rare_tables_give_no_error_rather_than_a_wrong_one():
                                          random_state=seed)
         assert mc.standard_error == math.inf or \
             abs(mc.value - exact.value) <= 4 * mc.standard_error, (mc, exact)
+
+
+def _zipf_labels(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Entity-resolution-like labels: Zipf(2) class sizes, a tenth of the items moved."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.zipf(2.0, n)
+    sizes = sizes[:np.searchsorted(np.cumsum(sizes), n) + 1]
+    t = np.repeat(np.arange(sizes.shape[0]), sizes)[:n]
+    p = np.where(rng.random(n) < 0.1, rng.integers(0, sizes.shape[0], n), t)
+    return t, p
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 2**32 - 1), st.sampled_from([3000, 20000, 100000]))
+@example(0, 100000)  # the nested sums would cost ~60 s here: the expansion cannot bound
+def test_auto_never_runs_the_numpy_sums_beyond_its_budget(monkeypatch, seed, n):
+    """Where the expansion cannot bound its orders (Zipf-like sizes), ``auto`` takes the
+    numpy sums only within its exact budget, else the Monte Carlo estimate: a default
+    call stays within about a second whatever the table."""
+    from clustermetrics.scores import standardized_information as si
+    from clustermetrics.scores._smi import sample_cost
+    from clustermetrics.scores._smi_cost import EXACT_TERM_COST, nested_terms
+
+    t, p = _zipf_labels(n, seed)
+    table = cm.Contingency.from_labels(t, p)
+    budget = max(si._SMI_EXACT_BUDGET, si._SMI_EXACT_PREFERENCE * si._SMI_AUTO_MIN_SAMPLES
+                 * sample_cost(table.class_sizes, table.cluster_sizes))
+    costs, nested = [], _smi.nested_sums
+
+    def counted(ua, ca, ub, cb, size):
+        costs.append(nested_terms(ua, ca, ub, cb, size) * EXACT_TERM_COST)
+        return nested(ua, ca, ub, cb, size)
+
+    monkeypatch.setattr(_smi, "nested_sums", counted)
+    result = cm.standardized_mutual_info(table)
+    assert all(c <= budget for c in costs), (costs, budget)
+    assert result.method in ("exact", "monte_carlo") and math.isfinite(result.value)

@@ -74,7 +74,8 @@ def s_of_counts(counts: np.ndarray) -> float:
 
 
 def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = None,
-                   plan: ExactPlan | None = None) -> tuple[float, float]:
+                   plan: ExactPlan | None = None, nested_max: float = math.inf,
+                   ) -> tuple[float, float] | None:
     """(E[S], Var[S]) of S = sum n_ij log n_ij under the permutation model, exactly (up to
     rounding and truncations below 2^-60, see :mod:`._smi_cost`), for class sizes ``a``
     and cluster sizes ``b`` over ``n`` items.
@@ -95,7 +96,10 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
     (Romano et al.'s nested sums, :mod:`._smi_nested`), which also take over on the rare
     table where the expansion cannot bound its orders; ``path`` ("numpy", "compiled" or
     "python") forces one (tests compare them); ``plan``: :func:`exact_cost` of the same
-    sizes, if known."""
+    sizes, if known. ``nested_max``: the most the numpy sums may cost (units of ~5 ns, as
+    :data:`EXACT_TERM_COST`); where the expansion does not run or cannot bound its orders
+    (Zipf-like sizes: one law of a large mean among many small ones) and the sums would
+    cost more, None (the caller estimates instead: ``auto``'s Monte Carlo)."""
     n = int(n)
     ua, ca = distinct_sizes(a)
     ub, cb = distinct_sizes(b)
@@ -108,6 +112,8 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
             return moments
     terms = plan.terms if plan is not None and plan.terms is not None else \
         (nested_terms(ua, ca, ub, cb, n), nested_terms(ub, cb, ua, ca, n))
+    if min(terms) * EXACT_TERM_COST > nested_max:
+        return None
     if terms[1] < terms[0]:  # Var is symmetric: the cheaper side as rows
         ua, ca, ub, cb = ub, cb, ua, ca
     return nested_sums(ua, ca, ub, cb, n)

@@ -91,6 +91,12 @@ def _smi_undefined(table: Contingency) -> bool:
     return table.n_classes in (1, n) or table.n_clusters in (1, n)
 
 
+def _auto_samples(n_samples: int, cost: float) -> int:
+    """The random tables ``auto`` draws: at most ``n_samples`` and _SMI_AUTO_MC_BUDGET of
+    work, at least _SMI_AUTO_MIN_SAMPLES."""
+    return min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, int(_SMI_AUTO_MC_BUDGET // cost)))
+
+
 def _auto_exact(n: Any, exact: Any, sampling: Any) -> Any:
     """Whether ``auto`` takes the exact variance: estimated to cost at most
     _SMI_EXACT_BUDGET, or at most _SMI_EXACT_PREFERENCE times the fewest random tables it
@@ -161,8 +167,9 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     # the estimate depends on whether compiled kernels may run (the kernels mode)
     plan = table.cached(f"smi:plan:{_kernels.compiled_available()}",
                         lambda t: exact_cost(a, b))
+    auto, cost = method == "auto", sample_cost(a, b)
     if method == "auto":
-        work, cost = plan.work, sample_cost(a, b)
+        work = plan.work
         if _auto_exact(n, plan.cost, cost):
             method = "exact"
         elif cost * _SMI_AUTO_MIN_SAMPLES > _SMI_AUTO_REFUSE:
@@ -175,8 +182,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                              f"variance needs ~{work:.1e} steps and {sampling}")
         else:
             method = "monte_carlo"
-            affordable = int(_SMI_AUTO_MC_BUDGET // cost)
-            n_samples = min(n_samples, max(_SMI_AUTO_MIN_SAMPLES, affordable))
+            n_samples = _auto_samples(n_samples, cost)
     if method == "exact":
         if n > _SMI_EXACT_MAX_N:
             raise ValueError(f"method='exact' needs N <= {_SMI_EXACT_MAX_N:.0e}, got N = {n}")
@@ -186,10 +192,17 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                 f"(~{plan.cost * 5e-9:.0f} s estimated, above "
                 f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
                 "method='auto'")
-        _, var_s = table.cached("smi:exact", lambda t: exact_variance(a, b, n, plan=plan))
-        sd = math.sqrt(var_s) / n
-        value = (mi - emi) / sd if sd > 0 else 0.0
-        return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
+        # auto's budget also bounds the numpy sums that stand in where the expansion
+        # cannot bound its orders: beyond it, auto estimates (as where exact costs more)
+        nested_max = max(_SMI_EXACT_BUDGET, _SMI_EXACT_PREFERENCE * cost
+                         * _SMI_AUTO_MIN_SAMPLES) if auto else math.inf
+        moments = table.cached(f"smi:exact:{nested_max}", lambda t: exact_variance(
+            a, b, n, plan=plan, nested_max=nested_max))
+        if moments is not None:
+            sd = math.sqrt(moments[1]) / n
+            value = (mi - emi) / sd if sd > 0 else 0.0
+            return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
+        n_samples = _auto_samples(n_samples, cost)
     # E[S] from the exact E[MI]: N MI = S + N log N - sum a log a - sum b log b
     e_s = math.fsum([n * emi, -n * math.log(n), s_of_counts(a), s_of_counts(b)])
     var_s, se_var = monte_carlo_variance(a, b, n, e_s, n_samples, random_state)
