@@ -49,12 +49,15 @@ def tables(draw):
 
 
 def _per_table(table: cm.Contingency, counts: np.ndarray, keys: list[str]) -> np.ndarray:
-    """Each replicate scored alone, as its own table (the reference)."""
+    """Each replicate scored alone, as its own table (the reference), kept in the score's
+    range as replicate scores are (a replicate's pair counts leave out an item's pairs
+    with its own copies, which can put a pair score past its range)."""
     out = np.full((len(keys), counts.shape[0]), np.nan)
     for b, row in enumerate(counts):
         if row.any():
             values = score_values(replicate_table(table, row), keys)
-            out[:, b] = [values[k] for k in keys]
+            out[:, b] = [min(max(values[k], cm.METRICS[k].lower), cm.METRICS[k].upper)
+                         for k in keys]
     return out
 
 
