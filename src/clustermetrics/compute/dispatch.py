@@ -11,7 +11,8 @@ at hand reaches its threshold for the cost: the work from which the numpy path, 
 slowest shapes, takes as long as numba's set-up (``threshold``, measured), scaled to
 other costs as the numpy path's time grows (as work ** ``growth``). The work counted is
 this call's (times its repeats, :func:`repeated`) plus what the numpy path has done in the
-kernel's place before in this process, so that a loop of small calls compiles once
+kernel's place before in this process on calls of the user's own (outside
+:func:`repeated`), so that a user's loop of small calls compiles once
 their numpy time reaches the compile's (the ski-rental rule: at worst about twice the
 time of the better choice made in hindsight). So a compile is paid only by work that
 repays it, and where the cache is warm nothing changes from the thresholds measured for
@@ -187,6 +188,15 @@ def _cached(load: Loader, name: str) -> bool:
     return bool(index)
 
 
+def _rent(kernel: Kernel, spent: float, work: float) -> None:
+    """Count ``work`` done on the numpy path in ``kernel``'s place, for a call of the user's
+    own (outside :func:`repeated`): a loop inside the library (bootstrap replicates) has
+    counted its repeats already, and its work estimates, made for the slowest shapes, would
+    add up to a compile in the middle of a user's next small call."""
+    if _repeats == 1:
+        _spent[kernel.compiles] = spent + work
+
+
 def wanted(kernel: Kernel, work: float) -> ModuleType | None:
     """The module of ``kernel`` if it runs for ``work`` (see the module docstring), else
     None: the caller then takes its numpy (or scipy, or plain Python) path."""
@@ -203,12 +213,12 @@ def wanted(kernel: Kernel, work: float) -> ModuleType | None:
         total = work * _repeats + spent
         cheapest = _cost(kernel, None)
         if cheapest and total < kernel.threshold_at(cheapest):
-            _spent[kernel.compiles] = spent + work
+            _rent(kernel, spent, work)
             return None  # cheaper in numpy than even loading it: numba stays unimported
         module = _load(kernel.load)
         cost = _cost(kernel, module)
         if module is None or (cost and total < kernel.threshold_at(cost)):
-            _spent[kernel.compiles] = spent + work
+            _rent(kernel, spent, work)
             return None  # cheaper in numpy than compiling it
     module = _load(kernel.load)
     if module is not None:

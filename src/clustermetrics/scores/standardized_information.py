@@ -110,8 +110,9 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
     """SMI of each table of a stack. The tables whose variance is exact (``auto``'s choice,
     table by table as for one table alone) take it in one pass that expands each law of a
     pair of sizes once for all of them (:func:`._smi.exact_variances`: bootstrap
-    replicates share most of theirs); the others, and any the pass cannot bound, one by
-    one."""
+    replicates share most of theirs); the others, and any the pass cannot bound, from the
+    null's moments of each distinct pair of margins (replicates of a small table share
+    few), each table with its own MI."""
     out = np.zeros(len(stack))
     n = stack.n_samples
     undefined = ((stack.n_classes == 1) | (stack.n_classes == n) | (stack.n_clusters == 1)
@@ -145,14 +146,20 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
                            0.0)
         undefined[at[flat]] = True
         exact[at[~done]] = False
-    for b in np.flatnonzero(~exact & ~undefined):
-        try:
-            out[b] = standardized_mutual_info_score.spec.body(
-                stack.table(int(b)), method=method, n_samples=n_samples,
-                random_state=random_state)
-        except Undefined:
-            undefined[b] = True
-            out[b] = 0.0
+    rest = np.flatnonzero(~exact & ~undefined)
+    if rest.size:  # the null's E[MI] and sd once per pair of margins, MI per table
+        mi = np.asarray(_info(stack)[0])
+        nulls: dict[bytes, tuple[bool, StandardizedMI]] = {}
+        for b in rest.tolist():
+            key = np.concatenate((np.sort(stack.class_sizes[b]),
+                                  np.sort(stack.cluster_sizes[b]))).tobytes()
+            if key not in nulls:
+                table = stack.table(b)
+                nulls[key] = (_smi_undefined(table),
+                              _smi(table, method, n_samples, random_state))
+            flat, null = nulls[key]
+            undefined[b] = flat or null.sd_mi <= 0  # a 0/0, as for the table alone
+            out[b] = 0.0 if undefined[b] else (mi[b] - null.expected_mi) / null.sd_mi
     if undefined.any():
         stack.record_undefined(undefined, 0.0)
     return out
