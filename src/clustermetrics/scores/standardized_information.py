@@ -149,7 +149,9 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
     rest = np.flatnonzero(~exact & ~undefined)
     if rest.size:  # the null's E[MI] and sd once per pair of margins, MI per table
         mi = np.asarray(_info(stack)[0])
-        nulls: dict[bytes, tuple[bool, StandardizedMI]] = {}
+        # shared by the stacks of one sample's replicates (the blocks of a bootstrap)
+        nulls: dict[bytes, tuple[bool, StandardizedMI]] = stack.layout.cached(
+            f"stack:smi-null:{method}:{n_samples}:{random_state}", lambda t: {})
         for b in rest.tolist():
             key = np.concatenate((np.sort(stack.class_sizes[b]),
                                   np.sort(stack.cluster_sizes[b]))).tobytes()
