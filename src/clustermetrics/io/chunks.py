@@ -93,12 +93,17 @@ class ContingencyBuilder:
 
     @property
     def n_samples(self) -> int | float:
-        """Items counted so far (with weights: their exact total, a float when it is not
-        whole)."""
+        """Items counted so far (with weights: the total of the table :meth:`result`
+        makes, the sum of its cells' masses each rounded once by the weight rule; the
+        exact total where that table cannot be made)."""
         if not self._weighted:
             return self._n
-        total = sum((cells[2].rows.total() for cells in self._weighted), Fraction(self._n))
-        return int(total) if total.denominator == 1 else float(total)
+        try:
+            return self.result().n_samples
+        except ValueError:  # out of range: the exact total says by how much
+            total = sum((cells[2].rows.total() for cells in self._weighted),
+                        Fraction(self._n))
+            return int(total) if total.denominator == 1 else float(total)
 
     def result(self) -> Contingency:
         """The table of every chunk so far (the builder can keep being updated)."""

@@ -162,7 +162,8 @@ class Contingency:
 
     @classmethod
     def merge(cls, tables: Iterable[Contingency]) -> Contingency:
-        """Table of the union of disjoint item sets, from their tables (labels aligned by value)."""
+        """Table of the union of disjoint item sets, from their tables (labels aligned by
+        value; one table is returned as it is)."""
         tables = list(tables)
         if not tables:
             raise ValueError("tables is empty: merge needs at least one Contingency")
