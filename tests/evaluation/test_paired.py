@@ -738,3 +738,19 @@ def test_the_jackknife_leaves_out_fewer_items_on_larger_tables():
     sizes = [jackknife.jackknife_size(c) for c in (10, 10**3, 10**4, 10**5, 10**7)]
     assert sizes[0] == sizes[1] == jackknife.JACKKNIFE_MAX_CELLS
     assert sizes == sorted(sizes, reverse=True) and sizes[-1] == jackknife.JACKKNIFE_MIN_UNITS
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-1e-13, 1e-13), st.floats(0.5, 0.999999))
+def test_a_difference_within_rounding_is_no_difference(d, level):
+    """A difference and a spread within rounding of 0 (two exact values rounded apart):
+    p = 1 and an interval holding 0, never a point interval beside 0."""
+    t = jackknife_t(d, np.full(6, d), np.ones(6), 6, level)
+    assert t.pvalue == 1.0 and t.interval[0] <= 0.0 <= t.interval[1], t
+
+
+def test_equal_scores_rounded_apart_are_not_a_verdict():
+    # both clusterings' chi2 is exactly 14/9; the two roundings differ by an ulp
+    s = compare_clusterings([0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1, 1],
+                            [1, 2, 2, 2, 0, 0, 0], ["chi2"], ci=0.5)["chi2"]
+    assert not s.significant() and s.interval[0] <= 0.0 <= s.interval[1], s

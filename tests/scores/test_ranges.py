@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
@@ -72,3 +72,30 @@ def test_replicates_lie_within_their_range(t, seed, perfect):
         assert ((entry.lower <= kept) & (kept <= entry.upper)).all(), (key, kept)
         if perfect and entry.perfect is not None:
             assert (kept == entry.perfect).all(), (key, kept)
+
+
+huge_tables = st.tuples(st.integers(1, 4), st.integers(1, 3), st.integers(0, 2**32 - 1),
+                        st.sampled_from([10**6, 10**8, 10**9, 2**40, 2**53])).map(
+    lambda a: np.random.default_rng(a[2]).integers(0, a[3], (a[0], a[1])) + (
+        np.random.default_rng(a[2] + 1).random((a[0], a[1])) < 0.3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(huge_tables)
+@example(np.array([[134217729], [268435458], [402653187], [402653193]]))  # MP precision
+@example(np.array([[0, 1125899906842627], [2251799813685248, 0]]))  # AFMI of a perfect table
+@example(np.array([[2**53 + 3], [3]]))  # MP recall
+def test_every_value_of_a_huge_table_lies_within_its_range(matrix):
+    """Tables of 10^6 to ~2^55 items, few cells (where a float formula cancels to a few
+    ulps beside an end of its range): every score stays in its range."""
+    if not matrix.any():
+        return
+    table = cm.Contingency.from_matrix(matrix)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, entry in cm.METRICS.items():
+            try:
+                value = entry.compute(table)[0]
+            except (ValueError, cm.UndefinedMetricError):
+                continue
+            assert np.isnan(value) or entry.lower <= value <= entry.upper, (key, value)

@@ -284,8 +284,8 @@ def jackknife_t(d: float, leave_one_out: np.ndarray, weights: np.ndarray, n: int
     jackknife's standard error (Tukey 1958) and Student's t at Satterthwaite's degrees of
     freedom (see :mod:`clustermetrics.evaluation.paired`). One rule: p < 1 - ``level``
     exactly when the interval excludes 0. A standard error within rounding of 0 (below
-    1e-12 ``scale``, the size of the scores) gives p = 1 and the interval [d, d] when d
-    is within rounding of 0 too, else :data:`FLAG_CONSTANT` and no interval or p-value.
+    1e-12 ``scale``, the size of the scores) gives p = 1 and the interval from d to 0 when
+    d is within rounding of 0 too, else :data:`FLAG_CONSTANT` and no interval or p-value.
 
     >>> t = jackknife_t(0.5, np.array([0.4, 0.5, 0.6, 0.5]), np.ones(4), 4, 0.95)
     >>> round(t.se, 4), round(t.df, 3), t.pvalue < 0.05, t.interval[0] > 0
@@ -297,8 +297,8 @@ def jackknife_t(d: float, leave_one_out: np.ndarray, weights: np.ndarray, n: int
     se, df = _jackknife_se(leave_one_out, weights, n)
     tiny = _ROUNDING * scale
     if se <= tiny:
-        if abs(d) <= tiny:
-            return JackknifeT((d, d), 1.0, se, df, ())
+        if abs(d) <= tiny:  # no difference beyond rounding: an interval holding 0, p = 1
+            return JackknifeT((min(d, 0.0), max(d, 0.0)), 1.0, se, df, ())
         return JackknifeT((math.nan, math.nan), math.nan, se, df, (FLAG_CONSTANT,))
     half = float(stdtrit(df, 0.5 + level / 2.0)) * se
     low, high = d - half, d + half
@@ -315,11 +315,13 @@ def _jackknife_se(values: np.ndarray, weights: np.ndarray, n: int) -> tuple[floa
     2 / ν. Always positive (b₂ >= 1)."""
     w = weights * (n / float(weights.sum()))  # the units stand for all n items
     u = values - float(np.dot(w, values)) / n
-    m2 = float(np.dot(w, u * u)) / n
-    if m2 <= 0.0:
+    scale = float(np.max(np.abs(u), initial=0.0))
+    if not scale > 0.0:
         return 0.0, math.inf
+    u = u / scale  # moments of deviations in [-1, 1]: m2 squared cannot underflow
+    m2 = float(np.dot(w, u * u)) / n
     b2 = float(np.dot(w, (u * u) ** 2)) / n / (m2 * m2)
-    return math.sqrt((n - 1) * m2), 2.0 / (2.0 / (n - 1) + (b2 - 3.0) / n)
+    return scale * math.sqrt((n - 1) * m2), 2.0 / (2.0 / (n - 1) + (b2 - 3.0) / n)
 
 
 def _one_rule(p: float, low: float, high: float, alpha: float) -> float:

@@ -75,8 +75,17 @@ def _compute(table: Contingency) -> MarxerPurwins:
     big = n_c > 1
     recall_terms = np.where(big, t_c / np.maximum(n_c - 1, 1), n_c)
     recall = total(table, recall_terms) / n
-    f = ratio(2.0 * precision * recall, precision + recall, 0.0)
-    return MarxerPurwins(precision, recall, f)
+    # in [0, 1], rounding aside: a class's share n_c - S_c / (N - n_c) cancels to a few
+    # ulps of n_c where it is nearly 0 (tables of ~10^9 items)
+    precision, recall = _unit(precision), _unit(recall)
+    return MarxerPurwins(precision, recall,
+                         _unit(ratio(2.0 * precision * recall, precision + recall, 0.0)))
+
+
+def _unit(value: Any) -> Any:
+    """``value`` (a float, or an array of a stack's tables) kept in [0, 1]."""
+    out = np.clip(value, 0.0, 1.0)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _real_precision(table: Contingency) -> float:

@@ -587,7 +587,7 @@ def adjusted_fowlkes_mallows_score(table: Contingency) -> float:
                     "the adjusted Fowlkes-Mallows index is 0/0")
     root = sqrt(pq)
     gap = spread / (m + root)
-    return (a * d - b * c) / (root * gap)
+    return minimum((a * d - b * c) / (root * gap), 1.0)  # at most 1, rounding aside
 
 
 g_plus_score = deprecated_alias("g_plus_score", g_plus_distance)
