@@ -754,3 +754,31 @@ def test_equal_scores_rounded_apart_are_not_a_verdict():
     s = compare_clusterings([0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1, 1],
                             [1, 2, 2, 2, 0, 0, 0], ["chi2"], ci=0.5)["chi2"]
     assert not s.significant() and s.interval[0] <= 0.0 <= s.interval[1], s
+
+
+weights_any = st.lists(st.one_of(st.integers(0, 2**62), st.floats(0.0, 1e300),
+                                 st.sampled_from([0.5, 1e-200, 2.0**53, 1e150])),
+                       min_size=6, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(weights_any)
+def test_paired_weights_follow_the_rule_of_every_table(w):
+    """compare_clusterings refuses exactly the weights that make no table of A or B
+    (the totals' limits included), with that table's own message."""
+    y, a, b = [0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 0]
+    try:
+        for pred in (a, b):
+            cm.Contingency.from_labels(y, pred, sample_weight=w)
+        table_error = None
+    except ValueError as exc:
+        table_error = str(exc)
+    try:
+        compare_clusterings(y, a, b, ["ari"], sample_weight=w)
+        paired_error = None
+    except ValueError as exc:
+        paired_error = str(exc)
+    if table_error is not None:  # the same refusal, whatever the scores
+        assert paired_error == table_error
+    else:  # a table is made: only a score may refuse its masses (ARI on masses below 1)
+        assert paired_error is None or "adds up to" not in paired_error, paired_error

@@ -180,7 +180,7 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     b = as_label_array(labels_b, "labels_b")
     check_same_length(t, a, "labels_true", "labels_a")
     check_same_length(t, b, "labels_true", "labels_b")
-    w = None if sample_weight is None else _weights(sample_weight, t)
+    w = None if sample_weight is None else _weights(sample_weight, t, (a, b))
     if w is not None and w.dtype.kind == "f" and noise_label is not None \
             and noise == "singletons":
         _refuse_noise_singletons(noise_label, a, b)
@@ -219,8 +219,10 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
                             units.cell.shape[0] < units.n_groups)
 
 
-def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
-    """``sample_weight`` checked: one non-negative weight per item, some positive."""
+def _weights(sample_weight: Any, t: np.ndarray, preds: tuple[np.ndarray, ...]
+             ) -> np.ndarray:
+    """``sample_weight`` checked: one non-negative weight per item, some positive, and
+    making A's and B's tables by the weight rule (whose checks read each table's cells)."""
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
         raise ValueError("sample_weight must be a sequence of one weight per item, got "
                          f"{type(sample_weight).__name__}")
@@ -228,6 +230,8 @@ def _weights(sample_weight: Any, t: np.ndarray) -> np.ndarray:
     check_same_length(t, w, "labels_true", "sample_weight")
     if not (w > 0).any():
         raise ValueError("sample_weight is 0 for every item: nothing to score")
+    for pred in preds:  # the totals' limits, on the tables the comparison scores
+        Contingency.from_labels(t, pred, sample_weight=sample_weight)
     return w
 
 
