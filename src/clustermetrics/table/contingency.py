@@ -37,7 +37,7 @@ __all__ = ["Contingency", "Factorized", "as_contingency", "contingency_matrix",
            "REAL_MASSES"]
 
 # why a table has no whole items: weights or counts given as real numbers
-REAL_MASSES = "the table holds real-valued masses (weights or counts that are not all whole)"
+REAL_MASSES = "the table holds real-valued masses (from sample_weight or real counts)"
 _COUNTS, _MATRIX = (Subject(f"{name} holds", f"{name} adds up to",
                             "the table is empty: all counts are zero")
                     for name in ("counts", "matrix"))
