@@ -118,3 +118,16 @@ def test_real_weights_refused_in_command_line_words(capsys, real_table, extra):
 ])
 def test_other_error_paths(capsys, real_table, argv):
     _check(*run(capsys, *[a.format(real=real_table) for a in argv]))
+
+
+def test_notes_name_the_command_line_options(tmp_path, capsys):
+    """A note (a warning of the library) names the command's option, not the library's
+    parameter: real weights leave scores out 'from --weight-col', never 'sample_weight'."""
+    from clustermetrics.cli import main
+
+    path = tmp_path / "w.csv"
+    path.write_text("t,p,w\na,x,0.5\na,x,1.5\nb,y,1\nb,x,2.25\nc,y,1\n")
+    assert main(["score", str(path), "--true-col", "t", "--pred-col", "p",
+                 "--weight-col", "w"]) == 0
+    err = capsys.readouterr().err
+    assert "note:" in err and "--weight-col" in err and "sample_weight" not in err, err

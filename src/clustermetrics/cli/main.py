@@ -13,6 +13,7 @@ the scores themselves, and ``clustermetrics --help`` lists the commands from
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import warnings
 from collections.abc import Callable, Collection, Sequence
@@ -100,9 +101,11 @@ def command_of(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-def _note_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings reach the terminal as one note line, without source-line clutter."""
-    log(f"note: {message}")
+def _note_warning(message, category, filename, lineno, file=None, line=None,
+                  flags: dict[str, str] | None = None) -> None:
+    """Warnings reach the terminal as one note line, without source-line clutter, the
+    library's parameters spelled as the command's flags (``flags``)."""
+    log(f"note: {as_flags(str(message), flags) if flags else message}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help / --version: return their status, do not exit
             return exc.code if isinstance(exc.code, int) else 0
         flags = _flags_of(parser, args.command)
+        warnings.showwarning = functools.partial(_note_warning, flags=flags)
         handler: Callable[[argparse.Namespace], str] = args.handler
         write(handler(args), getattr(args, "output", None))
     except CliError as exc:
