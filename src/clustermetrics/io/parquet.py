@@ -257,12 +257,12 @@ def weight_type(files: list[str], weight_col: str, name: str,
         value = kind.value_type if pa.types.is_dictionary(kind) else kind
         family = ("uint" if pa.types.is_unsigned_integer(value) else "int"
                   if pa.types.is_integer(value) else "float"
-                  if pa.types.is_float32(value) or pa.types.is_float64(value) else "decimal"
+                  if pa.types.is_floating(value) else "decimal"
                   if pa.types.is_decimal(value) and value.precision <= _DECIMAL_DIGITS
                   else "text" if _is_string(value) else None)
         if family is None:
             raise ValueError(f"{path}: column {weight_col!r} ({option}) has type {kind}; "
-                             "weights are integers, floats (32 or 64 bits), decimals of at "
+                             "weights are integers, floats, decimals of at "
                              f"most {_DECIMAL_DIGITS} digits or numbers written as text")
         if first is None:
             first = (_plain(value), path, kind, family)

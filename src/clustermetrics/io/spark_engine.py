@@ -84,6 +84,10 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
         types = label_types(files, true_col, pred_col, str(path), names)
         if weight_col is not None:
             types[weight_col] = weight_type(files, weight_col, str(path), names)[0]
+            if str(types[weight_col].arrow) == "halffloat":  # no such type in Spark
+                raise ValueError(f"{path}: column {weight_col!r} ({weight[1]}) holds 16-bit "
+                                 "floats, which Spark cannot read as weights; the memory "
+                                 "and DuckDB engines read them exactly")
     else:
         parts = text_parts(files, sep, true_col, pred_col, drop_null, names, weight_col)
         for part in parts:
