@@ -194,9 +194,9 @@ def _reference_interval(table, keys, noise_label, noise, level, n_boot, seed):
         copies = sum(Fraction(c * (c - 1), 2 * n) for c, n, x in
                      zip(counts, table.counts.tolist(), clusters, strict=True)
                      if noise_label is None or x != noise_label)
-        for k in keys:
-            values[k].append(_ari_less(t, p, copies) if k == "ari"
-                             else getattr(cm, FUNCTIONS[k])(t, p))
+        for k in keys:  # a replicate's score is kept in the score's range
+            value = _ari_less(t, p, copies) if k == "ari" else getattr(cm, FUNCTIONS[k])(t, p)
+            values[k].append(min(max(value, cm.METRICS[k].lower), cm.METRICS[k].upper))
     tail = (1 - level) / 2 * 100
     return {k: (tuple(np.percentile(v, [tail, 100 - tail]).tolist()) if v else None,
                 n_boot - len(v)) for k, v in values.items()}

@@ -348,7 +348,9 @@ def _stack_scores(table: Contingency, counts: np.ndarray, keys: list[str], *,
     for i, key in enumerate(keys):
         try:
             out[i] = METRICS[key].compute_many(stack)
-        except ValueError:  # one table is outside the score's domain: each alone
+        except (ValueError, ZeroDivisionError):  # each alone: a table outside the
+            # score's domain, or pair counts past 2**53 (exact Python ints, where numpy's
+            # division raises at a 0/0 that one table's formula checks first)
             out[i] = [score_values(one(row), [key])[key] for row in counts]
     return out
 

@@ -132,13 +132,19 @@ class MetricInfo:
     significance: Callable[[Contingency], Significance] | None = None
 
     def compute(self, table: Contingency) -> tuple[float, Any]:
-        """(value, detail-or-None) of this score for ``table``."""
+        """(value, detail-or-None) of this score for ``table``, kept in the score's range
+        as :meth:`compute_many` keeps many tables' (a bootstrap replicate scored alone,
+        whose pair counts leave out an item's pairs with its own copies, may fall past
+        it)."""
         if self.detail is not None:
             if self.spec.real is None:  # the detail is a body: check here
                 require_counts(table, self.func.__name__, self.spec.needs)
             result = self.detail(table, **self.options)
-            return float(result.rate), result
-        return float(self.func(table, **self.options)), None
+            return self._in_range(float(result.rate)), result
+        return self._in_range(float(self.func(table, **self.options))), None
+
+    def _in_range(self, value: float) -> float:
+        return min(max(value, self.lower), self.upper)  # NaN stays NaN
 
     def compute_many(self, many: Any) -> Any:
         """This score of many tables at once: a float64 array, one value per table.
