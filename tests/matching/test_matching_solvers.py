@@ -150,7 +150,7 @@ def test_scores_identical_with_and_without_compiled_kernels(score, monkeypatch):
     t, p = rng.integers(0, 3000 // 23, 3000), rng.integers(0, 3000 // 21, 3000)
     values = {}
     for mode, dense_max in (("numba", 0), ("numpy", 0), ("numpy", 10**9)):
-        monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
+        _dense_solver(monkeypatch, dense_max > 0)
         old = _kernels.set_kernels(mode)
         try:
             values[(mode, dense_max)] = cm.METRICS[score].compute(
@@ -394,16 +394,7 @@ def test_matching_scores_on_every_benchmark_shape(phase_scans, monkeypatch):
     pairs.append((chain, chain + (rng.random(2000) < 0.5)))
     scores = ["recovery_rate", "clustering_error", "nca", "npa", "psi", "psi_simplified"]
     for t, p in pairs:
-        values = {}
-        for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
-            monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
-            old = _kernels.set_kernels(mode)
-            try:
-                table = cm.Contingency.from_labels(t, p)
-                values[mode] = [cm.METRICS[s].compute(table)[0] for s in scores]
-            finally:
-                _kernels.set_kernels(old)
-        assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12, abs=1e-15)
+        _compiled_equal_dense(monkeypatch, t, p, scores)
 
 
 @pytest.mark.parametrize("k", [60, 400])
@@ -419,9 +410,23 @@ def test_matching_scores_on_noise_with_about_100_items_per_class(k, blocks, monk
     t = b * per + rng.integers(0, per, 100 * k)
     p = b * per + rng.integers(0, per, 100 * k)
     scores = ["recovery_rate", "clustering_error", "nca", "npa", "psi", "psi_simplified"]
+    _compiled_equal_dense(monkeypatch, t, p, scores)
+
+
+def _dense_solver(monkeypatch, on: bool) -> None:
+    """Every assignment solved densely (the reference: scipy's linear_sum_assignment on
+    the full grid, however sparse the table), or none."""
+    monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS",
+                        10**9 if on else 0)
+    monkeypatch.setattr("clustermetrics.matching.assignment._DENSE_FILL",
+                        math.inf if on else 0)
+
+
+def _compiled_equal_dense(monkeypatch, t, p, scores) -> None:
+    """The compiled sparse solvers' scores equal the dense reference's."""
     values = {}
-    for mode, dense_max in (("numba", 0), ("numpy", 10**9)):
-        monkeypatch.setattr("clustermetrics.matching.assignment.DENSE_MAX_CELLS", dense_max)
+    for mode, dense in (("numba", False), ("numpy", True)):
+        _dense_solver(monkeypatch, dense)
         old = _kernels.set_kernels(mode)
         try:
             table = cm.Contingency.from_labels(t, p)

@@ -151,8 +151,13 @@ def _dense_pays(n_rows: int, n_cols: int, nnz: int, dense_max_cells: int) -> boo
     """Whether the dense solver is the faster for a problem of ``nnz`` cells: its work
     grows with rows x cols whatever the cells, so the grid must also be small next to
     the cells (a 2000 x 2000 diagonal took it 78 ms; the sparse path ~1 ms)."""
+    return _small_grid(n_rows, n_cols, nnz, dense_max_cells, _DENSE_FILL)
+
+
+def _small_grid(n_rows: int, n_cols: int, nnz: int, max_cells: int, fill: float) -> bool:
+    """A rows x cols grid of at most ``max_cells`` cells and ``fill`` times ``nnz``."""
     cells = n_rows * n_cols
-    return cells <= dense_max_cells and cells <= _DENSE_FILL * nnz
+    return cells <= max_cells and cells <= fill * nnz
 
 
 def _renumber(ids, size):
@@ -282,7 +287,7 @@ def fixes_little(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows
 
 def dense_ok(n_rows: int, n_cols: int, nnz: int) -> bool:
     """Whether a dense copy of the table is cheap: few cells, not much emptier than nnz."""
-    return n_rows * n_cols <= min(DENSE_MAX_CELLS, 4 * nnz)
+    return _small_grid(n_rows, n_cols, nnz, DENSE_MAX_CELLS, 4)
 
 
 def off_lines(rows, cols, chosen, active, n_rows, n_cols):
