@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
+from clustermetrics.compute import dispatch as _kernels
 from clustermetrics.evaluation.evaluate import replicate_scores, score_values
 from clustermetrics.inference.bootstrap import replicate_table
 from clustermetrics.matching import greedy as _greedy
@@ -184,3 +185,24 @@ def test_greedy_scan_of_a_stack_equals_algorithm_2_on_each_table(seed, n, k1, k2
     want = [cm.recovery_rate_score(table.with_counts(row), method="greedy") *
             table.with_counts(row).n_clusters for row in counts]
     assert scanned.tolist() == pytest.approx(want, rel=1e-14)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables(), st.integers(1, 12))
+def test_smi_of_a_stack_without_compiled_kernels_equals_each_replicate_alone(drawn,
+                                                                            replicates):
+    """Without the compiled pass every SMI of a stack comes from the null of its margins
+    (shared by the tables that have them): each equals its table's SMI alone."""
+    table, seed = drawn
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(table.n_samples, table.counts / table.n_samples,
+                             size=replicates)
+    counts = counts[counts.any(axis=1)]
+    if not counts.shape[0]:
+        return
+    old = _kernels.set_kernels("numpy")
+    try:
+        _assert_same(replicate_scores(table, counts, ["smi"]),
+                     _per_table(table, counts, ["smi"]), ["smi"])
+    finally:
+        _kernels.set_kernels(old)

@@ -149,17 +149,10 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
     rest = np.flatnonzero(~exact & ~undefined)
     if rest.size:  # the null's E[MI] and sd once per pair of margins, MI per table
         mi = np.asarray(_info(stack)[0])
-        # shared by the stacks of one sample's replicates (the blocks of a bootstrap)
-        nulls: dict[bytes, tuple[bool, StandardizedMI]] = stack.layout.cached(
-            f"stack:smi-null:{method}:{n_samples}:{random_state}", lambda t: {})
-        for b in rest.tolist():
-            key = np.concatenate((np.sort(stack.class_sizes[b]),
-                                  np.sort(stack.cluster_sizes[b]))).tobytes()
-            if key not in nulls:
-                table = stack.table(b)
-                nulls[key] = (_smi_undefined(table),
-                              _smi(table, method, n_samples, random_state))
-            flat, null = nulls[key]
+        nulls = stack.by_margins(
+            lambda t: (_smi_undefined(t), _smi(t, method, n_samples, random_state)),
+            f"smi-null:{method}:{n_samples}:{random_state}", among=rest)
+        for b, (flat, null) in zip(rest.tolist(), nulls, strict=True):
             undefined[b] = flat or null.sd_mi <= 0  # a 0/0, as for the table alone
             out[b] = 0.0 if undefined[b] else (mi[b] - null.expected_mi) / null.sd_mi
     if undefined.any():

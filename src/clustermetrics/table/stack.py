@@ -128,16 +128,19 @@ class TableStack:
         return [values[i] for i in self.distinct_index().tolist()]
 
     def by_margins(self, compute: Callable[[Contingency], Any], name: str | None = None,
-                   ) -> list[Any]:
-        """``compute`` of every table, for a ``compute`` that depends on a table's class
-        and cluster sizes alone (as multisets: an expected mutual information, a variance
-        under the permutation model): computed once per distinct pair of margins (kept on
-        the layout under ``name``, as :meth:`each`)."""
-        sizes = np.concatenate((np.sort(self.class_sizes, axis=1),
-                                np.sort(self.cluster_sizes, axis=1)), axis=1)
+                   among: np.ndarray | None = None) -> list[Any]:
+        """``compute`` of every table (or of the tables ``among``, indices), for a
+        ``compute`` that depends on a table's class and cluster sizes alone (as multisets:
+        an expected mutual information, a variance under the permutation model): computed
+        once per distinct pair of margins (kept on the layout under ``name``, as
+        :meth:`each`, so the stacks of one sample's replicates share them)."""
+        chosen = np.arange(len(self)) if among is None else np.asarray(among, dtype=np.int64)
+        sizes = np.concatenate((np.sort(self.class_sizes[chosen], axis=1),
+                                np.sort(self.cluster_sizes[chosen], axis=1)), axis=1)
         first, inverse = _distinct_rows(sizes)
         keys = [sizes[b].tobytes() for b in first.tolist()]
-        values = self._memo(name, keys, lambda: [self.table(int(b)) for b in first.tolist()],
+        values = self._memo(name, keys,
+                            lambda: [self.table(int(chosen[b])) for b in first.tolist()],
                             lambda tables: [compute(t) for t in tables])
         return [values[i] for i in inverse.tolist()]
 
