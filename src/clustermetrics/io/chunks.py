@@ -51,6 +51,7 @@ class ContingencyBuilder:
         self._pending: list[Contingency] = []
         self._weighted: list[tuple[np.ndarray, np.ndarray, Weights]] = []
         self._n = 0
+        self._made: Contingency | None = None  # result() since the last update
 
     def update(self, labels_true: Any, labels_pred: Any = None,
                sample_weight: Any = None) -> ContingencyBuilder:
@@ -63,6 +64,7 @@ class ContingencyBuilder:
         """
         if _length(labels_true) == 0 and _length(labels_pred) == 0:
             return self
+        self._made = None
         if sample_weight is not None:
             return self._update_weighted(labels_true, labels_pred, sample_weight)
         table = labels_true if isinstance(labels_true, Contingency) and labels_pred is None \
@@ -110,11 +112,13 @@ class ContingencyBuilder:
         if not self._pending and not self._weighted:
             raise ValueError("no chunks were added: call update(labels_true, labels_pred)")
         if self._weighted:
-            # counted chunks join as weights: their counts (or masses) are exact numbers
-            parts = self._weighted + [_cells_of(table) for table in self._pending]
-            t, p, weights = _merged_cells(parts)
-            return Contingency.from_weighted_labels(t, p, weights,
-                                                    Subject.argument("sample_weight"))
+            if self._made is None:  # n_samples reads it too: made once per update
+                # counted chunks join as weights: their counts (or masses) are exact
+                parts = self._weighted + [_cells_of(table) for table in self._pending]
+                t, p, weights = _merged_cells(parts)
+                self._made = Contingency.from_weighted_labels(
+                    t, p, weights, Subject.argument("sample_weight"))
+            return self._made
         self._pending = [Contingency.merge(self._pending)]
         return self._pending[0]
 
