@@ -9,7 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.scores._emi import expected_mutual_information
+from clustermetrics.compute import dispatch
+from clustermetrics.scores._emi import (
+    expected_mutual_information,
+    expected_mutual_information_of_tables,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -106,3 +110,52 @@ def test_pure_clusterings_score_exactly_one():
     assert cm.completeness_score(refined, truth) == 1.0
     assert cm.completeness_score(truth, refined) < 1.0
     assert cm.homogeneity_score(refined, truth) < 1.0
+
+
+def _stack_case(draw_sizes, rng, tables, n):
+    """(class_sizes, cluster_sizes) rows of ``tables`` tables of ``n`` items, zero-padded."""
+    rows = [draw_sizes(rng, n) for _ in range(tables)]
+    cols = [draw_sizes(rng, n) for _ in range(tables)]
+    width_r = max(r.shape[0] for r in rows)
+    width_c = max(c.shape[0] for c in cols)
+    pad = lambda xs, w: np.array([np.pad(x, (0, w - x.shape[0])) for x in xs])  # noqa: E731
+    return pad(rows, width_r), pad(cols, width_c)
+
+
+_SHAPES = {
+    "uniform": lambda rng, n: np.bincount(rng.integers(0, 6, n)),
+    "one class": lambda rng, n: np.array([n]),
+    "singletons": lambda rng, n: np.bincount(rng.integers(0, n, n)),
+    "one big line": lambda rng, n: np.bincount(np.minimum(rng.geometric(0.05, n), 40)),
+    "two halves": lambda rng, n: np.array([n // 2, n - n // 2]),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(_SHAPES)), st.sampled_from(sorted(_SHAPES)),
+       st.integers(0, 2**32 - 1), st.sampled_from([2, 7, 60, 900, 40_000]),
+       st.integers(1, 12), st.sampled_from(["numpy", "numba"]))
+def test_emi_of_a_stack_equals_each_table_alone(shape_a, shape_b, seed, n, tables, mode):
+    """Each law summed once for a whole stack (the strictest tail tolerance of its tables)
+    gives each table's EMI alone, on every kernels path, margins mixed in one stack (one
+    class, singletons, sizes above N/2 whose means pass the moment expansion's threshold)
+    and tables of different N."""
+    rng = np.random.default_rng(seed)
+    draw = lambda r, m: (_SHAPES[shape_a] if r.random() < 0.5 else  # noqa: E731
+                         _SHAPES[shape_b])(r, m)
+    nonzero = lambda x: x[x > 0]  # noqa: E731
+    a1, b1 = _stack_case(draw, rng, tables, n)
+    a2, b2 = _stack_case(draw, rng, 2, n + 1)  # another N in the same stack
+    a = np.zeros((tables + 2, max(a1.shape[1], a2.shape[1])), dtype=np.int64)
+    b = np.zeros((tables + 2, max(b1.shape[1], b2.shape[1])), dtype=np.int64)
+    a[:tables, :a1.shape[1]], a[tables:, :a2.shape[1]] = a1, a2
+    b[:tables, :b1.shape[1]], b[tables:, :b2.shape[1]] = b1, b2
+    sizes = np.array([n] * tables + [n + 1] * 2)
+    old = dispatch.set_kernels(mode)
+    try:
+        got = expected_mutual_information_of_tables(a, b, sizes)
+    finally:
+        dispatch.set_kernels(old)
+    for r in range(tables + 2):
+        alone = expected_mutual_information(nonzero(a[r]), nonzero(b[r]), int(sizes[r]), tol=0)
+        assert got[r] == pytest.approx(alone, rel=1e-13, abs=1e-15), r

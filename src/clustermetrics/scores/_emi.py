@@ -59,8 +59,10 @@ import numpy as np
 
 from . import compiled
 from ._hypergeometric import mean_xlog_x_over_mean_float
+from ._line_sizes import tables_of
 
-__all__ = ["expected_mutual_information", "expected_mutual_information_weighted"]
+__all__ = ["expected_mutual_information", "expected_mutual_information_of_tables",
+           "expected_mutual_information_weighted"]
 
 _BLOCK_CELLS = 1 << 17  # window cells per vectorised block (measured best of 2^13..2^20)
 _LOG_TABLE_MAX = 1 << 24  # log(1..m) is tabulated when the largest margin is below this
@@ -107,30 +109,90 @@ def expected_mutual_information_weighted(ua: np.ndarray, ca: np.ndarray, ub: np.
     model: real weights summing to the expected number of clusters, with sum cb ub = N).
     ``tol`` bounds the pruning error as for :func:`expected_mutual_information`."""
     n = int(n)
-    log_n = math.log(n)
-    rows = min(float(ca.sum()), float(cb.sum()))
-    tail_tol = tol / (2.0 * max(rows, 1.0) * max(log_n, 1.0)) if tol > 0 else 0.0
-    biggest = int(max(ua[-1], ub[-1])) + 1
-    logs = _log_table(biggest) if biggest <= _LOG_TABLE_MAX else None
+    tail_tol = _tail_tol(min(float(ca.sum()), float(cb.sum())), n, tol)
+    logs = _logs_for(int(max(ua[-1], ub[-1])))
     total = 0.0
     for pa, pb, weight in _pair_chunks(ua, ca, ub, cb):
-        total_large, walk = _large_means(pa, pb, weight, n)
-        total += total_large
-        pa, pb, weight = pa[walk], pb[walk], weight[walk]
-        if pa.shape[0] == 0:
-            continue
-        kernel = compiled.emi_kernel(_work(pa, pb, n, tail_tol) + _CALL_CELLS)
-        if kernel is not None:
-            total += kernel(pa, pb, weight, n, tail_tol,
-                            logs if logs is not None else np.zeros(0))
-        else:
-            total += float(weight @ _pair_emi(pa, pb, n, tail_tol, logs))
+        total += float(weight @ _law_values(pa, pb, n, tail_tol, logs))
     return total
 
 
-def _large_means(pa, pb, weight, n):
-    """(sum of the weighted terms of the pairs with a large mean a b / N, computed from
-    the moments, and the mask of the pairs left to the pmf walk).
+def expected_mutual_information_of_tables(class_sizes: np.ndarray, cluster_sizes: np.ndarray,
+                                          n: np.ndarray, tol: float = 1e-15) -> np.ndarray:
+    """:func:`expected_mutual_information` of many tables at once (a stack's replicates):
+    the rows of ``class_sizes`` and ``cluster_sizes`` (zeros for absent lines), over
+    ``n[r]`` items. Each hypergeometric law (a distinct N and pair of sizes, unordered) is
+    summed once for all the tables that hold it (replicates of one table share most of
+    theirs), with the strictest tail tolerance among them (each table's error stays within
+    ``tol``)."""
+    class_sizes = np.asarray(class_sizes, dtype=np.int64)
+    cluster_sizes = np.asarray(cluster_sizes, dtype=np.int64)
+    n = np.asarray(n, dtype=np.int64)
+    out = np.zeros(class_sizes.shape[0])
+    rows = np.count_nonzero(class_sizes, axis=1)
+    cols = np.count_nonzero(cluster_sizes, axis=1)
+    live = (rows > 1) & (cols > 1)  # one class or one cluster: MI is 0 for every pairing
+    for total in np.unique(n[live]).tolist():
+        at = np.flatnonzero(live & (n == total))
+        pairs = np.cumsum(rows[at].astype(np.float64) * cols[at])
+        for chunk in np.split(at, np.searchsorted(pairs, np.arange(1, int(pairs[-1] //
+                                                  _MAX_PAIRS) + 1) * float(_MAX_PAIRS))):
+            if chunk.shape[0]:
+                out[chunk] = _tables_emi(class_sizes[chunk], cluster_sizes[chunk],
+                                         int(total), tol)
+    return out
+
+
+def _tables_emi(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int,
+                tol: float) -> np.ndarray:
+    """The EMI of tables of ``n`` items, each law once (see
+    :func:`expected_mutual_information_of_tables`)."""
+    tables = tables_of(class_sizes, cluster_sizes)
+    lines = np.minimum(np.count_nonzero(class_sizes, axis=1),
+                       np.count_nonzero(cluster_sizes, axis=1))
+    tail_tol = _tail_tol(float(lines.max()), n, tol)
+    small = np.minimum(tables.pa, tables.pb)
+    large = np.maximum(tables.pa, tables.pb)
+    if int(large.max()) < _PACK_MAX:
+        keys, inverse = np.unique(small * _PACK_MAX + large, return_inverse=True)
+        pa, pb = keys // _PACK_MAX, keys % _PACK_MAX
+    else:
+        pa, pb, inverse = small, large, np.arange(small.shape[0])
+    values = _law_values(pa, pb, n, tail_tol, _logs_for(int(large.max())))
+    owner = np.repeat(np.arange(class_sizes.shape[0]), np.diff(tables.pair_off))
+    return np.bincount(owner, weights=tables.pair_count * values[inverse],
+                       minlength=class_sizes.shape[0])
+
+
+def _tail_tol(lines: float, n: int, tol: float) -> float:
+    """The relative tail each pair may drop so that a table of ``lines`` rows (the fewer of
+    its rows and columns) loses at most ``tol`` nats (see the module docstring)."""
+    return tol / (2.0 * max(lines, 1.0) * max(math.log(n), 1.0)) if tol > 0 else 0.0
+
+
+def _logs_for(biggest: int) -> np.ndarray | None:
+    """The table of log(0..biggest) the walk reads, or None where it would be too large."""
+    return _log_table(biggest + 1) if biggest + 1 <= _LOG_TABLE_MAX else None
+
+
+def _law_values(pa: np.ndarray, pb: np.ndarray, n: int, tail_tol: float,
+                logs: np.ndarray | None) -> np.ndarray:
+    """E[(k/N) log(N k / (a b))] for each pair of margins (pa_i, pb_i): from the moments
+    where the mean is large (:func:`_large_means`), else from the walk over the pmf,
+    compiled where that pays."""
+    values, walk = _large_means(pa, pb, n)
+    at = np.flatnonzero(walk)
+    if at.shape[0]:
+        wa, wb = pa[at], pb[at]
+        kernel = compiled.emi_kernel(_work(wa, wb, n, tail_tol) + _CALL_CELLS)
+        values[at] = kernel(wa, wb, n, tail_tol, logs if logs is not None else np.zeros(0)) \
+            if kernel is not None else _pair_emi(wa, wb, n, tail_tol, logs)
+    return values
+
+
+def _large_means(pa, pb, n):
+    """(the terms of the pairs with a large mean a b / N, computed from the moments, and
+    the mask of the pairs left to the pmf walk, whose terms are left at 0).
 
     A window of the walk spans ~sqrt(mean) cells, so summing the pmf costs ~sqrt(N) per
     pair as N grows with the table's shape fixed, and its running products and the
@@ -141,14 +203,16 @@ def _large_means(pa, pb, weight, n):
     proven below _EXPANSION_REL_TOL relative); pairs whose bound is not met within the
     orders tried go back to the walk.
     """
+    values = np.zeros(pa.shape[0])
     large = pa.astype(np.float64) * pb.astype(np.float64) >= _EXPANSION_MEAN * float(n)
     walk = ~large
     if not large.any():
-        return 0.0, walk
+        return values, walk
     at = np.flatnonzero(large)
-    values, ok = mean_xlog_x_over_mean_float(pa[at], pb[at], n, _EXPANSION_REL_TOL)
+    found, ok = mean_xlog_x_over_mean_float(pa[at], pb[at], n, _EXPANSION_REL_TOL)
     walk[at[~ok]] = True
-    return float(weight[at[ok]] @ values[ok]) / n, walk
+    values[at[ok]] = found[ok] / n
+    return values, walk
 
 
 def _pair_chunks(ua, ca, ub, cb):

@@ -93,19 +93,19 @@ def _pair(a, b, n, tail_tol, logs):
 
 
 @kernel
-def _emi(pa, pb, weight, n, tail_tol, logs):
-    total = 0.0
+def _pair_values(pa, pb, n, tail_tol, logs, out):
     for i in range(pa.shape[0]):
-        total += weight[i] * _pair(pa[i], pb[i], n, tail_tol, logs)
-    return total / n
+        out[i] = _pair(pa[i], pb[i], n, tail_tol, logs) / n
 
 
-def expected_mutual_information(pa, pb, weight, n, tail_tol, logs):
-    """sum_i weight_i E[f] over margin pairs (pa_i, pb_i): the EMI's pair sum.
+def pair_values(pa, pb, n, tail_tol, logs):
+    """E[(k/N) log(N k / (a b))] for each pair of margins (pa_i, pb_i): the terms of the
+    EMI's pair sum.
 
     ``logs`` is log(0..m) (log 0 = 0) with m at least the largest margin, or an empty
     array to evaluate every f with log1p.
     """
-    return float(_emi(one_type(pa, np.int64), one_type(pb, np.int64),
-                      one_type(weight, np.float64), int(n), float(tail_tol),
-                      one_type(logs, np.float64)))
+    out = np.empty(pa.shape[0])
+    _pair_values(one_type(pa, np.int64), one_type(pb, np.int64), int(n), float(tail_tol),
+                 one_type(logs, np.float64), out)
+    return out

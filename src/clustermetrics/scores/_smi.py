@@ -42,6 +42,7 @@ import numpy as np
 from ..compute import dispatch as _kernels
 from ..compute.kernel_arrays import one_type
 from . import _smi_expansion, compiled
+from ._line_sizes import tables_of
 from ._smi_cost import (
     EXACT_TERM_COST,
     KERNEL_STEP_COST,
@@ -53,7 +54,6 @@ from ._smi_cost import (
     expansion_cut,
     nested_terms,
     table_steps,
-    tables_of,
 )
 from ._smi_monte_carlo import monte_carlo_variance, sample_cost, sample_costs
 from ._smi_nested import nested_sums

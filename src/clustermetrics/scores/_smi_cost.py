@@ -21,10 +21,11 @@ import numpy as np
 
 from ..compute import dispatch as _kernels
 from . import _smi_expansion
+from ._line_sizes import Tables, tables_of
 
 __all__ = ["CALL_COST", "EXACT_TERM_COST", "KERNEL_STEP_COST", "PYTHON_STEP_COST", "ExactPlan",
-           "Tables", "distinct_sizes", "exact_cost", "exact_costs", "exact_work",
-           "expansion_cut", "nested_cut", "nested_terms", "table_steps", "tables_of"]
+           "distinct_sizes", "exact_cost", "exact_costs", "exact_work",
+           "expansion_cut", "nested_cut", "nested_terms", "table_steps"]
 
 
 def distinct_sizes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -80,57 +81,6 @@ def exact_costs(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int) -> n
     cluster sizes are the rows of ``class_sizes`` and ``cluster_sizes`` (zeros: absent
     lines), with the same arithmetic as one table's."""
     return table_steps(tables_of(class_sizes, cluster_sizes), n) * KERNEL_STEP_COST + CALL_COST
-
-
-class Tables(NamedTuple):
-    """The distinct line sizes of many tables and their pairs, laid end to end: table r
-    has the row sizes ua[row_off[r]:row_off[r + 1]] (ascending, multiplicities ca), the
-    column sizes likewise, and the pairs pa, pb[pair_off[r]:pair_off[r + 1]] (row-major)."""
-
-    ua: np.ndarray
-    ca: np.ndarray
-    row_off: np.ndarray
-    ub: np.ndarray
-    cb: np.ndarray
-    col_off: np.ndarray
-    pa: np.ndarray
-    pb: np.ndarray
-    pair_off: np.ndarray
-
-
-def _distinct_rows(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(values, counts, offsets): the distinct positive entries of each row of a (B, L)
-    array, ascending, laid end to end (one sort for all the rows)."""
-    sizes = np.asarray(sizes, dtype=np.int64)
-    if sizes.shape[0] == 1:
-        values, counts = np.unique(sizes[0][sizes[0] > 0], return_counts=True)
-        return values, counts.astype(np.int64), np.array([0, values.shape[0]])
-    width = int(sizes.max(initial=0)) + 1
-    rows = np.broadcast_to(np.arange(sizes.shape[0], dtype=np.int64)[:, None], sizes.shape)
-    keep = sizes > 0
-    keys, counts = np.unique(rows[keep] * width + sizes[keep], return_counts=True)
-    table = keys // width
-    offsets = np.searchsorted(table, np.arange(sizes.shape[0] + 1))
-    return keys - table * width, counts.astype(np.int64), offsets.astype(np.int64)
-
-
-def tables_of(class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> Tables:
-    """:class:`Tables` of the tables whose class sizes are the rows of ``class_sizes`` and
-    cluster sizes those of ``cluster_sizes`` (zeros: absent lines)."""
-    ua, ca, row_off = _distinct_rows(class_sizes)
-    ub, cb, col_off = _distinct_rows(cluster_sizes)
-    if class_sizes.shape[0] == 1:  # one table: its pairs row-major, as below
-        return Tables(ua, ca, row_off, ub, cb, col_off, np.repeat(ua, ub.shape[0]),
-                      np.tile(ub, ua.shape[0]), np.array([0, ua.shape[0] * ub.shape[0]]))
-    na, nb = np.diff(row_off), np.diff(col_off)
-    pair_off = np.concatenate([[0], np.cumsum(na * nb)]).astype(np.int64)
-    # each row entry repeated once per column of its table, then that table's columns
-    row_table = np.repeat(np.arange(na.shape[0]), na)
-    pa = np.repeat(ua, nb[row_table])
-    block = np.repeat(np.arange(ua.shape[0]), nb[row_table])  # the row entry of each pair
-    starts = np.concatenate([[0], np.cumsum(nb[row_table])])[:-1]
-    pb = ub[col_off[row_table[block]] + np.arange(pa.shape[0]) - starts[block]]
-    return Tables(ua, ca, row_off, ub, cb, col_off, pa, pb, pair_off)
 
 
 def table_steps(tables: Tables, n: int) -> np.ndarray:

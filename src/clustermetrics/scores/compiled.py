@@ -31,7 +31,7 @@ def _smi() -> ModuleType:
 
 
 # Window cells of the expected-MI sum: numpy needs ~25 ns per cell.
-EMI = Kernel(_emi, ((_emi, "_emi", 0.6),), threshold=3e7, growth=1.0)
+EMI = Kernel(_emi, ((_emi, "_pair_values", 0.6),), threshold=3e7, growth=1.0)
 # Items counted into random tables (N per table): the numpy path sorts the cell keys
 # (~20-50 ns an item at N = 1e6 beyond the shuffle), the compiled count ~5 ns.
 SAMPLING = Kernel(_sampling, ((_sampling, "_pairing_stats", 0.4),), threshold=2e7,
@@ -47,9 +47,10 @@ SMI_MANY = Kernel(_smi, ((_smi, "expansion_variances", 5.0),), threshold=5e6, gr
 
 
 def emi_kernel(cells: float) -> Any:
-    """The compiled expected-MI sum, or None to use numpy (``cells``: estimated work)."""
+    """The compiled terms of the expected-MI sum, one per pair of margins, or None to use
+    numpy (``cells``: estimated work)."""
     mod = wanted(EMI, cells)
-    return None if mod is None else mod.expected_mutual_information
+    return None if mod is None else mod.pair_values
 
 
 def sampling_stats_kernel(items: float) -> Any:

@@ -37,7 +37,11 @@ from ._cells import (
     total,
 )
 from ._elementwise import is_many, maximum, minimum, ratio, select, sqrt, undefined_where
-from ._emi import expected_mutual_information, expected_mutual_information_weighted
+from ._emi import (
+    expected_mutual_information,
+    expected_mutual_information_of_tables,
+    expected_mutual_information_weighted,
+)
 from ._entropies import (
     _entropy_of_sizes,
     _info,
@@ -78,9 +82,9 @@ _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 
 def _emi(table: Contingency) -> float:
-    if is_stack(table):  # one sum over hypergeometric laws per pair of margins
-        return table.cached("emi", lambda s: np.array(s.by_margins(_emi, "emi"),
-                                                      dtype=np.float64))
+    if is_stack(table):  # each hypergeometric law once for all the tables
+        return table.cached("emi", lambda s: expected_mutual_information_of_tables(
+            s.class_sizes, s.cluster_sizes, s.n_samples))
     return table.cached("emi", lambda t: expected_mutual_information(  # item counts only
         t.class_sizes, t.cluster_sizes, int(t.n_samples)))
 
