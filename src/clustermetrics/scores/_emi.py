@@ -57,6 +57,7 @@ import math
 
 import numpy as np
 
+from ..compute.dispatch import repeated
 from . import compiled
 from ._hypergeometric import mean_xlog_x_over_mean_float
 from ._line_sizes import tables_of
@@ -129,9 +130,20 @@ def expected_mutual_information_of_tables(class_sizes: np.ndarray, cluster_sizes
     cluster_sizes = np.asarray(cluster_sizes, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
     out = np.zeros(class_sizes.shape[0])
+    # a loop of replicates counts its repeats per table (compute.dispatch.repeated); this
+    # pass does the work of all these tables at once
+    with repeated(1.0 / max(class_sizes.shape[0], 1)):
+        _each_n(class_sizes, cluster_sizes, n, tol, out)
+    return out
+
+
+def _each_n(class_sizes, cluster_sizes, n, tol, out) -> None:
+    """out[r] for the tables of more than one class and cluster (MI is 0 for every pairing
+    of the others), those of each N together, in chunks of at most _MAX_PAIRS pairs of
+    sizes."""
     rows = np.count_nonzero(class_sizes, axis=1)
     cols = np.count_nonzero(cluster_sizes, axis=1)
-    live = (rows > 1) & (cols > 1)  # one class or one cluster: MI is 0 for every pairing
+    live = (rows > 1) & (cols > 1)
     for total in np.unique(n[live]).tolist():
         at = np.flatnonzero(live & (n == total))
         pairs = np.cumsum(rows[at].astype(np.float64) * cols[at])
@@ -140,7 +152,6 @@ def expected_mutual_information_of_tables(class_sizes: np.ndarray, cluster_sizes
             if chunk.shape[0]:
                 out[chunk] = _tables_emi(class_sizes[chunk], cluster_sizes[chunk],
                                          int(total), tol)
-    return out
 
 
 def _tables_emi(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int,
