@@ -269,14 +269,14 @@ def test_repeated_work_counts_towards_loading_the_kernels(monkeypatch):
     monkeypatch.setattr(_kernels, "_mode", "auto")
     monkeypatch.setattr(_kernels, "_ready", set())
     monkeypatch.setattr(_kernels, "_cached", lambda module, name: True)
-    assert matching_kernels.matching_kernel(100) is None and _kernels._repeats == 1
+    assert matching_kernels.matching_kernel(100) is None and _kernels.repeats() == 1
     with _kernels.repeated(10):
         with _kernels.repeated(20):
-            assert _kernels._repeats == 200
+            assert _kernels.repeats() == 200
             assert matching_kernels.matching_kernel(100) is None  # 2e4 cells in all: below the bar
         with _kernels.repeated(1000):
             assert matching_kernels.matching_kernel(100) is not None  # 1e6 cells in all
-    assert _kernels._repeats == 1
+    assert _kernels.repeats() == 1
     monkeypatch.setattr(_kernels, "_mode", "numpy")
     with _kernels.repeated(10**9):
         assert matching_kernels.matching_kernel(100) is None

@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
+from clustermetrics.compute import dispatch
 from clustermetrics.compute import threads as _threads
+from clustermetrics.compute.threads import scored_in_order
 from clustermetrics.evaluation.paired import compare_clusterings
 
 
@@ -169,3 +171,27 @@ def test_ctrl_c_in_the_cli_is_one_line_and_status_130(tmp_path):
     assert proc.returncode == 130
     assert err.strip().splitlines() == ["clustermetrics: error: interrupted"]
     assert time.perf_counter() - start < 10
+
+
+def test_repeats_hold_per_task_and_never_leak_across_threads():
+    """Each replicate task sees the caller's repeats and its own scaling only; tasks
+    scaling at once on several threads leave the caller's count as it was (a shared
+    global would let one task restore another's value)."""
+    barrier = threading.Barrier(2, timeout=10)
+    seen = []
+
+    def task(share):
+        with dispatch.repeated(share):
+            inside = dispatch.repeats()
+            if threading.current_thread() is not threading.main_thread():
+                barrier.wait()  # both pool tasks inside their scaling at once
+            time.sleep(0.01 * share)
+        seen.append((share, inside))
+        return dispatch.repeats()
+
+    with dispatch.repeated(1000):
+        after = list(scored_in_order(task, [0.5, 0.02, 0.5], threads=2))
+        assert dispatch.repeats() == 1000
+    assert dispatch.repeats() == 1
+    assert after == [1000, 1000, 1000]
+    assert sorted(seen) == [(0.02, 20), (0.5, 500), (0.5, 500)]

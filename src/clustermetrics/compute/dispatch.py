@@ -35,6 +35,7 @@ import os
 import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -78,8 +79,10 @@ _loaded: dict[Loader, ModuleType | bool] = {}
 _ready: set[tuple[Loader, str]] = set()
 # whether numba is installed, once looked up (see `compiled_available`)
 _numba_found: bool | None = None
-# how many times the work at hand is about to be done (see `repeated`)
-_repeats = 1
+# how many times the work at hand is about to be done (see `repeated`): a context
+# variable, so that the replicate threads (compute.threads runs each task in a copy of the
+# submitting context) neither see nor undo each other's scaling
+_repeats: ContextVar[int] = ContextVar("clustermetrics_repeats", default=1)
 # per kernel (its compiled functions), the work its numpy path has done in this process
 # in its place: a loop of calls each too small to repay a compile repays it together
 _spent: dict[tuple[tuple[Loader, str, float], ...], float] = {}
@@ -119,7 +122,7 @@ def pays_by_work(kernel: Kernel, work: float) -> bool:
     result does not depend on what ran before in the process or on numba's cache."""
     if _mode == "numpy":
         return False
-    if _mode == "auto" and work * _repeats < kernel.threshold:
+    if _mode == "auto" and work * _repeats.get() < kernel.threshold:
         return False
     return _available(kernel.load)
 
@@ -131,18 +134,17 @@ def repeated(times: float) -> Iterator[None]:
     their load repays over all the repeats, not only when one repeat does. A ``times``
     below 1 scales the repeats down (never below 1): inside a loop, the share of its
     iterations that will compute this work (the rest found computed already)."""
-    global _repeats
-    old = _repeats
-    _repeats = max(1, round(old * times)) if times < 1 else old * max(1, int(times))
+    old = _repeats.get()
+    token = _repeats.set(max(1, round(old * times)) if times < 1 else old * max(1, int(times)))
     try:
         yield
     finally:
-        _repeats = old
+        _repeats.reset(token)
 
 
 def repeats() -> int:
     """How many times the work at hand is about to be done (1 outside :func:`repeated`)."""
-    return _repeats
+    return _repeats.get()
 
 
 def _load(load: Loader) -> ModuleType | None:
@@ -193,7 +195,7 @@ def _rent(kernel: Kernel, spent: float, work: float) -> None:
     own (outside :func:`repeated`): a loop inside the library (bootstrap replicates) has
     counted its repeats already, and its work estimates, made for the slowest shapes, would
     add up to a compile in the middle of a user's next small call."""
-    if _repeats == 1:
+    if _repeats.get() == 1:
         _spent[kernel.compiles] = spent + work
 
 
@@ -210,7 +212,7 @@ def wanted(kernel: Kernel, work: float) -> ModuleType | None:
         # the work about to be done, and what the numpy path did before in its place:
         # numpy's time so far is the rent, the kernel's cost the price
         spent = _spent.get(kernel.compiles, 0.0)
-        total = work * _repeats + spent
+        total = work * _repeats.get() + spent
         cheapest = _cost(kernel, None)
         if cheapest and total < kernel.threshold_at(cheapest):
             _rent(kernel, spent, work)

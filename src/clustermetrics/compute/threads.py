@@ -17,6 +17,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import copy_context
 from typing import TypeVar
 
 __all__ = ["MIN_CELLS", "replicate_threads", "scored_in_order", "set_threads"]
@@ -87,7 +88,9 @@ def scored_in_order(score: Callable[[T], R], inputs: Iterable[T], threads: int,
     pending: deque[Future[R]] = deque()
     try:
         for x in inputs:
-            pending.append(pool.submit(score, x))
+            # in a copy of this context: what the caller set (compute.dispatch.repeated)
+            # holds in the task, and what the task sets stays there
+            pending.append(pool.submit(copy_context().run, score, x))
             if len(pending) >= 2 * threads:
                 yield pending.popleft().result()
         while pending:
