@@ -28,7 +28,7 @@ tables in one pass; nothing on a tree without it).
 Workloads (default kernels ``auto``; uniform noise: N = 10^6 items, truth and prediction
 uniform over 10^5 labels, unless said): ``score:KEY`` evaluate of one score; ``all``
 evaluate of every score; ``ci`` evaluate of every score with 50 bootstrap replicates
-(N = 10^5 over 10^4 labels); ``compare`` compare_clusterings, 50 replicates (same N);
+(N = 10^5 over 10^4 labels); ``compare`` paired_comparison, 50 replicates (same N);
 ``hierarchy`` score_hierarchy of a random 10^6-point tree; ``permutation:KEY``
 permutation_test, 99 draws (N = 10^5 over 10^4 labels).
 """
@@ -174,7 +174,7 @@ def workload_call(name: str) -> Callable[[], object]:
     if name == "compare":
         t, p = _uniform(10**5, 10**4)
         q = np.random.default_rng(1).integers(0, 10**4, 10**5)
-        return lambda: cm.compare_clusterings(t, p, q, n_boot=50, seed=0)
+        return lambda: cm.paired_comparison(t, p, q, n_boot=50, seed=0)
     if name == "hierarchy":
         y = np.random.default_rng(0).integers(0, 10, 10**6)
         children = random_tree(10**6)

@@ -15,7 +15,7 @@ counts against us), and prints it with its limit and PASS or FAIL:
   3 compile  in a fresh process with an empty numba cache (NUMBA_CACHE_DIR), the first
              call costs at most 3 s more than the second: every score on the
              uniform-noise labels (N = 10^6, each side uniform over 10^5 labels),
-             ``evaluate(ci=0.95)`` at N = 1,000, ``compare_clusterings``,
+             ``evaluate(ci=0.95)`` at N = 1,000, ``paired_comparison``,
              ``score_hierarchy`` on a 10^6-point tree (10^5 with --quick) and
              ``permutation_test`` (--quick: a representative subset of the scores)
   4 zoo      on every shape of bench_shapes.py at N = 10^6, several seeds: every score's
@@ -74,7 +74,7 @@ IMPORT_LIMIT = 2.5         # target 5
 # --quick's subset for target 3: the set-matching scores whose first call on the noise
 # table loads the compiled matchings (the assignment, the maximum-cardinality matching),
 # and scores whose kernels load only in repeated work there (AMI's expected-MI sum, SMI's
-# sampled null; evaluate(ci=0.95), compare_clusterings and permutation_test repeat it).
+# sampled null; evaluate(ci=0.95), paired_comparison and permutation_test repeat it).
 # The full run measures every registered score.
 QUICK_COMPILE_KEYS = ["ari", "nmi", "ami", "recovery_rate", "clustering_accuracy",
                       "pseudo_recovery_rate", "psi", "smi"]
@@ -167,8 +167,8 @@ def first_call_work(case: str, quick: bool) -> tuple[str, Callable[[], object]]:
     if case == "compare":
         t, a = uniform_labels(10**4, 100, 0)
         b = np.where(np.random.default_rng(1).random(t.shape[0]) < 0.5, t, a)
-        return ("compare_clusterings, N = 1e4, 100 x 100",
-                lambda: cm.compare_clusterings(t, a, b))
+        return ("paired_comparison, N = 1e4, 100 x 100",
+                lambda: cm.paired_comparison(t, a, b))
     if case == "hierarchy":
         n = 10**5 if quick else 10**6
         y = np.random.default_rng(0).integers(0, 10, n)

@@ -6,7 +6,7 @@ replaced: false-positive rates on the same null samples, and the time of one com
     .venv/bin/python benchmarks/bench_paired.py --spread --trials 300
 
 ``--peer DIR``: a directory holding the package of a checkout with the percentile
-bootstrap (``compare_clusterings(..., n_boot=, seed=)``) copied as ``clustermetrics_main``,
+bootstrap (``paired_comparison(..., n_boot=, seed=)``) copied as ``clustermetrics_main``,
 e.g. ``git archive 770c132 src/clustermetrics | tar -x -C /tmp/x`` and
 ``mv /tmp/x/src/clustermetrics /tmp/peer/clustermetrics_main``.
 
@@ -58,7 +58,7 @@ def spread(trials: int) -> None:
         d, boot, jack = (np.empty((len(SPREAD_KEYS), trials)) for _ in range(3))
         for trial in range(trials):
             t, a, b = null_labels(k, keep, n, rng)
-            r = cm.compare_clusterings(t, a, b, SPREAD_KEYS)
+            r = cm.paired_comparison(t, a, b, SPREAD_KEYS)
             d[:, trial] = [r[key].difference for key in SPREAD_KEYS]
             jack[:, trial] = [r[key].se for key in SPREAD_KEYS]
             three = _ThreeWay(t, a, b)
@@ -90,8 +90,8 @@ def rates(peer, trials: int, peer_boot: int) -> None:
             t, a, b = null_labels(k, keep, n, rng)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                r = cm.compare_clusterings(t, a, b, list(DEFAULT_KEYS))
-                q = peer.compare_clusterings(t, a, b, list(DEFAULT_KEYS), n_boot=peer_boot,
+                r = cm.paired_comparison(t, a, b, list(DEFAULT_KEYS))
+                q = peer.paired_comparison(t, a, b, list(DEFAULT_KEYS), n_boot=peer_boot,
                                              seed=trial)
             for key in DEFAULT_KEYS:
                 judged[key] += not math.isnan(r[key].pvalue)
@@ -121,7 +121,7 @@ def timing(peer, repeats: int) -> None:
     for n, k, keep in SIZES:
         t, a, b = null_labels(k, keep, n, np.random.default_rng([7, n]))
         got = {name: best(work, repeats) for name, work in _calls(t, a, b, keys, peer).items()}
-        sampled = cm.compare_clusterings(t, a, b, ["ari"], progress=False).sampled
+        sampled = cm.paired_comparison(t, a, b, ["ari"], progress=False).sampled
         peer_s = f"{got['peer']:.3f} | {got['new'] / got['peer']:.2f}" if peer else "- | -"
         print(f"| {n:,} | {k} | {got['new']:.3f} | "
               f"{'a stratified sample' if sampled else 'one per cell'} | {got['ci']:.3f} | "
@@ -131,10 +131,10 @@ def timing(peer, repeats: int) -> None:
 
 def _calls(t, a, b, keys, peer) -> dict:
     """The calls timed, each run once first (compiled kernels, the process's caches)."""
-    calls = {"new": lambda: cm.compare_clusterings(t, a, b, keys, progress=False),
+    calls = {"new": lambda: cm.paired_comparison(t, a, b, keys, progress=False),
              "ci": lambda: cm.evaluate(t, a, keys, ci=0.95, n_boot=1000, seed=0)}
     if peer is not None:
-        calls["peer"] = lambda: peer.compare_clusterings(t, a, b, keys, n_boot=1000, seed=0,
+        calls["peer"] = lambda: peer.paired_comparison(t, a, b, keys, n_boot=1000, seed=0,
                                                          progress=False)
     for work in calls.values():
         work()

@@ -177,9 +177,10 @@ def deprecated_names() -> str:
         rows.append(f"| `{old}` | {use} | `{key}` |")
     return (f"{len(rows) - 2} names, removed in {ALIASES_REMOVED_IN}; until then each "
             "warns (`FutureWarning`) and calls its replacement.\n\n" + "\n".join(rows)
-            + f"\n\n`compare_clusterings`' `n_boot` and `seed` (of its bootstrap test before "
-            f"0.2) are accepted and ignored, with a `FutureWarning`, until {ALIASES_REMOVED_IN}"
-            " too.")
+            + "\n\n`compare_clusterings` is now `paired_comparison` (the paired test; "
+            "`clustermetrics compare` compares algorithms), and `paired_comparison`'s "
+            "`n_boot` and `seed` (of its bootstrap test before 0.2) are accepted and "
+            f"ignored; each with a `FutureWarning`, until {ALIASES_REMOVED_IN}.")
 
 
 def _layers() -> Any:

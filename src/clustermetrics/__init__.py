@@ -10,7 +10,7 @@ from .evaluation.dataframes import evaluate_frame
 from .evaluation.diagnostics import Diagnostics, diagnose
 from .evaluation.evaluate import evaluate
 from .evaluation.model_selection import scorer
-from .evaluation.paired import compare_clusterings
+from .evaluation.paired import compare_clusterings, paired_comparison
 from .evaluation.paired_results import PairedComparison
 from .evaluation.report import MultiReport, Report
 from .hierarchy.cuts import HierarchyScores, score_hierarchy, updatable_metrics
@@ -138,7 +138,8 @@ from .table import Contingency, as_contingency, contingency_matrix
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
     "evaluate_frame", "scorer",
-    "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo", "diagnose",
+    "paired_comparison", "compare_clusterings", "PairedComparison", "METRICS", "MetricInfo",
+    "diagnose",
     "Diagnostics", "with_noise", "bcubed_precision_score", "bcubed_recall_score",
     "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
     "bcubed_precision_class_weighted", "bcubed_recall_class_weighted",

@@ -75,7 +75,7 @@ SIGNATURES = """
     big = rng.integers(0, 10**4, 10**5), rng.integers(0, 10**4, 10**5)
     cm.evaluate(*big, ["recovery_rate", "clustering_accuracy"], ci=0.95, n_boot=3, seed=0)
     cm.evaluate(t[:500], p[:500].astype(float), sample_weight=rng.random(500) + 0.5)
-    cm.compare_clusterings(t, p, rng.permutation(p), n_boot=5, seed=0)
+    cm.paired_comparison(t, p, rng.permutation(p), n_boot=5, seed=0)
     y = rng.integers(0, 5, 300)
     merges = [[0, 1]] + [[i + 1, 299 + i] for i in range(1, 299)]  # a caterpillar
     for tree in (np.array(merges, dtype=np.int64), np.array(merges, dtype=np.int32)):

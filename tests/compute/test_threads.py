@@ -18,7 +18,7 @@ import clustermetrics as cm
 from clustermetrics.compute import dispatch
 from clustermetrics.compute import threads as _threads
 from clustermetrics.compute.threads import scored_in_order
-from clustermetrics.evaluation.paired import compare_clusterings
+from clustermetrics.evaluation.paired import paired_comparison
 
 
 @settings(max_examples=30, deadline=None)
@@ -106,7 +106,7 @@ def test_paired_comparison_does_not_depend_on_the_threads():
     for threads in (1, 2):
         old = _threads.set_threads(threads)
         try:
-            runs.append(compare_clusterings(t, a, b, ["ari", "recovery_rate", "fmi"]))
+            runs.append(paired_comparison(t, a, b, ["ari", "recovery_rate", "fmi"]))
         finally:
             _threads.set_threads(old)
     for k in ("ari", "recovery_rate", "fmi"):

@@ -121,7 +121,7 @@ def test_several_references_show_their_names_once(label):
 @given(labels)
 def test_paired_comparison_shows_its_names_once(label):
     t, p = _truth_and_pred("c")
-    result = cm.compare_clusterings(t, p, t, ["ari"], names=(label, "other"))
+    result = cm.paired_comparison(t, p, t, ["ari"], names=(label, "other"))
     assert shows(str(result), label)
     assert shows(html_nodes(render_page("paired", paired_sections(result))), label)
 

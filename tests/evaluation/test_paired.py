@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics.evaluation.jackknife import _ThreeWay, jackknife_t
-from clustermetrics.evaluation.paired import compare_clusterings
+from clustermetrics.evaluation.paired import paired_comparison
 from clustermetrics.evaluation.paired_results import FLAG_CONSTANT
 
 
@@ -73,7 +73,7 @@ def test_margins_are_the_two_tables_and_a_replicates_items(data):
 def test_identical_clusterings_tie_with_p_one():
     rng = np.random.default_rng(0)
     t, p = rng.integers(0, 3, 100), rng.integers(0, 4, 100)
-    r = compare_clusterings(t, p, p, ["ari", "nmi", "clustering_error"])
+    r = paired_comparison(t, p, p, ["ari", "nmi", "clustering_error"])
     for s in r.scores.values():
         assert s.difference == 0.0 and s.better == "tie" and s.pvalue == 1.0
         assert s.interval == (0.0, 0.0)
@@ -93,7 +93,7 @@ def test_clearly_better_clustering_is_found_better():
         t = rng.integers(0, 4, 300)
         good = np.where(rng.random(300) < 0.1, rng.integers(0, 4, 300), t)
         poor = np.where(rng.random(300) < 0.6, rng.integers(0, 4, 300), t)
-        r = compare_clusterings(t, good, poor, ["ari", "clustering_error"])
+        r = paired_comparison(t, good, poor, ["ari", "clustering_error"])
         assert r["clustering_error"].difference < 0  # lower is better: a's error is lower
         found += all(s.better == "a" and s.pvalue < 0.05 for s in r.scores.values())
     assert found == 10
@@ -105,7 +105,7 @@ def test_degenerate_leave_one_out_tables_are_skipped_not_fatal():
     t = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
     a = [0, 0, 0, -1, -1, 1, 1, -1, -1, -1]
     b = [0, 0, 1, 1, -1, 1, 1, 0, -1, -1]
-    r = compare_clusterings(t, a, b, "ari", noise_label=-1, noise="exclude")
+    r = paired_comparison(t, a, b, "ari", noise_label=-1, noise="exclude")
     assert 0 <= r["ari"].n_skipped < 10
     assert math.isfinite(r["ari"].se)
 
@@ -123,13 +123,13 @@ def test_bad_input_is_refused_naming_the_argument(kwargs, message):
     args = {"labels_true": [0, 0, 1], "labels_a": [0, 1, 1], "labels_b": [1, 1, 0]}
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
-        compare_clusterings(**args)
+        paired_comparison(**args)
 
 
 def test_outputs_are_strict_json_a_table_and_csv():
     rng = np.random.default_rng(3)
     t, a, b = _equally_good(rng, 80)
-    r = compare_clusterings(t, a, b, ["ari", "recovery_rate"], names=("kmeans", "gmm"))
+    r = paired_comparison(t, a, b, ["ari", "recovery_rate"], names=("kmeans", "gmm"))
     data = json.loads(r.to_json(), parse_constant=lambda c: pytest.fail(c))
     assert set(data["scores"]) == {"ari", "recovery_rate"}
     for key, s in r.scores.items():
@@ -266,8 +266,8 @@ def test_weighted_tables_are_the_weighted_tables_of_the_items(data):
 def test_unit_weights_give_the_unweighted_comparison():
     rng = np.random.default_rng(5)
     t, a, b = _equally_good(rng, 150)
-    plain = compare_clusterings(t, a, b, ["ari", "nmi"])
-    ones = compare_clusterings(t, a, b, ["ari", "nmi"],
+    plain = paired_comparison(t, a, b, ["ari", "nmi"])
+    ones = paired_comparison(t, a, b, ["ari", "nmi"],
                                sample_weight=np.ones(150, dtype=int))
     assert plain.scores == ones.scores
 
@@ -278,9 +278,9 @@ def test_weights_leave_out_items_not_copies():
     interval by about sqrt(c)."""
     rng = np.random.default_rng(8)
     t, a, b = _equally_good(rng, 200)
-    plain = compare_clusterings(t, a, b, "nmi")["nmi"]
-    weighted = compare_clusterings(t, a, b, "nmi", sample_weight=np.full(200, 9))["nmi"]
-    copies = compare_clusterings(*(np.repeat(x, 9) for x in (t, a, b)), "nmi")["nmi"]
+    plain = paired_comparison(t, a, b, "nmi")["nmi"]
+    weighted = paired_comparison(t, a, b, "nmi", sample_weight=np.full(200, 9))["nmi"]
+    copies = paired_comparison(*(np.repeat(x, 9) for x in (t, a, b)), "nmi")["nmi"]
     assert weighted.difference == pytest.approx(plain.difference, abs=1e-12)
     assert weighted.interval == pytest.approx(plain.interval, abs=1e-12)
     assert weighted.pvalue == pytest.approx(plain.pvalue, rel=1e-9)
@@ -298,7 +298,7 @@ def test_weighted_false_positive_rate_is_nominal_when_equally_good():
     for _ in range(m):
         t, a, b = _equally_good(rng, 150)
         w = rng.integers(1, 7, 150)
-        r = compare_clusterings(t, a, b, "ari", sample_weight=w)
+        r = paired_comparison(t, a, b, "ari", sample_weight=w)
         rejected += r["ari"].pvalue < alpha
     assert rejected / m <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / m), rejected
 
@@ -313,7 +313,7 @@ def test_weighted_false_positive_rate_is_nominal_when_equally_good():
 ])
 def test_bad_weights_are_refused_naming_sample_weight(weights, message):
     with pytest.raises(ValueError, match=message):
-        compare_clusterings([0, 0, 1], [0, 1, 1], [1, 1, 0], "ari", sample_weight=weights)
+        paired_comparison([0, 0, 1], [0, 1, 1], [1, 1, 0], "ari", sample_weight=weights)
 
 
 def test_command_line_weight_column(tmp_path, capsys):
@@ -328,7 +328,7 @@ def test_command_line_weight_column(tmp_path, capsys):
             "b", "--metrics", "ari,nmi"]
     assert main([*argv, "--weight-col", "w", "--format", "json"]) == 0
     got = json.loads(capsys.readouterr().out)
-    want = compare_clusterings(t.astype(str), a.astype(str), b.astype(str), ["ari", "nmi"],
+    want = paired_comparison(t.astype(str), a.astype(str), b.astype(str), ["ari", "nmi"],
                                sample_weight=w, names=("a", "b"))
     assert got["scores"] == json.loads(want.to_json())["scores"]
     assert got["n_samples"] == int(w.sum())
@@ -380,8 +380,8 @@ def test_dyadic_weights_compare_as_their_integer_multiples():
     k = rng.integers(0, 9, 120)
     k[0] = 1
     keys = ["nmi", "v_measure", "purity", "bcubed_f", "clustering_accuracy"]
-    whole = compare_clusterings(t, a, b, keys, sample_weight=k)
-    real = compare_clusterings(t, a, b, keys, sample_weight=k / 8)
+    whole = paired_comparison(t, a, b, keys, sample_weight=k)
+    real = paired_comparison(t, a, b, keys, sample_weight=k / 8)
     assert real.n_samples == pytest.approx(whole.n_samples / 8)
     for key in keys:
         x, y = real[key], whole[key]
@@ -395,7 +395,7 @@ def test_real_weight_values_are_evaluate_of_each_clustering():
     t, a, b = _equally_good(rng, 90)
     w = rng.random(90) * 4 + 1  # cells of at least one item: pair counting scores them
     keys = ["ari", "nmi", "purity", "bcubed_f", "recovery_rate"]
-    got = compare_clusterings(t, a, b, keys, sample_weight=w)
+    got = paired_comparison(t, a, b, keys, sample_weight=w)
     for key in keys:
         assert got[key].a == pytest.approx(cm.evaluate(t, a, key, sample_weight=w)[key],
                                            rel=1e-12, abs=1e-12)
@@ -409,20 +409,20 @@ def test_scores_needing_whole_items_are_refused_up_front():
     t, a, b = _equally_good(rng, 60)
     w = np.full(60, 1.5)
     with pytest.raises(cm.ScoreUnavailable, match="the table holds real-valued masses"):
-        compare_clusterings(t, a, b, ["nmi", "ami"], sample_weight=w)
+        paired_comparison(t, a, b, ["nmi", "ami"], sample_weight=w)
     with pytest.warns(UserWarning) as caught:  # the default set: one warning, ami named
-        got = compare_clusterings(t, a, b, sample_weight=w)
+        got = paired_comparison(t, a, b, sample_weight=w)
     assert len(caught) == 1 and str(caught[0].message).startswith("ami left out: ")
     assert "ami" not in got.scores and "nmi" in got.scores
     # cells lighter than one item: pair counting refuses the table itself
     light = np.full(60, 0.01)
     with pytest.raises(cm.ScoreUnavailable, match="weigh too little"):
-        compare_clusterings(t, a, b, ["ari"], sample_weight=light)
+        paired_comparison(t, a, b, ["ari"], sample_weight=light)
     # noise as singletons splits items: refused; excluded works
     a2 = np.where(np.arange(60) < 5, -1, a)
     with pytest.raises(ValueError, match='noise="singletons".*sample_weight'):
-        compare_clusterings(t, a2, b, "nmi", noise_label=-1, sample_weight=w)
-    got = compare_clusterings(t, a2, b, "nmi", noise_label=-1,
+        paired_comparison(t, a2, b, "nmi", noise_label=-1, sample_weight=w)
+    got = paired_comparison(t, a2, b, "nmi", noise_label=-1,
                               noise="exclude", sample_weight=w)
     assert math.isfinite(got["nmi"].difference)
 
@@ -431,10 +431,10 @@ def test_text_header_names_the_total_weight_of_real_weights():
     rng = np.random.default_rng(3)
     t, a = rng.integers(0, 3, 40), rng.integers(0, 3, 40)
     w = rng.random(40) + 0.5
-    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"],
+    head = str(cm.paired_comparison(t, a, t, metrics=["ari"],
                                       sample_weight=w)).splitlines()[0]
     assert f"total weight {w.sum():.6g}" in head and "N =" not in head
-    head = str(cm.compare_clusterings(t, a, t, metrics=["ari"])).splitlines()[0]
+    head = str(cm.paired_comparison(t, a, t, metrics=["ari"])).splitlines()[0]
     assert "N = 40 items" in head
 
 
@@ -449,7 +449,7 @@ def test_cli_one_column_as_a_and_b(tmp_path, capsys):
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     assert "--names" not in captured.err and data["names"] == ["p (A)", "p (B)"]
-    direct = cm.compare_clusterings(*[[r.split(",")[k] for r in (tmp_path / "t.csv")
+    direct = cm.paired_comparison(*[[r.split(",")[k] for r in (tmp_path / "t.csv")
                                       .read_text().split()[1:]] for k in (0, 1, 1)],
                                     ["ari", "nmi"])
     for key in ("ari", "nmi"):
@@ -485,10 +485,10 @@ def test_leave_one_out_tables_scored_as_stacks_equal_each_table(shape, monkeypat
     monkeypatch.setattr(jackknife, "JACKKNIFE_MAX_CELLS", 12)
     old = _kernels.set_kernels("numba")
     try:
-        fast = compare_clusterings(t, a, b, keys)
+        fast = paired_comparison(t, a, b, keys)
         monkeypatch.setattr(jackknife, "table_scores", lambda table, counts, k: np.array(
             [[score_values(table.with_counts(c), k)[key] for c in counts] for key in k]))
-        slow = compare_clusterings(t, a, b, keys)
+        slow = paired_comparison(t, a, b, keys)
     finally:
         _kernels.set_kernels(old)
     assert fast.sampled and slow.sampled
@@ -552,7 +552,7 @@ def test_jackknife_t_test_equals_its_definition_by_brute_force(data):
     keys = ["nmi", "bcubed_f", "clustering_accuracy"] if w is not None and \
         w.dtype.kind == "f" else _BRUTE_KEYS  # real masses: scores of real masses only
     level = data.draw(st.sampled_from([0.9, 0.95, 0.99]))
-    got = compare_clusterings(t, a, b, keys, ci=level, sample_weight=w)
+    got = paired_comparison(t, a, b, keys, ci=level, sample_weight=w)
     for key in keys:
         want = _brute_force(t, a, b, w, key, level)
         s = got[key]
@@ -581,7 +581,7 @@ def test_verdict_and_interval_never_contradict_near_the_boundary(data):
     a = np.where(rng.random(n) < data.draw(st.floats(0.2, 1.0)), t, rng.integers(0, k, n))
     b = np.where(rng.random(n) < data.draw(st.floats(0.2, 1.0)), t, rng.integers(0, k, n))
     keys = ["ari", "nmi", "bcubed_f", "clustering_accuracy"]
-    first = compare_clusterings(t, a, b, keys)
+    first = paired_comparison(t, a, b, keys)
     for key in keys:
         p = first[key].pvalue
         if first[key].flags or not 1e-12 < p < 1.0:
@@ -590,7 +590,7 @@ def test_verdict_and_interval_never_contradict_near_the_boundary(data):
                       float(np.nextafter(1.0 - p, 0.0)), float(np.nextafter(1.0 - p, 1.0))}:
             if not 0.0 < level < 1.0:
                 continue
-            s = compare_clusterings(t, a, b, [key], ci=level)[key]
+            s = paired_comparison(t, a, b, [key], ci=level)[key]
             excludes = s.interval[0] > 0 or s.interval[1] < 0
             assert s.significant() == excludes == (s.pvalue < 1.0 - level), (key, level)
             assert s.pvalue == pytest.approx(p, rel=1e-12)
@@ -622,7 +622,7 @@ def test_equal_leave_one_out_values_give_no_p_value():
     t = [0] * 10 + [1] * 10
     a = [0] * 6 + [1] * 4 + [2] * 5 + [3] * 5       # 4 clusters of at least 4 items
     b = [0] * 10 + [1] * 10                         # 2 clusters
-    r = compare_clusterings(t, a, b, ["clustering_ratio", "ari"], names=("x", "y"))
+    r = paired_comparison(t, a, b, ["clustering_ratio", "ari"], names=("x", "y"))
     s = r["clustering_ratio"]
     assert s.difference == 1.0 and s.flags == (FLAG_CONSTANT,)
     assert math.isnan(s.pvalue) and all(math.isnan(v) for v in s.interval)
@@ -662,9 +662,9 @@ def test_a_sample_of_the_items_stands_for_them_all(monkeypatch):
     t, a, b = rng.integers(0, k, n), rng.integers(0, k, n), rng.integers(0, k, n)
     keys = ["ari", "nmi", "bcubed_f"]
     monkeypatch.setattr(paired, "jackknife_size", lambda cells: 10**6)
-    exact = compare_clusterings(t, a, b, keys)
+    exact = paired_comparison(t, a, b, keys)
     monkeypatch.setattr(paired, "jackknife_size", lambda cells: 300)
-    sampled = compare_clusterings(t, a, b, keys)
+    sampled = paired_comparison(t, a, b, keys)
     assert sampled.sampled and not exact.sampled
     for key in keys:
         assert sampled[key].se == pytest.approx(exact[key].se, rel=0.1), key
@@ -716,9 +716,9 @@ def test_the_paired_bootstraps_options_are_accepted_with_a_warning_until_they_go
     rng = np.random.default_rng(0)
     t = rng.integers(0, 3, 60)
     a, b = (np.where(rng.random(60) < 0.7, t, rng.integers(0, 3, 60)) for _ in range(2))
-    plain = compare_clusterings(t, a, b, "ari")
+    plain = paired_comparison(t, a, b, "ari")
     with pytest.warns(FutureWarning, match="n_boot and seed no longer apply"):
-        old = compare_clusterings(t, a, b, "ari", n_boot=200, seed=3)
+        old = paired_comparison(t, a, b, "ari", n_boot=200, seed=3)
     assert old["ari"].pvalue == plain["ari"].pvalue
     files = []
     for name, labels in (("t", t), ("a", a), ("b", b)):
@@ -751,7 +751,7 @@ def test_a_difference_within_rounding_is_no_difference(d, level):
 
 def test_equal_scores_rounded_apart_are_not_a_verdict():
     # both clusterings' chi2 is exactly 14/9; the two roundings differ by an ulp
-    s = compare_clusterings([0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1, 1],
+    s = paired_comparison([0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1, 1],
                             [1, 2, 2, 2, 0, 0, 0], ["chi2"], ci=0.5)["chi2"]
     assert not s.significant() and s.interval[0] <= 0.0 <= s.interval[1], s
 
@@ -764,7 +764,7 @@ weights_any = st.lists(st.one_of(st.integers(0, 2**62), st.floats(0.0, 1e300),
 @settings(max_examples=150, deadline=None)
 @given(weights_any)
 def test_paired_weights_follow_the_rule_of_every_table(w):
-    """compare_clusterings refuses exactly the weights that make no table of A or B
+    """paired_comparison refuses exactly the weights that make no table of A or B
     (the totals' limits included), with that table's own message."""
     y, a, b = [0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 0]
     try:
@@ -774,7 +774,7 @@ def test_paired_weights_follow_the_rule_of_every_table(w):
     except ValueError as exc:
         table_error = str(exc)
     try:
-        compare_clusterings(y, a, b, ["ari"], sample_weight=w)
+        paired_comparison(y, a, b, ["ari"], sample_weight=w)
         paired_error = None
     except ValueError as exc:
         paired_error = str(exc)

@@ -1,6 +1,6 @@
 """The paired test's false-positive rate on equally good clusterings, by simulation.
 
-It uses only the public ``compare_clusterings`` so that the same file runs against any
+It uses only the public ``paired_comparison`` so that the same file runs against any
 version of the library: the percentile bootstrap that the jackknife t test replaced fails
 both shapes (NMI, VI, V-measure and completeness said "different at 5 %" in 10.5-14 % of
 the samples of the first and 11 % of the second, above the 9.6 % allowed)."""
@@ -37,7 +37,7 @@ def test_false_positive_rate_is_nominal_when_equally_good(k, n, keep):
         t = rng.integers(0, k, n)
         a = np.where(rng.random(n) < keep, t, rng.integers(0, k, n))
         b = np.where(rng.random(n) < keep, t, rng.integers(0, k, n))
-        r = cm.compare_clusterings(t, a, b, _NULL_KEYS)
+        r = cm.paired_comparison(t, a, b, _NULL_KEYS)
         for key in _NULL_KEYS:
             judged[key] += not math.isnan(r[key].pvalue)
             rejected[key] += r[key].pvalue < alpha

@@ -70,7 +70,7 @@ CALLS = {
     "permutation_test": (lambda t, p, **w: cm.permutation_test(t, p, "ari", n_perm=20,
                                                                seed=3, **w), False),
     "evaluate": (lambda t, p, **w: dict(cm.evaluate(t, p, ["ari", "nmi"], **w)), True),
-    "compare_clusterings": (lambda t, p, **w: cm.compare_clusterings(
+    "paired_comparison": (lambda t, p, **w: cm.paired_comparison(
         t, p, t, ["nmi"], **w).to_dict()["scores"]["nmi"]["a"], True),
     "score_hierarchy": (None, False),  # a tree, not two labelings: below
     "as_contingency": (lambda t, p, **w: cm.as_contingency(t, p, **w), True),
@@ -99,7 +99,7 @@ def test_integer_weights_are_repetitions_of_the_items(case):
     tt = [x for x, k in zip(t, w, strict=True) for _ in range(k)]
     pp = [x for x, k in zip(p, w, strict=True) for _ in range(k)]
     for name, (call, _) in CALLS.items():
-        if call is None or name == "compare_clusterings":  # it leaves out items: below
+        if call is None or name == "paired_comparison":  # it leaves out items: below
             continue
         _same(call(t, p, sample_weight=w), call(tt, pp))
 
@@ -107,8 +107,8 @@ def test_integer_weights_are_repetitions_of_the_items(case):
 def test_paired_comparison_scores_are_those_of_the_repeated_items():
     t, p, w = [0, 0, 1, 1, 2], [0, 1, 1, 1, 2], [3, 1, 2, 1, 2]
     tt, pp = np.repeat(t, w), np.repeat(p, w)
-    got = cm.compare_clusterings(t, p, t, ["nmi", "ari"], sample_weight=w)
-    want = cm.compare_clusterings(tt, pp, tt, ["nmi", "ari"])
+    got = cm.paired_comparison(t, p, t, ["nmi", "ari"], sample_weight=w)
+    want = cm.paired_comparison(tt, pp, tt, ["nmi", "ari"])
     for key in ("nmi", "ari"):
         assert got[key].a == want[key].a and got[key].b == want[key].b
 

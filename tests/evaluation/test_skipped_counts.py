@@ -1,5 +1,5 @@
 """How many items, replicates or draws were skipped is in every output that reports a
-result drawn from them: a paired comparison (``compare_clusterings``, the ``paired``
+result drawn from them: a paired comparison (``paired_comparison``, the ``paired``
 command) as text, JSON, CSV and HTML, the runs of ``compare --paired`` likewise, and a
 report's permutation tests.
 
@@ -59,7 +59,7 @@ def test_every_format_of_a_paired_comparison_reports_the_skipped_items(seed, sha
     t, a, b = _noisy(rng, 12, share)
     if (a == -1).all() or (b == -1).all():
         a[0] = b[0] = 0
-    result = cm.compare_clusterings(t, a, b, ["ari", "nmi"], noise_label=-1,
+    result = cm.paired_comparison(t, a, b, ["ari", "nmi"], noise_label=-1,
                                     noise="exclude")
     data = json.loads(result.to_json())
     rows = {r["score"]: r for r in csv.DictReader(io.StringIO(result.to_csv()))}
@@ -104,7 +104,7 @@ def test_compare_paired_reports_the_skipped_items(seed):
     mark_near_best(runs, {"d": t}, "ari", noise="exclude")
     other = next(r for r in runs if not r.near_best.is_best)
     skipped = other.near_best.n_skipped
-    assert skipped == cm.compare_clusterings(
+    assert skipped == cm.paired_comparison(
         t, other.labels, next(r for r in runs if r is not other).labels, "ari",
         noise_label=-1, noise="exclude")["ari"].n_skipped
     data = {r["algorithm"]: r for r in json.loads(runs_json(runs))}

@@ -1,5 +1,5 @@
 """The calibration study of the paired test (``paired_calibration``, ``clustermetrics
-paired-calibration``): it counts what ``compare_clusterings`` says on its null samples,
+paired-calibration``): it counts what ``paired_comparison`` says on its null samples,
 and renders the rates and limits in every output."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from clustermetrics.cli.main import main
 from clustermetrics.experiments.paired_calibration import null_labels, paired_calibration
 
 
-def test_rates_are_the_verdicts_of_compare_clusterings_on_the_null_samples():
+def test_rates_are_the_verdicts_of_paired_comparison_on_the_null_samples():
     """The study's counts, against a loop of its own over the same samples (each grid
     cell draws from the stream [seed, classes, keep * 1e6, n])."""
     keys = ["ari", "nmi", "clustering_ratio"]
@@ -28,7 +28,7 @@ def test_rates_are_the_verdicts_of_compare_clusterings_on_the_null_samples():
         rng = np.random.default_rng([3, k, 500_000, 40])
         flagged, rejected = dict.fromkeys(keys, 0), dict.fromkeys(keys, 0)
         for _ in range(15):
-            r = cm.compare_clusterings(*null_labels(k, 0.5, 40, rng), keys)
+            r = cm.paired_comparison(*null_labels(k, 0.5, 40, rng), keys)
             for key in keys:
                 flagged[key] += math.isnan(r[key].pvalue)
                 rejected[key] += r[key].pvalue < 0.05

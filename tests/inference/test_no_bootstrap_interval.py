@@ -67,7 +67,7 @@ def test_named_with_ci_is_refused_naming_the_score_and_why(key, others):
     with pytest.raises(ValueError, match=f"{key} .* has no bootstrap interval"):
         cm.evaluate({"r1": t, "r2": p}, p, [key], ci=0.95, n_boot=10, seed=0)
     with pytest.raises(ValueError, match=f"{key} .* has no bootstrap interval"):
-        cm.compare_clusterings(t, p, t, [*others, key])
+        cm.paired_comparison(t, p, t, [*others, key])
     # without ci it is an ordinary score
     assert cm.evaluate(t, p, [*others, key])[key] == METRICS[key].compute(
         cm.Contingency.from_labels(t, p))[0]
@@ -119,7 +119,7 @@ def test_several_references_leave_it_out_of_the_best_intervals():
 def test_paired_comparison_of_every_score_leaves_it_out_with_a_warning():
     t, p = _labels()
     with pytest.warns(UserWarning, match="no bootstrap interval"):
-        result = cm.compare_clusterings(t, p, np.roll(p, 1), None)
+        result = cm.paired_comparison(t, p, np.roll(p, 1), None)
     compared = set(result.to_dict()["scores"])
     assert compared and not compared & set(NO_INTERVAL)
     assert all(any(key in note for note in result.notes) for key in NO_INTERVAL)

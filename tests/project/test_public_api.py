@@ -16,7 +16,8 @@ from clustermetrics.scores.registry import METRICS
 SECTIONS = ("Parameters\n----------", "Returns\n-------", "Examples\n--------",
             "References\n----------")
 PUBLIC = [getattr(cm, name) for name in cm.__all__]
-ALIASES = [f for f in PUBLIC if callable(f) and hasattr(f, "replacement")]
+ALIASES = [f for f in PUBLIC if callable(f) and hasattr(f, "replacement")
+           and f.__name__ != "compare_clusterings"]  # the scores' aliases (two labellings)
 SCORES = {id(e.func): e.func for e in METRICS.values()}.values()
 
 
@@ -125,3 +126,15 @@ def test_one_zero_denominator_policy_on_degenerate_tables(key):
         else:
             assert strict == value
             assert entry.func(t, p, finite_value=0.125, **entry.options) == value
+
+
+def test_compare_clusterings_is_the_paired_comparison_under_its_old_name():
+    rng = np.random.default_rng(2)
+    t = rng.integers(0, 3, 60)
+    a, b = np.where(rng.random(60) < 0.8, t, 0), rng.integers(0, 3, 60)
+    with pytest.warns(FutureWarning, match="compare_clusterings.*paired_comparison"):
+        old = cm.compare_clusterings(t, a, b, "ari")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = cm.paired_comparison(t, a, b, "ari")
+    assert old.to_dict() == new.to_dict()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..evaluation.paired import DEFAULT_PAIRED, compare_clusterings
+from ..evaluation.paired import DEFAULT_PAIRED, paired_comparison
 from ..experiments.pages import paired_sections
 from ..inference.noise import NOISE_MODES
 from ..io.files import is_parquet, read_label_file, read_labels, read_weighted_labels
@@ -67,7 +67,7 @@ def _labels(args: argparse.Namespace):
         if path is not None and is_parquet(path):
             raise CliError(f"{path} is a Parquet file: paired reads CSV/TSV tables and text "
                            "label files (export the three columns, or use "
-                           "clustermetrics.compare_clusterings on the columns)")
+                           "clustermetrics.paired_comparison on the columns)")
     if any(columns):
         if not all(columns) or args.a or args.b:
             raise CliError("a one-file table needs --true-col, --a-col and --b-col, and no "
@@ -84,7 +84,7 @@ def _labels(args: argparse.Namespace):
         if args.weight_col is not None:
             t, a, w = read_weighted_labels(args.truth, args.true_col, args.a_col,
                                            args.weight_col, sep=args.sep, names=names)
-            # one value per item: compare_clusterings resamples the items
+            # one value per item: paired_comparison resamples the items
             weights = text_weights(w, args.truth, args.weight_col,
                                    "--weight-col").item_values()
         else:
@@ -124,7 +124,7 @@ def _paired(args: argparse.Namespace) -> str:
         raise CliError(f"--names must be two different names separated by a comma, got "
                        f"{args.names!r}")
     metrics = DEFAULT_PAIRED if args.metrics is None else metric_keys(args.metrics)
-    result = compare_clusterings(t, a, b, metrics, ci=args.ci,
+    result = paired_comparison(t, a, b, metrics, ci=args.ci,
                                  noise_label=args.noise_label, noise=args.noise, names=names,
                                  progress=progress_of(args), sample_weight=weights)
     if args.report:

@@ -69,7 +69,7 @@ from ..compute.progress import progress_bar
 from ..inference.bootstrap import check_level
 from ..inference.noise import check_noise_mode, noise_in_replicate, with_noise
 from ..scores.registry import METRICS, MetricInfo, resolve_metrics
-from ..scores.spec import ALIASES_REMOVED_IN, ScoreUnavailable
+from ..scores.spec import ALIASES_REMOVED_IN, ScoreUnavailable, deprecated_alias
 from ..table import Contingency
 from ..table.validation import as_label_array, check_same_length
 from ..table.weight_values import read_weights
@@ -77,7 +77,7 @@ from .evaluate import check_intervals, left_out, no_interval_lines
 from .jackknife import JackknifeT, _LeaveOneOut, _ThreeWay, jackknife_size, jackknife_t
 from .paired_results import PairedComparison, PairedScore
 
-__all__ = ["DEFAULT_PAIRED", "DROPPED_OPTIONS", "compare_clusterings"]
+__all__ = ["DEFAULT_PAIRED", "DROPPED_OPTIONS", "compare_clusterings", "paired_comparison"]
 
 DEFAULT_PAIRED = ("ari", "ami", "nmi", "v_measure", "bcubed_f", "clustering_accuracy",
                   "recovery_rate")
@@ -88,13 +88,13 @@ DROPPED_OPTIONS = ("n_boot and seed no longer apply: the paired comparison is a 
                    f"be removed in {ALIASES_REMOVED_IN})")
 
 
-def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
-                        metrics: str | Iterable[str] | None = DEFAULT_PAIRED, *,
-                        ci: float = 0.95, noise_label: Any = None,
-                        noise: str = "singletons", names: tuple[str, str] = ("a", "b"),
-                        progress: bool | None = None,
-                        sample_weight: Any = None, n_boot: Any = None,
-                        seed: Any = None) -> PairedComparison:
+def paired_comparison(labels_true: Any, labels_a: Any, labels_b: Any,
+                      metrics: str | Iterable[str] | None = DEFAULT_PAIRED, *,
+                      ci: float = 0.95, noise_label: Any = None,
+                      noise: str = "singletons", names: tuple[str, str] = ("a", "b"),
+                      progress: bool | None = None,
+                      sample_weight: Any = None, n_boot: Any = None,
+                      seed: Any = None) -> PairedComparison:
     """Paired jackknife comparison of two clusterings of the same items against one truth.
 
     For each score, the difference ``d = score(truth, a) - score(truth, b)``, its
@@ -157,7 +157,7 @@ def compare_clusterings(labels_true: Any, labels_a: Any, labels_b: Any,
     >>> truth = rng.integers(0, 4, 400)
     >>> good = np.where(rng.random(400) < 0.9, truth, rng.integers(0, 4, 400))
     >>> poor = np.where(rng.random(400) < 0.5, truth, rng.integers(0, 4, 400))
-    >>> r = compare_clusterings(truth, good, poor, "ari")
+    >>> r = paired_comparison(truth, good, poor, "ari")
     >>> r["ari"].better, r["ari"].pvalue < 0.05, r["ari"].significant()
     ('a', True, True)
     """
@@ -294,3 +294,7 @@ def _paired_score(entry: MetricInfo, value_a: float, value_b: float, jack: np.nd
     return PairedScore(entry.key, float(value_a), float(value_b), float(d), test.interval,
                        test.pvalue, better, test.se, test.df, float(level), test.flags,
                        skipped)
+
+
+# its name before 0.2, when "compare" also named the command that compares algorithms
+compare_clusterings = deprecated_alias("compare_clusterings", paired_comparison)

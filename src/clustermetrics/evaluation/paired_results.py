@@ -1,5 +1,5 @@
 """What the paired comparison of two clusterings returns
-(:func:`clustermetrics.evaluation.paired.compare_clusterings`): one :class:`PairedScore`
+(:func:`clustermetrics.evaluation.paired.paired_comparison`): one :class:`PairedScore`
 per score, gathered in a :class:`PairedComparison`, rendered as a text table, JSON or CSV.
 """
 
@@ -51,7 +51,7 @@ class PairedScore:
 
 @dataclass(frozen=True)
 class PairedComparison:
-    """Result of :func:`.paired.compare_clusterings`: one :class:`PairedScore` per key.
+    """Result of :func:`.paired.paired_comparison`: one :class:`PairedScore` per key.
     ``n_items``: the items the jackknife leaves out (``n_samples`` is their total weight
     with ``sample_weight``); ``sampled``: a systematic sample of them stood for all
     (more than :data:`.jackknife.JACKKNIFE_MAX_CELLS` cells)."""

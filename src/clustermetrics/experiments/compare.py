@@ -20,7 +20,7 @@ import numpy as np
 
 from ..compute.progress import progress_bar
 from ..evaluation.evaluate import evaluate
-from ..evaluation.paired import compare_clusterings
+from ..evaluation.paired import paired_comparison
 from ..inference.bootstrap import check_seed
 from ..inference.noise import NOISE_MODES
 from ..render.json_text import dumps
@@ -308,7 +308,7 @@ def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str,
                    alpha: float = 0.05, noise: str = "cluster", level: float = 0.95) -> None:
     """Set each run's :class:`NearBest`: per dataset, the best run by ``key`` is compared
     with every other run by the paired jackknife t test over the items
-    (:func:`~clustermetrics.compare_clusterings`), and the p-values of the comparisons
+    (:func:`~clustermetrics.paired_comparison`), and the p-values of the comparisons
     it judges are adjusted for their number by Holm's step-down method (Holm, Scand. J.
     Statist. 6, 1979).
     A run is "near the best" when its adjusted p-value is not below ``alpha``; ``level``
@@ -323,7 +323,7 @@ def mark_near_best(runs: Sequence[Run], truths: dict[str, np.ndarray], key: str,
                 best = r
         others = [r for r in group if r is not best]
         # A = the run, B = the best: the difference is the run's score minus the best's
-        paired = [compare_clusterings(truths[name], r.labels, best.labels, entry.key,
+        paired = [paired_comparison(truths[name], r.labels, best.labels, entry.key,
                                       ci=level, **noise_options)[entry.key] for r in others]
         label = best.algorithm + ("" if best.k is None else f" (k = {best.k})")
         best.near_best = NearBest(entry.key, label, 1.0, alpha, is_best=True, level=level)

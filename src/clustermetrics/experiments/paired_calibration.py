@@ -4,7 +4,7 @@ A null shape has ``n_classes`` uniform true classes and two predictions drawn by
 process: each keeps an item's true label with probability ``keep``, else draws one of the
 ``n_classes`` labels uniformly, independently of the other prediction. A and B are then
 equally good by every score (their population values are equal), so every "different at
-``alpha``" of :func:`~clustermetrics.compare_clusterings` is a false positive. For each
+``alpha``" of :func:`~clustermetrics.paired_comparison` is a false positive. For each
 shape and sample size n, ``n_trials`` samples of n items are compared; the
 false-positive rate of a score is the share of its unflagged comparisons with
 p < ``alpha`` (a flagged comparison gives no p-value, so no verdict), and it should
@@ -26,7 +26,7 @@ import numpy as np
 
 from ..compute.progress import progress_bar
 from ..evaluation.evaluate import check_intervals, no_interval_lines
-from ..evaluation.paired import compare_clusterings
+from ..evaluation.paired import paired_comparison
 from ..inference.bootstrap import check_level, check_seed
 from ..render.json_text import dumps
 from ..render.text import csv_text, named_twice
@@ -76,7 +76,7 @@ def paired_calibration(classes: Sequence[int] = DEFAULT_CLASSES,
                        progress: bool | None = False,
                        on_row: Callable[[CalibrationRow], None] | None = None,
                        ) -> CalibrationResult:
-    """False-positive rate of :func:`~clustermetrics.compare_clusterings` at ``alpha``
+    """False-positive rate of :func:`~clustermetrics.paired_comparison` at ``alpha``
     per score (``metrics``; None: every score with a resampling interval), on every
     (classes, keep, n) of the grid. Each grid cell draws its samples
     from its own stream of ``seed``, so a run of part of the grid repeats the full run's
@@ -145,7 +145,7 @@ def _grid_cell(k: int, keep: float, n: int, keys: list[str], n_trials: int, alph
         per_cell[trial] = n / np.unique(np.stack([t, a, b]), axis=1).shape[1]
         with warnings.catch_warnings():  # a score undefined on a table: NaN, counted
             warnings.simplefilter("ignore")
-            result = compare_clusterings(t, a, b, keys, ci=1.0 - alpha, progress=False)
+            result = paired_comparison(t, a, b, keys, ci=1.0 - alpha, progress=False)
         for i, key in enumerate(keys):
             s = result[key]
             flagged[i, trial] = bool(s.flags) or math.isnan(s.pvalue)
