@@ -31,8 +31,8 @@ def _label_functions() -> dict[str, bool]:
     out = {}
     for name in cm.__all__:
         obj = getattr(cm, name)
-        if not callable(obj) or inspect.isclass(obj):
-            continue
+        if not callable(obj) or inspect.isclass(obj) or hasattr(obj, "replacement"):
+            continue  # a deprecated alias calls its replacement, checked here
         params = list(inspect.signature(obj).parameters)
         if params[:1] in (["labels_true"], ["labels"]):
             out[name] = isinstance(getattr(obj, "spec", None), ScoreSpec)
