@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test lint bench bench-defaults clean readme java docs docs-build
+.PHONY: demo test test-quick lint bench bench-defaults clean readme java docs docs-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ test: $(STAMP) java
 	$(BIN)/mypy
 	$(MAKE) docs-build
 	$(BIN)/python -m pytest -q -n auto  # one worker per core
+
+# The inner loop while editing: every test but those marked slow (@pytest.mark.slow, the
+# dozen that take 8-40 s each: Spark start-ups, compiles, long generated searches)
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 # The documentation site: built from docs/ (pages generated from the code by
 # tools/docs_hooks.py) and served at http://127.0.0.1:8000 while you edit.

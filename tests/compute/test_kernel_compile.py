@@ -108,6 +108,7 @@ SIGNATURES = """
 """
 
 
+@pytest.mark.slow
 def test_every_kernel_compiles_once(tmp_path):
     found = _result(_child(SIGNATURES, _env(tmp_path)))
     assert len(found) > 25

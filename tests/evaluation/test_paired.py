@@ -457,6 +457,7 @@ def test_cli_one_column_as_a_and_b(tmp_path, capsys):
         assert data["scores"][key]["pvalue"] == 1.0 == direct[key].pvalue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", ["noise", "near", "wide_rows"])
 def test_leave_one_out_tables_scored_as_stacks_equal_each_table(shape, monkeypatch):
     """Unweighted, without a noise label, each side's leave-one-out tables are scored as

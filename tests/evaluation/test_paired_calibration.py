@@ -23,6 +23,7 @@ _NULL_KEYS = ["ari", "fmi", "nmi", "vi", "v_measure", "completeness", "bcubed_f"
               "clustering_accuracy", "purity", "mp_f"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k, n, keep", _NULL_SHAPES)
 def test_false_positive_rate_is_nominal_when_equally_good(k, n, keep):
     """A and B drawn by one process are equally good by every score: "different at

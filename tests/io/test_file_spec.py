@@ -286,6 +286,7 @@ def test_raw_text_read_by_the_spec(text, drop_null):
             assert_same(outcome(engine, path, "t", "p", None, drop_null), want, (engine, text))
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(delimited_files())

@@ -80,6 +80,7 @@ def test_cli_spark_engine_matches_memory(tmp_path, capsys):
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_cli_spark_keeps_the_terminal_quiet(tmp_path, capsys):
     # a fresh process, so a fresh JVM: its log4j lines, Java's warnings and Spark's
     # progress bars must not reach the terminal; a Spark-side error is one line

@@ -153,6 +153,7 @@ def _check(key: str, table, rows) -> None:
         f"{mpmath.nstr(error, 3)}")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spread_items())
 @example(([0, 0], [0, 0], [0.1, 1e150]))  # a total that rounds to the largest allowed

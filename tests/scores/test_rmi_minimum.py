@@ -8,6 +8,7 @@ import math
 
 import mpmath
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rmi_reference import code_minimum
@@ -81,6 +82,7 @@ def tables(draw) -> Contingency:
     return Contingency.from_labels(truth, pred)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(tables())
 def test_codes_of_generated_tables_match_mpmath(table):

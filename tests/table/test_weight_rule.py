@@ -235,6 +235,7 @@ def _check_files(tmp, kind, t, p, weights, engines, spark=None):
         assert got == want, (engine, source.suffix, kind, weights)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
@@ -254,6 +255,7 @@ def spark(spark_session):
     return spark_session
 
 
+@pytest.mark.slow
 @settings(max_examples=24, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
