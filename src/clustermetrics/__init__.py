@@ -2,8 +2,11 @@
 
 Every score takes ``(labels_true, labels_pred)``, a :class:`Contingency`, or
 ``contingency=``; ``evaluate`` computes any set of them from a single table. The registry
-(:data:`METRICS`) describes every score once.
+(:data:`METRICS`) describes every score once. :func:`read_table` reads the table of a
+file.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__ as __version__
 from .evaluation.dataframes import evaluate_frame
@@ -135,6 +138,9 @@ from .scores.standardized_information import (
 )
 from .table import Contingency, as_contingency, contingency_matrix
 
+if TYPE_CHECKING:
+    from .io.engines import read_table as read_table
+
 __all__ = [
     "Contingency", "as_contingency", "contingency_matrix", "evaluate", "Report", "MultiReport",
     "evaluate_frame", "scorer",
@@ -174,5 +180,15 @@ __all__ = [
     "standardized_mutual_info_score", "standardized_mutual_info", "StandardizedMI",
     "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
     "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
-    "score_hierarchy", "HierarchyScores", "updatable_metrics",
+    "score_hierarchy", "HierarchyScores", "updatable_metrics", "read_table",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the file sources load on first use, not with the package: their modules (and the
+    # standard library's they need) would add a tenth to the import time
+    if name == "read_table":
+        from .io.engines import read_table
+
+        return read_table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,7 +7,8 @@ import argparse
 from ..evaluation.paired import DEFAULT_PAIRED, paired_comparison
 from ..experiments.pages import paired_sections
 from ..inference.noise import NOISE_MODES
-from ..io.files import is_parquet, read_label_file, read_labels, read_weighted_labels
+from ..io.files import read_label_file, read_labels, read_weighted_labels
+from ..io.formats import format_of
 from ..io.weights import text_weights
 from ..render.text import one_role
 from .commands import SUMMARIES
@@ -64,9 +65,10 @@ def add_paired_command(sub) -> None:
 def _labels(args: argparse.Namespace):
     columns = (args.true_col, args.a_col, args.b_col)
     for path in (args.truth, args.a, args.b):
-        if path is not None and is_parquet(path):
-            raise CliError(f"{path} is a Parquet file: paired reads CSV/TSV tables and text "
-                           "label files (export the three columns, or use "
+        kind = format_of(path) if path is not None else None
+        if kind is not None and not kind.delimited:
+            raise CliError(f"{path} is a {kind.name} file: paired reads CSV/TSV tables and "
+                           "text label files (export the three columns, or use "
                            "clustermetrics.paired_comparison on the columns)")
     if any(columns):
         if not all(columns) or args.a or args.b:

@@ -25,7 +25,7 @@ from ..evaluation.report import (
 )
 from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
-from ..io.files import is_parquet
+from ..io.formats import format_of
 from ..render.json_text import dumps
 from ..render.text import csv_text, named_twice, one_role, plural, text_table, visible
 from ..scores.registry import METRICS, resolve_metrics
@@ -122,9 +122,7 @@ def _score(args: argparse.Namespace) -> str:
         if path == "":
             raise CliError(f"{what} is an empty path; give a file")
     _check_text_flags(args)
-    engine = choose_engine(args.engine, args.truth, args.pred)
-    if args.memory_limit is not None and engine != "duckdb":
-        raise CliError(f"--memory-limit applies to --engine duckdb, not {engine}")
+    engine = choose_engine(args.engine, args.truth, args.pred, memory_limit=args.memory_limit)
     references = _references(args)
     pred_cols = args.pred_col or [None]
     named_twice(pred_cols, "--pred-col")
@@ -281,9 +279,10 @@ def _check_text_flags(args: argparse.Namespace) -> None:
                        "with --true-col/--pred-col always starts with its header line")
     if args.sep is not None or args.header:
         for path in (args.truth, args.pred, *args.reference):
-            if path is not None and is_parquet(path):
+            kind = format_of(path) if path is not None else None
+            if kind is not None and not kind.delimited:
                 flag = "--sep" if args.sep is not None else "--header"
-                raise CliError(f"{flag} applies to delimited text files; {path} is Parquet")
+                raise CliError(f"{flag} applies to delimited text files; {path} is {kind.name}")
 
 
 def _same_file(a: str, b: str) -> bool:

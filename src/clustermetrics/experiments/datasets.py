@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..io.files import is_parquet, no_sep_for_parquet, read_table_rows
+from ..io.files import read_table_rows
+from ..io.formats import PARQUET, format_of
 from ..render.text import find_column, named_twice, one_role
 from .halo import stellar_halo
 
@@ -191,8 +192,9 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     spell = {"label_col": "label_col", "feature_cols": "feature_cols", **(names or {})}
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file")
-    if is_parquet(path):
-        no_sep_for_parquet(sep, path, names)
+    kind = format_of(path)
+    if kind is PARQUET:
+        kind.check_sep(sep, path, (names or {}).get("sep", "sep"))
         header, columns = _read_parquet(path)
     else:
         header, columns = _read_csv(path, sep)

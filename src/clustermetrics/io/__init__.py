@@ -1,5 +1,7 @@
 """Sources: everything that produces a :class:`~clustermetrics.Contingency`.
 
+* :func:`read_table` — a file or a glob (CSV/TSV, also gzip, and Parquet) or two label
+  files, counted by the engine that fits (``engine="auto"``) or the one named.
 * :func:`from_chunks` / :class:`ContingencyBuilder` — streams of label chunks, pandas or
   pyarrow record batches; memory bounded by the table.
 * :func:`from_duckdb` — Parquet/CSV/TSV files and globs bigger than memory (extra
@@ -18,6 +20,8 @@ Engines are imported only when their source is used.
 
 from .chunks import ContingencyBuilder, from_chunks
 from .duckdb_engine import from_duckdb
+from .engines import read_table
 from .spark_engine import from_spark, from_spark_files
 
-__all__ = ["ContingencyBuilder", "from_chunks", "from_duckdb", "from_spark", "from_spark_files"]
+__all__ = ["ContingencyBuilder", "from_chunks", "from_duckdb", "from_spark", "from_spark_files",
+           "read_table"]

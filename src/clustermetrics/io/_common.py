@@ -12,7 +12,8 @@ import numpy as np
 
 from ..table import Contingency
 from .delimited import Layout, is_blank, resolve_sep, scan
-from .files import PARAMETERS, is_parquet
+from .files import PARAMETERS
+from .formats import format_of
 from .weights import WeightCells
 
 __all__ = ["TextPart", "check_nulls", "labels", "source_name", "stage", "table_from_groups",
@@ -60,10 +61,7 @@ def stage(files: list[str], folder: str) -> dict[str, str]:
             raise ValueError(f"{path} is not a regular file (a pipe or a device?); DuckDB "
                              "and Spark read a file after it is checked, so read it with "
                              "engine 'memory'")
-        suffix = ".parquet" if is_parquet(path) else ".csv"
-        if Path(path).suffix.lower() == ".gz":
-            suffix += ".gz"
-        link = os.path.join(folder, f"part-{i:06d}{suffix}")
+        link = os.path.join(folder, f"part-{i:06d}{format_of(path).link_name(path)}")
         try:
             os.symlink(os.path.abspath(path), link)
         except OSError:  # no symbolic links here: the path itself, read as it is

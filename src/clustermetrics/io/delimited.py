@@ -27,9 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from ..render.text import find_column
+from .formats import DELIMITED
 
 __all__ = ["WHITESPACE", "Layout", "is_blank", "open_text", "read_bytes", "resolve_sep",
-           "scan", "text_suffix"]
+           "scan"]
 
 # a cell of only these characters (or none) is a missing label
 WHITESPACE = " \t\n\r\x0b\x0c"
@@ -45,19 +46,12 @@ def is_blank(label: str) -> bool:
     return not label.strip(WHITESPACE)
 
 
-def text_suffix(path: str) -> str:
-    """The file's suffix that says what it holds, past a ``.gz``: ``.csv``, ``.tsv``..."""
-    p = Path(str(path))
-    if p.suffix.lower() == ".gz":
-        p = p.with_suffix("")
-    return p.suffix.lower()
-
-
 def resolve_sep(path: str, sep: str | None, name: str = "sep") -> str:
-    """The field separator: ``sep`` if given (``\\t`` or ``tab`` mean a tab), else a tab for
-    ``.tsv``/``.tab`` files and a comma for everything else."""
+    """The field separator: ``sep`` if given (``\\t`` or ``tab`` mean a tab), else the one
+    file's suffix implies (the text dialects of ``formats``: a tab for ``.tsv``/``.tab``
+    files, a comma for everything else)."""
     if sep is None:
-        return "\t" if text_suffix(path) in (".tsv", ".tab") else ","
+        return DELIMITED.separator(path)
     if not isinstance(sep, str):
         raise TypeError(f"{name} must be a string, got {type(sep).__name__}")
     if sep in ("\\t", "tab"):
@@ -99,10 +93,6 @@ class Layout:
                              "label missing (drop_null=True skips such rows)")
 
 
-def _is_gzip(path: str) -> bool:
-    return Path(str(path)).suffix.lower() == ".gz"
-
-
 def _chunks(path: str, size: int) -> Iterator[bytes]:
     """The file's bytes (decompressed for ``.gz``), ``size`` at a time, as one error class."""
     if not path:  # Path("") is the current folder
@@ -113,7 +103,8 @@ def _chunks(path: str, size: int) -> Iterator[bytes]:
     if file.is_dir():
         raise ValueError(f"{path} is a directory, not a file")
     try:
-        with (gzip.open(file, "rb") if _is_gzip(path) else open(file, "rb")) as fh:
+        opened = gzip.open(file, "rb") if DELIMITED.compressed(path) else open(file, "rb")
+        with opened as fh:
             while chunk := fh.read(size):
                 yield chunk
     except (OSError, EOFError, zlib.error) as exc:
@@ -128,7 +119,7 @@ def read_bytes(path: str) -> bytes:
 def open_text(path: str):
     """The file as text for ``csv``: UTF-8 without its BOM; only ``\\n`` splits lines, so
     line numbers count line feeds, as :func:`scan` does."""
-    raw = gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")
+    raw = gzip.open(path, "rb") if DELIMITED.compressed(path) else open(path, "rb")
     return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="\n")
 
 
@@ -216,7 +207,7 @@ class _Scanner:
         return Layout(self.path, self.sep, self._header(), self.ncols or 1,
                       self.rows + self.blank, self.blank, self.first_blank, self.run,
                       bool(self.crlf), frozenset(self.quoted_breaks), self.longest,
-                      _is_gzip(self.path))
+                      DELIMITED.compressed(self.path))
 
     def _check_text(self, chunk: bytes, final: bool) -> None:
         try:

@@ -20,7 +20,8 @@ from ..table.weight_values import MISSING
 from ._common import check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
-from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
+from .files import PARAMETERS, expand_paths
+from .formats import PARQUET, format_of
 from .parquet import label_types, weight_type
 from .weights import FETCH, grouped_sql, text_digits, weight_cells
 
@@ -97,8 +98,9 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
                 return read.relation(_relation(source))
             files = expand_paths(source, "source")
             staged = stage(files, work)
-            if is_parquet(files[0]):
-                no_sep_for_parquet(sep, source, names)
+            kind = format_of(files[0])
+            if kind is PARQUET:
+                kind.check_sep(sep, source, read.spell["sep"])
                 return read.parquet(staged)
             return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
                                                 names, weight_col))

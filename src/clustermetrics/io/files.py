@@ -18,9 +18,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from .delimited import is_blank, read_bytes, resolve_sep, scan
+from .formats import FORMATS, format_of, format_of_files
 
-__all__ = ["expand_paths", "is_glob", "is_parquet", "no_sep_for_parquet", "read_label_columns",
-           "read_label_file", "read_labels", "read_table_rows", "read_weighted_labels"]
+__all__ = ["expand_paths", "is_glob", "read_label_columns", "read_label_file", "read_labels",
+           "read_table_rows", "read_weighted_labels"]
 
 # how errors spell the parameters; the command line passes its flags instead
 PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
@@ -97,17 +98,6 @@ def read_weighted_labels(truth: str, true_col: str, pred_col: str, weight_col: s
     return t, p, w
 
 
-def no_sep_for_parquet(sep: str | None, source, names: Mapping[str, str] | None = None):
-    """A separator says how to split text: given for Parquet it is an error, not ignored."""
-    if sep is not None:
-        spell = {**PARAMETERS, **(names or {})}
-        raise ValueError(f"{spell['sep']} applies to delimited text files; {source} is Parquet")
-
-
-def is_parquet(path: str) -> bool:
-    return str(path).lower().endswith((".parquet", ".pq"))
-
-
 def is_glob(path: str) -> bool:
     """True when ``path`` is a pattern: it holds a wildcard and names no existing file (a
     path that exists is always read as itself, ``run[1].csv`` included)."""
@@ -126,8 +116,8 @@ def expand_paths(path: str, name: str = "path") -> list[str]:
     if not path:
         raise ValueError(f"{name} is an empty path ('')")
     if os.path.isdir(path):
-        raise ValueError(f"{path} is a directory; use a glob such as {path}/*.parquet or "
-                         f"{path}/*.csv")
+        examples = " or ".join(f"{path}/*{kind.link_suffix}" for kind in FORMATS)
+        raise ValueError(f"{path} is a directory; use a glob such as {examples}")
     if os.path.exists(path):
         return [path]
     if not is_glob(path):
@@ -135,10 +125,7 @@ def expand_paths(path: str, name: str = "path") -> list[str]:
     files = sorted(f for f in glob.glob(path, recursive=True) if os.path.isfile(f))
     if not files:
         raise ValueError(f"{path}: no such file (no file matches the pattern)")
-    kinds = {is_parquet(f) for f in files}
-    if len(kinds) > 1:
-        raise ValueError(f"{path} matches both Parquet and text files; a glob must match "
-                         "files of one kind")
+    format_of_files(files, path)  # one format per source: each engine reads it as one
     return files
 
 
@@ -164,9 +151,10 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
     Missing labels are an error naming the line, or kept as "" with ``allow_blank``.
     """
     spell = {**PARAMETERS, **(names or {})}
-    if is_parquet(path):
-        raise ValueError(f"{path} is Parquet: label files hold one label per line of text; "
-                         f"read a Parquet table with {spell['true_col']} and "
+    kind = format_of(path)
+    if not kind.delimited:
+        raise ValueError(f"{path} is {kind.name}: label files hold one label per line of "
+                         f"text; read a {kind.name} table with {spell['true_col']} and "
                          f"{spell['pred_col']}")
     sep = resolve_sep(path, sep, spell["sep"])
     data = read_bytes(path)

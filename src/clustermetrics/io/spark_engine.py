@@ -18,7 +18,8 @@ from typing import Any
 from ..render.text import find_column
 from ..table import Contingency
 from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import PARAMETERS, expand_paths, is_parquet, no_sep_for_parquet
+from .files import PARAMETERS, expand_paths
+from .formats import PARQUET, format_of
 from .parquet import arrow_labels, label_types, weight_type
 from .weights import FETCH, WeightCells, weight_cells, weight_plan
 
@@ -78,9 +79,10 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     weight = None if weight_col is None else \
         (weight_col, {**PARAMETERS, **(names or {})}["weight_col"])
     # the files are checked before Spark starts: a bad file fails in a moment
-    parquet = is_parquet(files[0])
+    kind = format_of(files[0])
+    parquet = kind is PARQUET
     if parquet:
-        no_sep_for_parquet(sep, path, names)
+        kind.check_sep(sep, path, {**PARAMETERS, **(names or {})}["sep"])
         types = label_types(files, true_col, pred_col, str(path), names)
         if weight_col is not None:
             types[weight_col] = weight_type(files, weight_col, str(path), names)[0]

@@ -1,0 +1,240 @@
+"""Which engine counts a file's (true, predicted) pairs, and :func:`read_table`, the one
+entry point from a path to a :class:`~clustermetrics.Contingency`.
+
+The engines are the readers below: in memory (``files`` for text, ``parquet`` with
+pyarrow), DuckDB (``duckdb_engine``) and Spark (``spark_engine``); each reads every
+format of ``formats`` by the same rules, so the engine changes the cost, never the table.
+Errors name the parameters as ``names`` spells them (the command line passes its flags).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from ..table import Contingency
+from ..table.exact_sums import Subject
+from ..table.validation import as_label_array
+from .duckdb_engine import from_duckdb
+from .files import PARAMETERS, expand_paths, is_glob, read_labels, read_weighted_labels
+from .formats import PARQUET, format_of
+from .parquet import from_parquet
+from .spark_engine import from_spark_files
+from .weights import text_weights
+
+__all__ = ["AUTO_DUCKDB_BYTES", "ENGINES", "choose_engine", "read_table", "table_with_engine",
+           "weighted_table"]
+
+ENGINES = ("memory", "duckdb", "spark")
+AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
+# the parameters only this module's messages name, as the library spells them
+_PARAMETERS = {**PARAMETERS, "engine": "engine", "path": "path",
+               "two_files": "path and pred_path"}
+
+
+def _spelling(names: Mapping[str, str] | None) -> dict[str, str]:
+    return {**_PARAMETERS, **(names or {})}
+
+
+def _setting(spell: Mapping[str, str], parameter: str, value: str) -> str:
+    """A parameter set to a value as its caller writes it: ``--engine duckdb`` on the
+    command line, ``engine='duckdb'`` in Python."""
+    name = spell[parameter]
+    return f"{name} {value}" if name.startswith("-") else f"{name}={value!r}"
+
+
+def choose_engine(engine: str, path: Any, pred_path: Any = None, *,
+                  memory_limit: str | None = None,
+                  names: Mapping[str, str] | None = None) -> str:
+    """The engine that reads ``path``: the one asked for, or for ``auto`` the one that
+    fits. ``auto`` gives two label files to memory, and a table to DuckDB when it is
+    installed and the table is of a format read out of core (Parquet), a glob, or a file
+    over :data:`AUTO_DUCKDB_BYTES`; else memory, when the in-memory reader of its format
+    is installed. ``memory_limit`` is DuckDB's: with another engine it is an error."""
+    spell = _spelling(names)
+    chosen = _chosen(engine, path, pred_path, spell)
+    if memory_limit is not None and chosen != "duckdb":
+        duckdb = _setting(spell, "engine", "duckdb")
+        raise ValueError(f"{spell['memory_limit']} applies to {duckdb}, not {chosen}")
+    return chosen
+
+
+def _chosen(engine: str, path: Any, pred_path: Any, spell: Mapping[str, str]) -> str:
+    if engine != "auto":
+        if engine not in ENGINES:
+            raise ValueError(f"unknown {spell['engine']} {engine!r}; choose from auto, "
+                             f"{', '.join(ENGINES)}")
+        if engine != "memory" and pred_path is not None:
+            raise ValueError(f"{_setting(spell, 'engine', engine)} reads one table: give "
+                             f"{spell['path']} with {spell['true_col']} and {spell['pred_col']} "
+                             f"instead of {spell['two_files']}")
+        return engine
+    if pred_path is not None:
+        return "memory"
+    path = os.fspath(path)
+    kind = format_of(path)
+    big = os.path.isfile(path) and os.path.getsize(path) > AUTO_DUCKDB_BYTES
+    if not (kind.out_of_core or is_glob(path) or big):
+        return "memory"
+    if _installed("duckdb"):
+        return "duckdb"
+    # the in-memory readers read every format as DuckDB does, given what they import
+    if kind.in_memory is None or _installed(kind.in_memory[0]):
+        return "memory"
+    module, extra = kind.in_memory
+    raise ValueError(f"reading {path} needs DuckDB or {module}: pip install "
+                     f"'clustermetrics[duckdb]' (or 'clustermetrics[{extra}]')")
+
+
+def _installed(module: str) -> bool:
+    if module in sys.modules:  # None there: its import is blocked
+        return sys.modules[module] is not None
+    return importlib.util.find_spec(module) is not None
+
+
+def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
+                      true_col: str | None = None, pred_col: str | None = None,
+                      weight_col: str | None = None, sep: str | None = None,
+                      header: bool = False, drop_null: bool = False,
+                      memory_limit: str | None = None, spark: Any = None,
+                      progress: bool = False, stats: dict | None = None,
+                      names: Mapping[str, str] | None = None) -> Contingency:
+    """The table of the labels in the file(s), counted by ``engine`` (one of
+    :data:`ENGINES`); the parameters are :func:`read_table`'s, ``names`` how messages
+    spell them."""
+    spell = _spelling(names)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown {spell['engine']} {engine!r}; choose from "
+                         f"{', '.join(ENGINES)}")
+    if engine != "memory" and not (true_col and pred_col):
+        raise ValueError(f"{_setting(spell, 'engine', engine)} needs {spell['true_col']} and "
+                         f"{spell['pred_col']}")
+    if weight_col is not None and (pred_path is not None or not (true_col and pred_col)):
+        raise ValueError(f"{spell['weight_col']} reads a column of the table: give one file "
+                         f"with {spell['true_col']} and {spell['pred_col']}")
+    if engine == "duckdb":
+        return from_duckdb(path, true_col, pred_col, sep=sep, memory_limit=memory_limit,
+                           drop_null=drop_null, stats=stats, progress=progress, names=spell,
+                           weight_col=weight_col)
+    if engine == "spark":
+        return from_spark_files(path, true_col, pred_col, sep=sep, drop_null=drop_null,
+                                stats=stats, spark=spark, names=spell, weight_col=weight_col)
+    return _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header,
+                      drop_null, stats, spell)
+
+
+def _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header, drop_null,
+               stats, spell) -> Contingency:
+    if pred_path is None:
+        kind = format_of(expand_paths(path, spell["path"])[0])
+        if kind is PARQUET:
+            kind.check_sep(sep, path, spell["sep"])
+            return from_parquet(path, true_col, pred_col, drop_null=drop_null, stats=stats,
+                                names=spell, weight_col=weight_col)
+    if weight_col is not None:
+        t, p, w = read_weighted_labels(path, true_col, pred_col, weight_col, sep=sep,
+                                       drop_null=drop_null, stats=stats, names=spell)
+        return weighted_table(t, p, w, str(path), weight_col, spell["weight_col"])
+    t, p = read_labels(path, pred_path, true_col=true_col, pred_col=pred_col, sep=sep,
+                       header=header, drop_null=drop_null, stats=stats, names=spell)
+    return Contingency.from_labels(t, p)
+
+
+def weighted_table(t: Any, p: Any, w: Any, name: str, col: str, option: str) -> Contingency:
+    """The table of labels read in memory with their weight column's text cells, by the
+    rules every engine applies (:mod:`clustermetrics.io.weights`)."""
+    return Contingency.from_weighted_labels(as_label_array(t, "labels_true"),
+                                            as_label_array(p, "labels_pred"),
+                                            text_weights(w, name, col, option),
+                                            Subject.column(name, col, option))
+
+
+def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = None, *,
+               true_col: str | None = None, pred_col: str | None = None,
+               weight_col: str | None = None, engine: str = "auto", sep: str | None = None,
+               header: bool = False, drop_null: bool = False,
+               memory_limit: str | None = None, spark: Any = None, progress: bool = False,
+               stats: dict | None = None) -> Contingency:
+    """The contingency table of the labels in a file: two columns of a table, or two files
+    of one label per line.
+
+    Every engine reads a file by the same rules (the user guide's "How files are read"),
+    so the engine changes the cost, never the table. Files ending in ``.parquet`` or
+    ``.pq`` are Parquet; every other file is delimited text (decompressed first when its
+    name ends in ``.gz``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A table with a header row, read with ``true_col`` and ``pred_col``: a file, or a
+        glob (``parts/*.parquet``) whose parts combine by column name (a path that exists
+        is read as itself, even ``run[1].csv``). With ``pred_path``: a text file of true
+        labels, one per line.
+    pred_path : str or path-like, optional
+        A text file of predicted labels, one per line, for the items of ``path``.
+    true_col, pred_col : str, optional
+        The columns of true and predicted labels of the table ``path`` (both, or neither
+        with ``pred_path``).
+    weight_col : str, optional
+        A column of row weights: each cell weighs the exact sum of its rows' weights
+        (integer sums are counts; others make a table of real masses).
+    engine : {'auto', 'memory', 'duckdb', 'spark'}, default='auto'
+        Who counts the pairs: ``memory`` (in this process), ``duckdb`` (out of core,
+        extra ``duckdb``), ``spark`` (local Spark, extra ``spark``). ``auto`` chooses
+        DuckDB, when installed, for Parquet, globs and text over 256 MB, else memory.
+    sep : str, optional
+        Field separator of delimited text: one character, ``\\t`` or ``tab`` for a tab
+        (default: a tab for ``.tsv``/``.tab`` files, else a comma). An error for Parquet.
+    header : bool, default=False
+        The label files of the two-file form start with a header line.
+    drop_null : bool, default=False
+        Skip rows with a missing label (NULL, NaN, an empty or blank text field) instead
+        of raising; ``stats`` says how many.
+    memory_limit : str, optional
+        DuckDB's memory limit, such as ``"4GB"`` (``engine="duckdb"`` only).
+    spark : pyspark.sql.SparkSession, optional
+        The session of ``engine="spark"`` (default: the active one, else a local one).
+    progress : bool, default=False
+        Show DuckDB's progress bar on stderr while it scans.
+    stats : dict, optional
+        Filled with ``rows`` (rows read) and ``skipped`` (rows dropped by ``drop_null``).
+
+    Returns
+    -------
+    Contingency
+        The table of true classes (rows) by predicted clusters (columns).
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: an unknown ``engine``, a missing file or column, a file that
+        breaks the reading rules (naming the line), a missing label without
+        ``drop_null``, an option that does not apply (``sep`` with Parquet,
+        ``memory_limit`` with another engine than DuckDB).
+    ImportError
+        When the engine (or pyarrow, for Parquet) is not installed, naming the extra.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import clustermetrics as cm
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "runs.csv"
+    >>> _ = path.write_text("species,kmeans\\ncat,0\\ncat,0\\ndog,1\\ndog,0\\n")
+    >>> table = cm.read_table(path, true_col="species", pred_col="kmeans")
+    >>> table.to_dense().tolist()
+    [[2, 0], [1, 1]]
+    >>> cm.adjusted_rand_score(table)
+    0.0
+    """
+    chosen = choose_engine(engine, path, pred_path, memory_limit=memory_limit)
+    if header and pred_path is None:
+        raise ValueError("header applies to the two-file form (path and pred_path); a "
+                         "table read with true_col and pred_col always starts with its "
+                         "header line")
+    return table_with_engine(chosen, path, pred_path, true_col=true_col, pred_col=pred_col,
+                             weight_col=weight_col, sep=sep, header=header,
+                             drop_null=drop_null, memory_limit=memory_limit, spark=spark,
+                             progress=progress, stats=stats)
