@@ -1,0 +1,282 @@
+"""read_table: one file, one table, whatever its format and whatever engine counts it.
+
+Hypothesis draws labels (text with separators, quotes, line breaks and non-ASCII letters,
+integers, missing labels) and writes them as CSV, TSV, gzip CSV, Parquet and globs of
+parts; every engine must give the table of the labels written, or, with a missing label
+and no ``drop_null``, an error naming the column. The format registry is checked against
+the names it declares, and every bad argument is a ValueError naming it.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+import sys
+import tempfile
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import clustermetrics as cm
+from clustermetrics import Contingency
+from clustermetrics.cli.engines import table_from_files
+from clustermetrics.io import engines
+from clustermetrics.io.formats import DELIMITED, FORMATS, PARQUET, format_of
+
+ENGINES = ("memory", "duckdb", "spark")
+LAYOUTS = ("csv", "tsv", "csv.gz", "parquet", "csv parts", "parquet parts")
+WHITESPACE = " \t\n\r\x0b\x0c"
+
+
+@pytest.fixture(scope="module")
+def spark(spark_session):
+    spark_session.conf.set("spark.sql.shuffle.partitions", "1")
+    return spark_session
+
+
+# labels as a delimited file holds them: any text but NUL and a lone carriage return
+# (line ends are LF here; the rules for CR are test_file_spec's); None is a missing label
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"),
+               max_size=6)
+LABELS = st.one_of(st.lists(st.one_of(TEXT, st.none()), min_size=1, max_size=30),
+                   st.lists(st.one_of(st.integers(-2**63, 2**63 - 1), st.none()),
+                            min_size=1, max_size=30))
+
+
+def _text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _write_text(path: str, columns: dict[str, list], sep: str, gz: bool = False) -> None:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=sep, lineterminator="\n")
+    writer.writerow(list(columns))
+    writer.writerows(zip(*([_text(v) for v in c] for c in columns.values()), strict=True))
+    with (gzip.open(path, "wb") if gz else open(path, "wb")) as fh:
+        fh.write(out.getvalue().encode())
+
+
+def _arrow_type(values: list) -> pa.DataType:
+    """One type per column, in every part: text, else integers, else only missing."""
+    if any(isinstance(v, str) for v in values):
+        return pa.string()
+    return pa.int64() if any(isinstance(v, int) for v in values) else pa.null()
+
+
+def write(folder: str, layout: str, t: list, p: list) -> str:
+    """The labels in ``layout``; the path (a glob for parts) read_table is given."""
+    if layout in ("csv", "tsv", "csv.gz"):
+        path = os.path.join(folder, f"labels.{layout}")
+        _write_text(path, {"t": t, "p": p}, "\t" if layout == "tsv" else ",",
+                    gz=layout == "csv.gz")
+        return path
+    types = {"t": _arrow_type(t), "p": _arrow_type(p)}
+    if layout == "parquet":
+        path = os.path.join(folder, "labels.parquet")
+        pq.write_table(pa.table({c: pa.array(v, types[c]) for c, v in (("t", t), ("p", p))}),
+                       path)
+        return path
+    # two parts with their columns in either order, combined by name
+    suffix = "csv" if layout == "csv parts" else "parquet"
+    cut = (len(t) + 1) // 2
+    for i, part in enumerate(((("t", t[:cut]), ("p", p[:cut])),
+                              (("p", p[cut:]), ("t", t[cut:])))):
+        if not part[0][1]:
+            continue
+        path = os.path.join(folder, f"part-{i}.{suffix}")
+        if suffix == "csv":
+            _write_text(path, dict(part), ",")
+        else:
+            pq.write_table(pa.table({c: pa.array(v, types[c]) for c, v in part}), path)
+    return os.path.join(folder, f"part-*.{suffix}")
+
+
+def expected(t: list, p: list, layout: str, drop_null: bool):
+    """("table", the table of the labels written) or ("error", what the message says)."""
+    text = "parquet" not in layout
+
+    def missing(value) -> bool:
+        return value is None or (text and not _text(value).strip(WHITESPACE))
+
+    def label(value):
+        return _text(value) if text else value
+
+    kept = [(label(a), label(b)) for a, b in zip(t, p, strict=True)
+            if not (missing(a) or missing(b))]
+    if len(kept) < len(t) and not drop_null:
+        return "error", "drop_null"  # the message names the option that skips them
+    if not kept:
+        return "error", "every row"
+    return "table", Contingency.from_labels([a for a, _ in kept], [b for _, b in kept])
+
+
+def outcome(path: str, engine: str, drop_null: bool, spark) -> tuple:
+    try:
+        return "table", cm.read_table(path, true_col="t", pred_col="p", engine=engine,
+                                      drop_null=drop_null, spark=spark)
+    except ValueError as exc:
+        return "error", str(exc)
+
+
+@pytest.mark.slow  # ~13 s: 25 files, each read by the three engines
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.data_too_large])
+@given(t=LABELS, p=LABELS, layout=st.sampled_from(LAYOUTS), drop_null=st.booleans())
+def test_every_engine_reads_every_format_to_the_labels_written(spark, t, p, layout,
+                                                                drop_null):
+    n = min(len(t), len(p))
+    t, p = t[:n], p[:n]
+    want = expected(t, p, layout, drop_null)
+    with tempfile.TemporaryDirectory() as folder:
+        path = write(folder, layout, t, p)
+        got = {engine: outcome(path, engine, drop_null, spark) for engine in ENGINES}
+        got["auto"] = outcome(path, "auto", drop_null, None)
+    for engine, (what, value) in got.items():
+        assert what == want[0], (engine, layout, value)
+        if what == "table":
+            assert value == want[1], (engine, layout)
+        else:
+            assert want[1] in value, (engine, layout, value)
+
+
+def test_read_table_reads_as_the_command_line_reads(tmp_path):
+    # the CLI's bridge and read_table are one reading: the same table, the same stats
+    path = tmp_path / "d.csv"
+    path.write_text("t,p,w\na,x,1\na,y,2\n,y,1\nb,y,3\n")
+    for engine in ENGINES:
+        stats: dict = {}
+        table = cm.read_table(path, true_col="t", pred_col="p", weight_col="w",
+                              engine=engine, drop_null=True, stats=stats)
+        assert table == table_from_files(engine, str(path), None, true_col="t",
+                                         pred_col="p", weight_col="w", drop_null=True)
+        assert stats == {"rows": 4, "skipped": 1}
+        assert table.to_dense().tolist() == [[1, 2], [0, 3]]
+
+
+def test_two_label_files(tmp_path):
+    (tmp_path / "t.txt").write_text("y\na\na\nb\n")
+    (tmp_path / "p.txt").write_text("y\n1\n2\n2\n")
+    table = cm.read_table(tmp_path / "t.txt", tmp_path / "p.txt", header=True)
+    assert table == Contingency.from_labels(["a", "a", "b"], ["1", "2", "2"])
+
+
+def test_read_table_is_exported_and_lazy():
+    assert cm.read_table is engines.read_table
+    from clustermetrics import io as sources
+
+    assert sources.read_table is engines.read_table
+    assert "read_table" in cm.__all__ and "read_table" in sources.__all__
+
+
+# ------------------------------------------------------------------ the format registry
+@pytest.mark.parametrize("name, kind", [
+    ("a.parquet", PARQUET), ("A.PQ", PARQUET), ("dir/*.parquet", PARQUET),
+    ("a.csv", DELIMITED), ("a.tsv", DELIMITED), ("a.csv.gz", DELIMITED),
+    ("a.parquet.gz", DELIMITED), ("labels", DELIMITED), ("a.txt", DELIMITED),
+])
+def test_format_of_a_name(name, kind):
+    assert format_of(name) is kind
+
+
+@pytest.mark.parametrize("name, sep, compressed, link", [
+    ("a.csv", ",", False, ".csv"), ("a.TSV", "\t", False, ".csv"),
+    ("a.tab.gz", "\t", True, ".csv.gz"), ("a.txt", ",", False, ".csv"),
+    ("a.GZ", ",", True, ".csv.gz"),
+])
+def test_the_text_dialect_of_a_name(name, sep, compressed, link):
+    assert DELIMITED.separator(name) == sep
+    assert DELIMITED.compressed(name) is compressed
+    assert DELIMITED.link_name(name) == link
+
+
+def test_every_format_is_recognised_by_its_suffixes():
+    # a catch-all format comes last, or it would hide the formats after it
+    assert [f.catch_all for f in FORMATS] == sorted(f.catch_all for f in FORMATS)
+    for kind in FORMATS:
+        for suffix in kind.suffixes:
+            assert format_of(f"x{suffix}") is kind
+            assert format_of(f"x{suffix.upper()}") is kind
+        assert kind.delimited == bool(kind.default_sep)
+
+
+def test_a_glob_of_two_formats_is_refused(tmp_path):
+    (tmp_path / "a.csv").write_text("t,p\n1,2\n")
+    pq.write_table(pa.table({"t": [1], "p": [2]}), tmp_path / "b.parquet")
+    with pytest.raises(ValueError, match="matches both Parquet and text files"):
+        cm.read_table(tmp_path / "[ab].*", true_col="t", pred_col="p", engine="memory")
+
+
+# ------------------------------------------------------------------------ bad arguments
+@pytest.fixture
+def table_file(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("t,p\na,x\nb,y\n")
+    pq.write_table(pa.table({"t": ["a", "b"], "p": ["x", "y"]}), tmp_path / "d.parquet")
+    return path
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"engine": "gpu"}, "unknown engine 'gpu'; choose from auto, memory, duckdb, spark"),
+    ({"engine": 1}, "unknown engine 1"),
+    ({"pred_col": "q"}, "has no column 'q' (pred_col); columns are: 't', 'p'"),
+    ({"weight_col": "w"}, "has no column 'w' (weight_col)"),
+    ({"memory_limit": "1GB", "engine": "memory"},
+     "memory_limit applies to engine='duckdb', not memory"),
+    ({"memory_limit": "1GB", "engine": "auto"},  # a small text file: memory
+     "memory_limit applies to engine='duckdb', not memory"),
+    ({"header": True}, "header applies to the two-file form"),
+    ({"sep": ";;"}, "sep must be one ASCII character"),
+])
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_bad_arguments_are_value_errors_naming_them(table_file, kwargs, message, engine):
+    call = {"true_col": "t", "pred_col": "p", "engine": engine, **kwargs}
+    with pytest.raises(ValueError) as err:
+        cm.read_table(table_file, **call)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb", "auto"])
+def test_a_separator_for_parquet_is_refused_by_every_engine(table_file, engine):
+    with pytest.raises(ValueError, match="sep applies to delimited text files; .* is Parquet"):
+        cm.read_table(table_file.with_suffix(".parquet"), true_col="t", pred_col="p",
+                      sep=";", engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_engines_reading_one_table_refuse_two_files(table_file, engine):
+    with pytest.raises(ValueError, match=f"engine='{engine}' reads one table: give path "
+                                         "with true_col and pred_col instead of path and "
+                                         "pred_path"):
+        cm.read_table(table_file, table_file, engine=engine)
+    with pytest.raises(ValueError, match=f"engine='{engine}' needs true_col and pred_col"):
+        cm.read_table(table_file, engine=engine)
+
+
+def test_missing_columns_and_files(table_file):
+    with pytest.raises(ValueError, match="a single file needs true_col and pred_col"):
+        cm.read_table(table_file)
+    with pytest.raises(ValueError, match="no such file"):
+        cm.read_table(table_file.parent / "none.csv", true_col="t", pred_col="p")
+    with pytest.raises(ValueError, match="weight_col reads a column of the table"):
+        cm.read_table(table_file, table_file, weight_col="w")
+    with pytest.raises(ValueError, match="is Parquet: label files hold one label per line"):
+        cm.read_table(table_file.with_suffix(".parquet"), table_file)
+
+
+def test_auto_without_the_extras(monkeypatch, table_file):
+    parquet = table_file.with_suffix(".parquet")
+    assert engines.choose_engine("auto", parquet) == "duckdb"
+    monkeypatch.setitem(sys.modules, "duckdb", None)
+    assert engines.choose_engine("auto", parquet) == "memory"
+    assert cm.read_table(parquet, true_col="t", pred_col="p") == \
+        cm.read_table(table_file, true_col="t", pred_col="p")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ValueError, match=r"needs DuckDB or pyarrow: .*clustermetrics\[parquet\]"):
+        cm.read_table(parquet, true_col="t", pred_col="p")
+    # text needs no extra in memory
+    assert engines.choose_engine("auto", table_file) == "memory"
