@@ -178,7 +178,9 @@ def deprecated_names() -> str:
     return (f"{len(rows) - 2} names, removed in {ALIASES_REMOVED_IN}; until then each "
             "warns (`FutureWarning`) and calls its replacement.\n\n" + "\n".join(rows)
             + "\n\n`compare_clusterings` is now `paired_comparison` (the paired test; "
-            "`clustermetrics compare` compares algorithms), and `paired_comparison`'s "
+            "`clustermetrics compare` compares algorithms), `datasets.read_table` is now "
+            "`datasets.read_dataset` (`read_table` reads a contingency table from a file of "
+            "labels), and `paired_comparison`'s "
             "`n_boot` and `seed` (of its bootstrap test before 0.2) are accepted and "
             f"ignored; each with a `FutureWarning`, until {ALIASES_REMOVED_IN}.")
 

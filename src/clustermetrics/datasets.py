@@ -4,8 +4,9 @@
   in (E, L_z, L_perp) — the kind of data of Li & Klette's Section 5 (the ``halo`` extra);
 - :func:`overlapping_clusters`: a fast stand-in with the same difficulty (many heavily
   overlapping, non-spherical clusters of unequal spread);
-- :func:`load_dataset` by name (also scikit-learn's toy sets) and :func:`read_table` for a
-  CSV or Parquet file of features plus a label column.
+- :func:`load_dataset` by name (also scikit-learn's toy sets) and :func:`read_dataset` for
+  a CSV or Parquet file of features plus a label column (``read_table`` before 0.2: a
+  deprecated alias until 0.3; :func:`clustermetrics.read_table` reads a contingency table).
 
 This module is not imported by ``import clustermetrics``; it needs only numpy until a
 function needs more.
@@ -23,10 +24,12 @@ from .experiments.datasets import (
     Dataset,
     load_dataset,
     overlapping_clusters,
+    read_dataset,
     read_table,
     stellar_halo,
 )
 from .experiments.halo import cache_dir
 
-__all__ = ["stellar_halo", "overlapping_clusters", "load_dataset", "read_table", "Dataset",
+__all__ = ["stellar_halo", "overlapping_clusters", "load_dataset", "read_dataset", "read_table",
+           "Dataset",
            "DATASETS", "cache_dir"]

@@ -21,7 +21,7 @@ from clustermetrics.cli.demo import timing_ns as _timing_ns
 from clustermetrics.experiments import plots
 from clustermetrics.experiments.chance import SETUPS, chance_study
 from clustermetrics.experiments.compare import compare, table_metrics
-from clustermetrics.experiments.datasets import load_dataset, read_table
+from clustermetrics.experiments.datasets import load_dataset, read_dataset
 from clustermetrics.experiments.recovery_study import recovery_study
 from clustermetrics.experiments.timing import bruteforce_timing, scaling_timing
 
@@ -207,7 +207,7 @@ def _expected_runs(row, files):
     seed = int(row.get("--seed", 0))
     if "--data" in row:
         features = row["--features"].split(",") if "--features" in row else None
-        datasets = [read_table(files["POINTS"], "species", feature_cols=features,
+        datasets = [read_dataset(files["POINTS"], "species", feature_cols=features,
                                sep=row.get("--sep"))]
     else:
         datasets = [load_dataset(n, n_clusters=int(row.get("--n-clusters", 5)),

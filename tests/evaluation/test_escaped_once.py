@@ -162,14 +162,14 @@ def test_compare_page_shows_the_label_column_once(tmp_path_factory, label):
     import csv
 
     from clustermetrics.experiments.compare import RECOVERY_KEYS, Run
-    from clustermetrics.experiments.datasets import read_table
+    from clustermetrics.experiments.datasets import read_dataset
     from clustermetrics.experiments.pages import compare_sections
 
     path = tmp_path_factory.mktemp("data") / "d.csv"
     with path.open("w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows([["x", "z", label],
                                   *([i, i % 3, "ab"[i % 2]] for i in range(8))])
-    data = read_table(path, label)
+    data = read_dataset(path, label)
     table = cm.Contingency.from_labels(data.y, data.y)
     scores = dict(cm.evaluate(table, metrics=["ari", *RECOVERY_KEYS.values()]))
     run = Run(data.name, "kmeans", 0, 2, 0.0, scores,

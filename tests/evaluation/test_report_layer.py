@@ -473,7 +473,7 @@ def test_html_data_section_names_the_file_once(tmp_path):
 
     from clustermetrics.experiments import plots
     from clustermetrics.experiments.compare import compare
-    from clustermetrics.experiments.datasets import read_table
+    from clustermetrics.experiments.datasets import read_dataset
     from clustermetrics.experiments.html import write_report
     from clustermetrics.experiments.pages import compare_sections
 
@@ -485,7 +485,7 @@ def test_html_data_section_names_the_file_once(tmp_path):
     real, plots._png = plots._png, lambda fig: b"\x89PNG stub"  # the page, not the plots
     try:
         for spelled in ("pts.csv", str(path)):
-            data = read_table(spelled, "lab")
+            data = read_dataset(spelled, "lab")
             with threadpool_limits(1):
                 runs = compare([data], ["kmeans"], metrics=["ari"])
             page = write_report(tmp_path / "r", "t", compare_sections(runs, {data.name: data}))

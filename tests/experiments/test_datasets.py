@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 
+from clustermetrics import datasets
 from clustermetrics.experiments.datasets import (
     DATASETS,
     load_dataset,
     overlapping_clusters,
-    read_table,
+    read_dataset,
 )
 
 
@@ -98,16 +99,16 @@ def test_unknown_dataset():
 def test_read_csv_features_and_labels(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,b,label,c\n1,2,x,3\n4,5.5,y,-6e1\n")
-    d = read_table(f, "label")
+    d = read_dataset(f, "label")
     assert d.X.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.5, -60.0]]
     assert d.y.tolist() == ["x", "y"]
-    assert read_table(f, "label", feature_cols=["c"]).X.tolist() == [[3.0], [-60.0]]
+    assert read_dataset(f, "label", feature_cols=["c"]).X.tolist() == [[3.0], [-60.0]]
 
 
 def test_read_tsv(tmp_path):
     f = tmp_path / "d.tsv"
     f.write_text("a\tlabel\n1\tx\n2\ty\n")
-    assert read_table(f, "label").X.ravel().tolist() == [1.0, 2.0]
+    assert read_dataset(f, "label").X.ravel().tolist() == [1.0, 2.0]
 
 
 def test_read_parquet_keeps_label_types(tmp_path):
@@ -116,7 +117,7 @@ def test_read_parquet_keeps_label_types(tmp_path):
 
     f = tmp_path / "d.parquet"
     pq.write_table(pa.table({"f1": [0.5, 1.5, 2.5], "f2": [1, 2, 3], "y": [7, 8, 7]}), f)
-    d = read_table(f, "y")
+    d = read_dataset(f, "y")
     assert d.X.tolist() == [[0.5, 1.0], [1.5, 2.0], [2.5, 3.0]]
     assert d.y.tolist() == [7, 8, 7]
 
@@ -125,14 +126,14 @@ def test_missing_label_column_lists_columns(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,b,species\n1,2,x\n")
     with pytest.raises(ValueError, match=r"no column 'label'.*columns are: 'a', 'b', 'species'"):
-        read_table(f, "label")
+        read_dataset(f, "label")
 
 
 def test_non_numeric_feature_is_named(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,name,y\n1,bob,x\n2,eve,y\n")
     with pytest.raises(ValueError, match=r"feature column 'name' is not numeric.*'bob'"):
-        read_table(f, "y")
+        read_dataset(f, "y")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -144,13 +145,22 @@ def test_bad_files(tmp_path, text, message):
     f = tmp_path / "d.csv"
     f.write_text(text)
     with pytest.raises(ValueError, match=message):
-        read_table(f, "y")
+        read_dataset(f, "y")
 
 
 def test_missing_file_and_missing_feature_column(tmp_path):
     with pytest.raises(ValueError, match="no such file"):
-        read_table(tmp_path / "nope.csv", "y")
+        read_dataset(tmp_path / "nope.csv", "y")
     f = tmp_path / "d.csv"
     f.write_text("a,y\n1,x\n")
     with pytest.raises(ValueError, match=r"no column 'b' \(feature_cols\)"):
-        read_table(f, "y", feature_cols=["b"])
+        read_dataset(f, "y", feature_cols=["b"])
+
+
+def test_read_table_of_datasets_is_read_dataset_under_its_old_name(tmp_path):
+    f = tmp_path / "d.csv"
+    f.write_text("a,label\n1,x\n2,y\n")
+    with pytest.warns(FutureWarning, match="read_table.*read_dataset"):
+        old = datasets.read_table(f, "label")
+    new = read_dataset(f, "label")
+    assert old.X.tolist() == new.X.tolist() and old.y.tolist() == new.y.tolist()

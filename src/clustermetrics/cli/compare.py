@@ -10,7 +10,7 @@ import numpy as np
 from ..evaluation.evaluate import check_intervals
 from ..experiments.algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED
 from ..experiments.compare import Comparison, compare, mark_near_best
-from ..experiments.datasets import DATASETS, load_dataset, read_table
+from ..experiments.datasets import DATASETS, load_dataset, read_dataset
 from ..experiments.pages import compare_sections
 from ..inference.noise import NOISE_MODES
 from .commands import SUMMARIES
@@ -165,7 +165,7 @@ def _check_compare_options(args: argparse.Namespace, names: list[str],
 def _load_datasets(args: argparse.Namespace, names: list[str]) -> list:
     if args.data is not None:
         features = comma_list(args.features, "--features") if args.features else None
-        found = [read_table(args.data, args.label_col, feature_cols=features, sep=args.sep,
+        found = [read_dataset(args.data, args.label_col, feature_cols=features, sep=args.sep,
                             names={"sep": "--sep", "label_col": "--label-col",
                                    "feature_cols": "--features"})]
     else:

@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from ..experiments.datasets import read_table
+from ..experiments.datasets import read_dataset
 from ..experiments.hierarchy_study import LINKAGE_METHODS, curve_sections, linkage_tree, score_curve
 from ..hierarchy.cuts import updatable_metrics
 from ..io.files import read_label_file
@@ -74,7 +74,7 @@ def _hierarchy(args: argparse.Namespace) -> str:
         if not args.true_col:
             raise CliError("DATA needs --true-col (the ground-truth column)")
         features = comma_list(args.features, "--features") if args.features else None
-        dataset = read_table(args.data, args.true_col, feature_cols=features, sep=args.sep,
+        dataset = read_dataset(args.data, args.true_col, feature_cols=features, sep=args.sep,
                              names={"sep": "--sep", "label_col": "--true-col",
                                     "feature_cols": "--features"})
         method = args.method or "ward"

@@ -6,7 +6,7 @@ satellite galaxies disrupted in the Milky Way, in energy / angular-momentum spac
 **stand-in** for it that does not model galaxies; it reproduces what makes that data hard
 to cluster (their Figures 3-4): many clusters, heavily overlapping, non-spherical, of
 unequal spread. :func:`load_dataset` gives both and scikit-learn's toy sets by name;
-:func:`read_table` reads a user's CSV or Parquet file of features plus a label column.
+:func:`read_dataset` reads a user's CSV or Parquet file of features plus a label column.
 
 Only numpy is needed at import; galpy, scikit-learn, pandas, pyarrow or duckdb are
 imported when a function needs them.
@@ -25,10 +25,11 @@ import numpy as np
 from ..io.files import read_table_rows
 from ..io.formats import PARQUET, format_of
 from ..render.text import find_column, named_twice, one_role
+from ..scores.spec import deprecated_alias
 from .halo import stellar_halo
 
-__all__ = ["Dataset", "overlapping_clusters", "stellar_halo", "load_dataset", "read_table",
-           "DATASETS", "SIMULATED"]
+__all__ = ["Dataset", "overlapping_clusters", "stellar_halo", "load_dataset", "read_dataset",
+           "read_table", "DATASETS", "SIMULATED"]
 
 DATASETS = ("overlapping", "halo", "iris", "wine", "digits", "blobs")
 #: The simulated datasets, whose first n clusters are the data of n clusters.
@@ -166,9 +167,9 @@ def _sklearn_datasets():
 
 
 # --------------------------------------------------------------------- user files
-def read_table(path: str | os.PathLike, label_col: str, *,
-               feature_cols: Sequence[str] | None = None, sep: str | None = None,
-               names: Mapping[str, str] | None = None) -> Dataset:
+def read_dataset(path: str | os.PathLike, label_col: str, *,
+                 feature_cols: Sequence[str] | None = None, sep: str | None = None,
+                 names: Mapping[str, str] | None = None) -> Dataset:
     """Features and true labels from a CSV/TSV or Parquet file.
 
     ``label_col`` holds the ground truth (read as text from CSV, as stored from Parquet);
@@ -184,7 +185,7 @@ def read_table(path: str | os.PathLike, label_col: str, *,
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "d.csv"
     >>> _ = f.write_text("x,y,species\\n1,2,a\\n3,4.5,b\\n")
-    >>> d = read_table(f, "species")
+    >>> d = read_dataset(f, "species")
     >>> d.X.tolist(), d.y.tolist()
     ([[1.0, 2.0], [3.0, 4.5]], ['a', 'b'])
     """
@@ -276,3 +277,8 @@ def _positive_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
+
+
+# its name before 0.2, when clustermetrics.read_table (a contingency table from a file of
+# labels) did not exist
+read_table = deprecated_alias("read_table", read_dataset)
