@@ -234,3 +234,23 @@ def test_every_page_has_one_title_once_generated():
         assert "--8<--" not in text, page
         assert len(_h1s(text)) == 1, (page, _h1s(text))
     assert len(_h1s((ROOT / "benchmarks" / "README.md").read_text())) == 1
+
+
+# ------------------------------------------------------------------ the default interval
+def _methods_called_default(text: str) -> list[str]:
+    """Interval methods a text calls the default, or says `ci=` gives."""
+    found = re.findall(r'"(\w+)"`?\s*\((?:the )?default', text)
+    found += re.findall(r'default[^.;\n]{0,12}?"(\w+)"', text)
+    found += re.findall(r"`ci=` (?:adds|gives) (\w+) intervals", text)
+    return [m for m in found if m in METHODS]
+
+
+def test_pages_and_the_tour_name_the_default_interval_method_the_code_uses():
+    """`ci=` gives "normal" intervals unless told (the tour said percentile)."""
+    from clustermetrics.inference.bootstrap import DEFAULT_METHOD
+
+    for path, text in _texts():
+        assert set(_methods_called_default(text)) <= {DEFAULT_METHOD}, path
+    tour = dict(_texts())[ROOT / "examples" / "tour.ipynb"]
+    assert _methods_called_default(tour) == [DEFAULT_METHOD]
+    assert _methods_called_default("`ci=` adds percentile intervals") == ["percentile"]
