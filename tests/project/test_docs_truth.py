@@ -83,9 +83,12 @@ def test_pages_that_list_algorithms_datasets_and_commands_generate_them():
 
 
 def test_no_page_or_help_counts_what_a_registry_holds():
-    """"8 algorithms" goes stale when the ninth is registered: say "every algorithm"."""
-    count = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-                       r" (?:clustering )?(?:algorithms|commands|datasets)\b")
+    """"8 algorithms" goes stale when the ninth is registered: say "every algorithm".
+    ("Two commands" are the quick start's make demo and make test, which test_readme.py
+    pins.)"""
+    count = re.compile(r"\b(?!two commands)(?:\d+|two|three|four|five|six|seven|eight|nine"
+                       r"|ten|eleven|twelve) (?:clustering )?(?:algorithms|commands|datasets)\b",
+                       re.I)
     for path in PAGES:
         assert count.findall(path.read_text()) == [], path
     for command, text in _help_texts():
