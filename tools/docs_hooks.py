@@ -4,6 +4,7 @@
   (``clustermetrics.METRICS``), each score's docstring and the peer tables of
   ``docs/peers.md``.
 * ``architecture.md``: the layers, read from the import graph (``tools/layers.py``).
+* the lists the code accepts (algorithms, datasets, commands) wherever a page names them.
 * ``gallery/*.png``: the HTML reports' figures, drawn by ``clustermetrics.experiments.plots``
   on small data.
 """
@@ -65,9 +66,33 @@ def _peers() -> dict[str, list[str]]:
         if len(cells) < 2 or set(cells[0]) <= set("-: ") or cells[1] == "clustermetrics":
             continue
         note = f" ({cells[2]})" if len(cells) > 2 and cells[2] else ""
-        for name in re.findall(r"`([A-Za-z0-9_]+)`", cells[1]):
-            found.setdefault(name, []).append(f"{library}: {cells[0]}{note}")
+        for name, peer in _pairs(cells[0], cells[1]):
+            found.setdefault(name, []).append(f"{library}: {peer}{note}")
     return found
+
+
+def _pairs(peer: str, ours: str) -> list[tuple[str, str]]:
+    """(our name, its peer) of one row of docs/peers.md. A row may map several peer
+    scores to several of ours, in the same order and separated alike ("RaS `rand_score` /
+    ARS `adjusted_rand_score`" to "`ri` / `ari`"): each name gets only its own peer (the
+    Rand index is not the adjusted one). One peer function (its options picking the
+    variant) computes each of ours; an alias of ours, "(= `pair_f1`)", shares its name's
+    peer. A row whose lists do not line up fails the build."""
+    name = r"`([A-Za-z0-9_]+)`"
+    names = re.findall(name, ours)
+    keys = re.findall(name, re.sub(r"\(=[^)]*\)", "", ours))
+    if len(keys) <= 1 or len(re.findall(r"`[^`]+`", peer)) <= 1:
+        return [(n, peer) for n in names]
+    for sep in (" / ", ", "):
+        ours_parts, peer_parts = ours.split(sep), peer.split(sep)
+        if len(ours_parts) == len(keys) == len(peer_parts):
+            # "PairCounting `randIndex`, `adjustedRandIndex`": the class names them all
+            prefix = peer_parts[0][:peer_parts[0].find("`")]
+            return [(n, (prefix + p.strip()) if p.strip().startswith("`") else p.strip())
+                    for o, p in zip(ours_parts, peer_parts, strict=True)
+                    for n in re.findall(name, o)]
+    raise ValueError(f"docs/peers.md: the row {peer!r} | {ours!r} names several scores; "
+                     "list their peers in the same order, separated alike")
 
 
 def _entry(key: str, entry: Any, peers: dict[str, list[str]]) -> str:
@@ -90,7 +115,7 @@ def _entry(key: str, entry: Any, peers: dict[str, list[str]]) -> str:
         ("reference", entry.reference),
         ("peer equivalents", "<br>".join(equivalents) if equivalents else "none listed"),
     ]
-    parts = [f"## `{key}`: {entry.name} {{#{key}}}", "", "| | |", "|---|---|",
+    parts = [f"## `{key}`: {entry.name} {{#{key}}}", "", "| property | value |", "|---|---|",
              *(f"| {a} | {b.replace('|', '&#124;')} |" for a, b in rows), "",
              _rst_to_md(doc[""].strip()), ""]
     for title in ("Notes", "References"):
@@ -158,13 +183,63 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    if PLACEHOLDER in markdown:
-        return markdown.replace(PLACEHOLDER, score_reference())
-    if LAYERS in markdown:
-        return markdown.replace(LAYERS, _layers().drawing())
-    if DEPRECATED in markdown:
-        return markdown.replace(DEPRECATED, deprecated_names())
+    for marker, generate in GENERATED.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, generate())
     return markdown
+
+
+# ------------------------------------------------------------------ included records
+ROOT = DOCS.parent
+
+
+def _headings_down(markdown: str) -> str:
+    """``markdown`` without its title (its H1) and every other heading one level deeper,
+    so that it nests under a section of the page that includes it (a page has one H1).
+    Lines in code fences are code, whatever they start with."""
+    out, fence = [], ""
+    for line in markdown.splitlines():
+        mark = re.match(r"\s*(```+|~~~+)", line)
+        if mark and (not fence or mark.group(1).startswith(fence)):
+            fence = "" if fence else mark.group(1)[:3]
+        elif not fence and re.match(r"#{1,5} ", line):
+            if line.startswith("# "):
+                continue
+            line = "#" + line
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def benchmarks_record() -> str:
+    """benchmarks/README.md, as it is in the repository, under the benchmarks page."""
+    return _headings_down((ROOT / "benchmarks" / "README.md").read_text())
+
+
+# ------------------------------------------------------------------ lists the code accepts
+def algorithms() -> str:
+    """The algorithms of ``compare`` and ``demo``, from their registry."""
+    from clustermetrics.experiments.algorithms import ALGORITHMS
+
+    rows = ["| algorithm | what it is | takes k | depends on the seed |", "|---|---|---|---|"]
+    rows += [f"| `{a.name}` | {a.description} | {'yes' if a.uses_k else 'no'} | "
+             f"{'yes' if a.seeded else 'no'} |" for a in ALGORITHMS.values()]
+    return "\n".join(rows)
+
+
+def datasets() -> str:
+    """The built-in datasets of ``compare --dataset``, as the option's alternatives."""
+    from clustermetrics.experiments.datasets import DATASETS
+
+    return "|".join(DATASETS)
+
+
+def commands() -> str:
+    """The commands of the command line with the line ``clustermetrics --help`` shows."""
+    from clustermetrics.cli.commands import SUMMARIES
+
+    return "\n".join(["| command | what it does |", "|---|---|",
+                      *(f"| `clustermetrics {name}` | {line} |"
+                        for name, line in SUMMARIES.items())])
 
 
 def deprecated_names() -> str:
@@ -192,3 +267,15 @@ def _layers() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: Placeholder -> its generator: every page with the placeholder shows what the code holds.
+GENERATED = {
+    PLACEHOLDER: score_reference,
+    LAYERS: lambda: _layers().drawing(),
+    DEPRECATED: deprecated_names,
+    "<!-- algorithms -->": algorithms,
+    "<!-- datasets -->": datasets,
+    "<!-- commands -->": commands,
+    "<!-- benchmarks-readme -->": benchmarks_record,
+}

@@ -31,6 +31,13 @@ from .output import CliError, add_output_options, log, render
 __all__ = ["add_compare_command", "k_spans", "parse_k", "standardize"]
 
 
+# the help lists every dataset the code accepts; these only add a word on some of them
+_DATASET_NOTES = {
+    "overlapping": " (simulated, the default)",
+    "halo": " (simulated stellar halo: satellite galaxies disrupted in a Milky-Way "
+            "potential, in (E, L_z, L_perp) scaled as in Li & Klette; needs the halo extra)"}
+
+
 def add_compare_command(sub) -> None:
     p = sub.add_parser(
         "compare", help=SUMMARIES["compare"],
@@ -39,18 +46,15 @@ def add_compare_command(sub) -> None:
                     "option that would change nothing (e.g. --overlap with --dataset iris) "
                     "is refused.")
     p.add_argument("--dataset", default=None,
-                   help="comma-separated built-in datasets: overlapping (simulated, the "
-                        "default), halo (simulated stellar halo: satellite galaxies "
-                        "disrupted in a Milky-Way potential, in (E, L_z, L_perp) scaled as "
-                        "in Li & Klette; needs the halo extra), iris, wine, digits, blobs")
+                   help="comma-separated built-in datasets: " + ", ".join(
+                       name + _DATASET_NOTES.get(name, "") for name in DATASETS))
     p.add_argument("--data", metavar="FILE", help="your CSV/TSV or Parquet file of features")
     p.add_argument("--label-col", help="the ground-truth column of --data")
     p.add_argument("--features", help="comma-separated feature columns of --data "
                                       "(default: every column but the label)")
     p.add_argument("--sep", help="field separator of --data (default: tab for .tsv, else ,)")
-    p.add_argument("--algorithms", help="comma-separated algorithms (default: all): kmeans, "
-                                        "gmm, ward, average, birch, meanshift, "
-                                        "meanshift_kmeans, hdbscan")
+    p.add_argument("--algorithms", help="comma-separated algorithms (default: all): "
+                                        + ", ".join(ALGORITHMS))
     p.add_argument("--k", help="clusters for the algorithms that take a number: N, a list "
                                "N,M or a range LO-HI (default: the true number)")
     p.add_argument("--n-clusters", type=integer(1, 10_000),

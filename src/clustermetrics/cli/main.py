@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from .._version import __version__
 from .commands import SUMMARIES
-from .output import PROG, CliError, as_flags, error_line, log, write
+from .output import PROG, CliError, as_flags, closing_notes, error_line, log, write
 
 __all__ = ["build_parser", "main"]
 
@@ -115,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = command_of(argv)
     parser = build_parser(() if command is None else (command,))
     flags: dict[str, str] = {}
+    closing_notes()  # none left over from an earlier call in this process
     try:
         try:
             args = parser.parse_args(argv)
@@ -125,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = functools.partial(_note_warning, flags=flags)
         handler: Callable[[argparse.Namespace], str] = args.handler
         write(handler(args), getattr(args, "output", None))
+        sys.stdout.flush()  # the notes on stderr follow the output, also where both are piped
+        for note in closing_notes():
+            log(note)
     except CliError as exc:
         error_line(str(exc))
         return 2

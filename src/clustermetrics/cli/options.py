@@ -15,7 +15,7 @@ from ..experiments.compare import captured_warnings, merge_counts
 from ..experiments.html import Section, write_report
 from ..render.text import visible
 from .option_values import comma_list, integer
-from .output import CliError, log
+from .output import CliError, closing_note, log
 
 __all__ = ["MAX_POINTS", "algorithm_names", "sklearn_seed", "add_run_options", "progress_of",
            "refuse_unused", "show_needs_report", "with_extras", "write_page"]
@@ -81,7 +81,7 @@ def write_page(directory: str, title: str, sections: Callable[[], list],
                                            *(visible(line, backslash=False)
                                              for line in merge_counts(caught))])]
     page = write_report(directory, title, built, intro)
-    log(f"report written to {page}")
+    closing_note(f"report written to {page}")
 
 
 def refuse_unused(args: argparse.Namespace, option: str, dest: str, why: str | None) -> None:

@@ -12,7 +12,7 @@ from typing import Protocol
 from ..render.text import visible
 
 __all__ = ["FORMATS", "PROG", "CliError", "Renderable", "add_output_options", "as_flags",
-           "error_line", "log", "render", "write"]
+           "closing_note", "closing_notes", "error_line", "log", "render", "write"]
 
 PROG = "clustermetrics"
 FORMATS = ("table", "json", "csv")
@@ -62,6 +62,24 @@ def log(message: str, *, progress: bool = False) -> None:
     if progress and not sys.stderr.isatty():
         return
     print(f"{PROG}: {visible(message, backslash=False)}", file=sys.stderr, flush=True)
+
+
+# Notes about what a command produced beside its output ("report written to ..."): main
+# prints them once the output is written, so that on a terminal, or with stdout
+# redirected, they come after the tables they follow, never before.
+_CLOSING: list[str] = []
+
+
+def closing_note(message: str) -> None:
+    """A note (see :func:`log`) printed after the command's output."""
+    _CLOSING.append(message)
+
+
+def closing_notes() -> list[str]:
+    """The closing notes held so far, handed over once (the list is emptied)."""
+    notes = _CLOSING[:]
+    _CLOSING.clear()
+    return notes
 
 
 def error_line(message: str) -> None:

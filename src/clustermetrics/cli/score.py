@@ -7,6 +7,7 @@ import argparse
 import csv
 import io
 import os
+import textwrap
 from dataclasses import dataclass
 
 from ..compute.progress import progress_bar
@@ -27,7 +28,15 @@ from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
 from ..io.formats import format_of
 from ..render.json_text import dumps
-from ..render.text import csv_text, named_twice, one_role, plural, text_table, visible
+from ..render.text import (
+    LINE_WIDTH,
+    csv_text,
+    named_twice,
+    one_role,
+    plural,
+    visible,
+    wrapped_table,
+)
 from ..scores.registry import METRICS, resolve_metrics
 from .commands import SUMMARIES
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
@@ -170,6 +179,12 @@ def _score(args: argparse.Namespace) -> str:
                   args.format)
 
 
+def _wrapped(line: str) -> str:
+    """A line of prose folded to the line width, its continuations indented."""
+    return textwrap.fill(line, LINE_WIDTH, subsequent_indent="  ", break_long_words=False,
+                         break_on_hyphens=False)
+
+
 @dataclass(frozen=True)
 class RunsOutput:
     """Several runs (prediction columns) against one truth: one column of scores per run
@@ -182,11 +197,13 @@ class RunsOutput:
     def format(self) -> str:
         reports = self.reports
         first = next(iter(reports.values()))
-        lines = [f"{plural(len(reports), 'run')}: "
-                 + "; ".join(f"{visible(name)} ({r.summary()})" for name, r in reports.items())]
+        lines = [_wrapped(f"{plural(len(reports), 'run')}: " + "; ".join(
+            f"{visible(name)} ({r.summary()})" for name, r in reports.items()))]
         header = ["metric", "score", *reports]
         if first.intervals:
-            header += [f"{name} {interval_header(first.bootstrap)}" for name in reports]
+            # the method is in the notes: one column per run need not repeat it
+            header += [f"{name} {interval_header(first.bootstrap, short=True)}"
+                       for name in reports]
         if first.significance is not None:
             header += [f"{name} {col}" for name in reports for col in ("z", "p-value")]
         if first.permutation is not None:
@@ -202,14 +219,20 @@ class RunsOutput:
                 row += [permutation_cell(r.permutation[k]) for r in reports.values()
                         if r.permutation is not None]
             rows.append(row)
-        lines.append(text_table(header, rows, indent=2))
+        runs = len(reports)  # values, intervals, z and p, permutation p: a group each
+        kinds = [runs, *([runs] if first.intervals else []),
+                 *([2 * runs] if first.significance is not None else []),
+                 *([runs] if first.permutation is not None else [])]
+        lines.append(wrapped_table(header, rows, keep=2, groups=kinds, indent=2))
+        own = {name: [*bootstrap_notes(r.intervals, r.bootstrap, r.table, r),
+                      *significance_notes(r.significance), *permutation_notes(r.permutation)]
+               for name, r in reports.items()}
         notes: dict[str, None] = {}
-        for name, r in reports.items():
-            own = [*bootstrap_notes(r.intervals, r.bootstrap, r.table, r),
-                   *significance_notes(r.significance), *permutation_notes(r.permutation)]
-            for i, note in enumerate(own):
-                notes[note if i == 0 else f"{visible(name)}: {note}"] = None
-        lines += list(notes)
+        for name, run_notes in own.items():  # a note of every run once, others by run
+            for note in run_notes:
+                shared = all(note in other for other in own.values())
+                notes[note if shared else f"{visible(name)}: {note}"] = None
+        lines += [_wrapped(note) for note in notes]
         if self.details:
             for name, r in reports.items():
                 lines += ["", f"run {visible(name)}:", r.diagnostics.format(self.top)]

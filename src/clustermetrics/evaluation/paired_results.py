@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..render.json_text import dumps
-from ..render.text import csv_text, text_table, visible
+from ..render.text import csv_text, pvalue_text, text_table, visible
 
 __all__ = ["FLAG_CONSTANT", "FLAG_UNDEFINED", "METHOD", "PairedComparison", "PairedScore"]
 
@@ -101,7 +101,7 @@ class PairedComparison:
         rows = [[key, f"{s.a:.4f}", f"{s.b:.4f}", f"{s.difference:+.4f}",
                  "-" if s.flags else "undefined" if math.isnan(s.interval[0]) else
                  f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-                 "-" if s.flags else _fmt_p(s.pvalue),
+                 "-" if s.flags else pvalue_text(s.pvalue),
                  {"a": a, "b": b, "tie": "tie"}[s.better]
                  + (" ! no verdict" if s.flags else "" if s.significant()
                     else f" (not significant at {alpha})"), s.n_skipped]
@@ -113,13 +113,6 @@ class PairedComparison:
                 + (", a stratified sample of the items left out" if self.sampled else ""))
         return "\n".join([head, table, *(visible(note, backslash=False) for note in self.notes),
                           *_flag_notes(self.scores)])
-
-
-def _fmt_p(p: float) -> str:
-    """The p-value (``undefined`` when NaN; below the smallest double, ``<1e-300``)."""
-    if math.isnan(p):
-        return "undefined"
-    return "<1e-300" if p == 0 else f"{p:.3g}"
 
 
 def _flag_notes(scores: dict[str, PairedScore]) -> list[str]:

@@ -29,7 +29,7 @@ from ..inference.permutation import PermutationTest
 from ..render.html import goodness_style, html_table
 from ..render.html import text as html_text
 from ..render.json_text import dumps, json_data, json_label
-from ..render.text import Shown, csv_text, plural, text_table, visible
+from ..render.text import Shown, csv_text, plural, pvalue_text, text_table, visible
 from ..scores.registry import METRICS
 from ..scores.spec import Significance
 from ..table import Contingency
@@ -326,9 +326,12 @@ METHOD_NAMES = {"percentile": "percentile", "basic": "basic", "normal": "bias-co
                 "bca": "BCa"}
 
 
-def interval_header(boot: Bootstrap | None, suffix: str = "") -> str:
+def interval_header(boot: Bootstrap | None, suffix: str = "", short: bool = False) -> str:
     """The interval column's title, naming the level and the method (the replicates and
-    the seed are in the notes)."""
+    the seed are in the notes); ``short``: the level alone, where a column per run would
+    repeat the method that the notes name."""
+    if short:
+        return "interval" if boot is None else f"{boot.level:.0%} interval"
     level = "" if boot is None else f"{boot.level:.0%} {METHOD_NAMES[boot.method]} "
     return f"{level}bootstrap interval{suffix}"
 
@@ -450,7 +453,7 @@ def significance_cells(sig: Significance | None) -> list[str]:
     """The z and p-value columns of one score ("" without an analytic null)."""
     if sig is None:
         return ["", ""]
-    return [f"{sig.z:.3f}", f"{sig.pvalue:.3g}" if sig.pvalue > 0 else "< 1e-300"]
+    return [f"{sig.z:.3f}", pvalue_text(sig.pvalue)]
 
 
 def significance_notes(significance: Mapping[str, Significance] | None) -> list[str]:
@@ -469,7 +472,7 @@ def permutation_cell(test: PermutationTest) -> str:
     """``p ± se`` of a permutation test (``undefined`` when no draw could be scored)."""
     if math.isnan(test.pvalue):
         return "undefined"
-    return f"{test.pvalue:.4g} ± {test.pvalue_se:.2g}"
+    return f"{pvalue_text(test.pvalue)} ± {test.pvalue_se:.2g}"
 
 
 def permutation_notes(tests: Mapping[str, PermutationTest] | None) -> list[str]:

@@ -24,7 +24,7 @@ from ..evaluation.paired import paired_comparison
 from ..inference.bootstrap import check_seed
 from ..inference.noise import NOISE_MODES
 from ..render.json_text import dumps
-from ..render.text import csv_text, visible
+from ..render.text import csv_text, pvalue_text, visible
 from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
 from .algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, SEED_RANGE, Fitted, resolve_algorithms
@@ -388,7 +388,7 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
             nb = r.near_best
             rows[-1].append("-" if nb is None else "best" if nb.is_best else
                             "no verdict !" if nb.flags else
-                            f"{'≈ ' if nb.tied else 'worse '}{nb.pvalue:.3g}")
+                            f"{'≈ ' if nb.tied else 'worse '}{pvalue_text(nb.pvalue)}")
             if nb is not None and nb.n_skipped:
                 notes.append(f"{_where(r)}: paired jackknife: {nb.n_skipped} of the "
                              f"items skipped ({nb.key} undefined without them)")

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..evaluation.diagnostics import diagnose
 from ..evaluation.paired_results import PairedComparison
+from ..render.text import pvalue_text
 from ..scores.registry import METRICS
 from ..table import Contingency
 from . import plots
@@ -121,8 +122,8 @@ def paired_table(runs: Sequence[Run]) -> Table | None:
                      "best" if nb.is_best else f"{nb.difference:+.4f}",
                      "-" if nb.is_best or nb.flags else
                      f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
-                     "-" if nb.is_best or nb.flags else f"{nb.raw_pvalue:.3g}",
-                     "-" if nb.is_best or nb.flags else f"{nb.pvalue:.3g}",
+                     "-" if nb.is_best or nb.flags else pvalue_text(nb.raw_pvalue),
+                     "-" if nb.is_best or nb.flags else pvalue_text(nb.pvalue),
                      "best" if nb.is_best else "; ".join(nb.flags) if nb.flags
                      else "yes" if nb.tied else "no",
                      "-" if nb.is_best else nb.n_skipped])
@@ -160,7 +161,7 @@ def paired_sections(result: PairedComparison) -> list[Section]:
     rows = [[f"{key} ({METRICS[key].name})", f"{s.a:.4f}", f"{s.b:.4f}",
              f"{s.difference:+.4f}",
              "-" if s.flags else f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-             "-" if s.flags else f"{s.pvalue:.3g}", names[s.better],
+             "-" if s.flags else pvalue_text(s.pvalue), names[s.better],
              "; ".join(s.flags) if s.flags else "yes" if s.significant() else "no",
              s.n_skipped]
             for key, s in result.scores.items()]

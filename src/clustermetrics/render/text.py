@@ -24,7 +24,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["Shown", "text_table", "visible", "display_width", "csv_cell", "csv_text", "plural",
+__all__ = ["Shown", "text_table", "wrapped_table", "LINE_WIDTH", "visible", "display_width",
+           "csv_cell", "csv_text", "plural", "pvalue_text", "PVALUE_FLOOR",
            "quoted_list", "no_such_column", "find_column", "one_role", "named_twice"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
@@ -79,6 +80,23 @@ def visible(text: Any, *, backslash: bool = True) -> Shown:
         return Shown(text)
     return Shown("".join(_escape(ch) if _shown_escaped(ch) or (backslash and ch == "\\")
                          else ch for ch in text))
+
+
+#: Below it a p-value is shown as ``< 0.001``: its digits there say more about the
+#: approximation (normal tails, a finite number of draws) than about the data.
+PVALUE_FLOOR = 0.001
+
+
+def pvalue_text(p: float) -> str:
+    """A p-value as every table shows one: three significant digits, ``< 0.001`` below
+    that, ``undefined`` for NaN.
+
+    >>> [pvalue_text(p) for p in (1.0, 0.05, 0.012345, 0.001, 0.00099, 0.0, float("nan"))]
+    ['1.00', '0.0500', '0.0123', '0.00100', '< 0.001', '< 0.001', 'undefined']
+    """
+    if math.isnan(p):
+        return "undefined"
+    return f"< {PVALUE_FLOOR:g}" if p < PVALUE_FLOOR else f"{p:#.3g}"
 
 
 def plural(count: int | float, noun: str, plural_form: str | None = None) -> str:
@@ -216,6 +234,53 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int
         pad + "  ".join(cell(c, s, w, r_) for c, s, w, r_ in
                         zip(row, size_row, widths, right, strict=True)).rstrip()
         for row, size_row in zip(cells, sizes, strict=True)))
+
+
+#: The width a wide table is folded to (:func:`wrapped_table`).
+LINE_WIDTH = 100
+
+
+def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[Any]], keep: int,
+                  groups: Sequence[int] = (), indent: int = 0,
+                  width: int = LINE_WIDTH) -> Shown:
+    """:func:`text_table`, folded into as many tables as it takes to keep lines within
+    ``width``: each repeats the first ``keep`` columns (those that name the rows), a blank
+    line between them. The other columns come in ``groups`` (their counts, in order; by
+    default one group each), kept whole while they fit: the values of every run in one
+    table, their intervals in the next. A group wider than ``width`` is cut between its
+    columns; a column wider than that alone still gets a table of its own.
+
+    >>> print(wrapped_table(["k", "a", "b", "c"], [["x", "1", "2", "3"]], 1, [2, 1], width=8))
+    k  a  b
+    x  1  2
+    <BLANKLINE>
+    k  c
+    x  3
+    """
+    cells = [list(header), *(list(r) for r in rows)]
+    sizes = [max(display_width(visible(r[i])) for r in cells) + 2 for i in range(len(header))]
+    room = width - indent - sum(sizes[:keep]) + 2  # no gap after a line's last column
+    spans, start = [], keep
+    for count in [*groups, *[1] * (len(header) - keep - sum(groups))]:
+        spans.append(list(range(start, start + count)))
+        start += count
+    tables: list[list[int]] = []
+    for span in spans:
+        whole = sum(sizes[i] for i in span)
+        if tables and sum(sizes[i] for i in tables[-1]) + whole <= room:
+            tables[-1] += span
+            continue
+        tables.append([])
+        for i in span:  # a group too wide for one line: cut between its columns
+            if tables[-1] and sum(sizes[j] for j in tables[-1]) + sizes[i] > room:
+                tables.append([])
+            tables[-1].append(i)
+    if len(tables) <= 1:
+        return text_table(header, rows, indent)
+    return Shown("\n\n".join(
+        text_table([header[i] for i in [*range(keep), *t]],
+                   [[r[i] for i in [*range(keep), *t]] for r in rows], indent)
+        for t in tables))
 
 
 def _is_number(text: str) -> bool:
