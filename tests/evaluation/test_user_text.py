@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
-from clustermetrics.io.formats import PARQUET, format_of
 from clustermetrics.experiments import plots
 from clustermetrics.experiments.compare import compare
 from clustermetrics.experiments.datasets import Dataset
 from clustermetrics.experiments.html import write_report
 from clustermetrics.experiments.pages import compare_sections
+from clustermetrics.io.formats import PARQUET, format_of
 
 # Any character but surrogates; NUL is left out: the table stores text labels in numpy
 # unicode arrays, which drop a trailing NUL (reported to the table's owner).
