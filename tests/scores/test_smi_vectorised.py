@@ -13,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -83,7 +84,9 @@ def test_one_table_equals_the_scalar_expansion(sizes):
     assert p1.shape == p2.shape
     v1, v2 = math.fsum(p1.tolist()), math.fsum(p2.tolist())
     scale = math.fsum(np.abs(p1).tolist())
-    assert v2 == pytest.approx(v1, rel=1e-12, abs=1e-13 * scale + 1e-300)
+    # each path's rounding reaches ~6e-13 of the variance where it is tiny against the
+    # terms it is formed from (test_a_one_item_row_against_its_enumeration)
+    assert v2 == pytest.approx(v1, rel=4e-12, abs=1e-13 * scale + 1e-300)
     assert np.allclose(m2, m1, rtol=1e-12, atol=1e-12)
     if math.isfinite(b1):
         assert b2 <= 2.0 ** -59 * max(v1, 0.0) or b2 == pytest.approx(b1, rel=1e-6,
@@ -100,6 +103,19 @@ def test_one_table_equals_the_nested_sums(sizes):
     e1, v1 = _smi.exact_variance(a, b, n, path="vectorised")
     assert e1 == pytest.approx(e0, rel=1e-12, abs=1e-12)
     assert v1 == pytest.approx(v0, rel=1e-11, abs=1e-12)
+
+
+def test_a_one_item_row_against_its_enumeration():
+    """Sizes (1, 1159) x (581, 579): the one item's column decides the table, so Var[S] =
+    p (1 - p) (S_1 - S_2)^2 exactly, 3e-6 (to 40 digits: mpmath), while S is ~7400."""
+    a, b, n = np.array([1, 1159]), np.array([581, 579]), 1160
+    with mpmath.workdps(40):
+        p = mpmath.mpf(581) / 1160
+        s1 = 580 * mpmath.log(580) + 579 * mpmath.log(579)
+        s2 = 581 * mpmath.log(581) + 578 * mpmath.log(578)
+        want = float(p * (1 - p) * (s1 - s2) ** 2)
+    for path in ("vectorised", "python", "numpy"):
+        assert _smi.exact_variance(a, b, n, path=path)[1] == pytest.approx(want, rel=1e-12)
 
 
 def _replicates(matrix, count, seed):
@@ -232,16 +248,22 @@ def test_small_work_runs_in_numpy_and_leaves_numba_unimported(tmp_path):
     assert got == [False, False, "exact"]
 
 
-def test_the_stack_pass_counts_its_work_once_per_stack(monkeypatch):
+def test_the_stack_pass_counts_its_sums_once_per_stack_and_its_laws_once(monkeypatch):
     """Inside a loop of replicates (repeats = the replicates), a pass over a stack of B of
-    them is asked of the compiled kernel with its work counted repeats / B times."""
+    them asks the compiled kernel with its work counted repeats / B times: its sums over
+    the cells each time, and the laws the memo does not hold yet (none once they are)."""
     asked = []
     monkeypatch.setattr(_smi.compiled, "smi_variances_kernel",
                         lambda work: asked.append((work, _kernels.repeats())) or None)
     stack = _replicates([[30, 2, 1], [3, 25, 4], [2, 3, 30]], 50, 3)
     rows, cols = stack.class_sizes, stack.cluster_sizes
+    memo: dict = {}
     with _kernels.repeated(1000):
-        kernel = _smi.stack_expansion(rows, cols, 100, {})
-    assert kernel.func is _smi_vectorised.vectorised_variances
-    cost = _smi_cost.stack_vectorised_cost(_smi.tables_of(rows, cols), 100)
-    assert asked == [(0.0, 1000), (cost / _smi.EXACT_TERM_COST, 20)]
+        kernel = _smi.stack_expansion(rows, cols, 100, memo)
+        assert kernel.func is _smi_vectorised.vectorised_variances
+        _smi.exact_variances(rows, cols, 100, kernel)
+        _smi.stack_expansion(rows, cols, 100, memo)
+    sums = _smi_cost.stack_sums_cost(_smi.tables_of(rows, cols)) / _smi.EXACT_TERM_COST
+    assert [r for _, r in asked] == [1000, 20, 1000, 20]
+    assert asked[0][0] == asked[2][0] == 0.0
+    assert asked[1][0] > sums and asked[3][0] == pytest.approx(sums, rel=1e-12)

@@ -26,8 +26,8 @@ from ._line_sizes import Tables, tables_of
 
 __all__ = ["CALL_COST", "EXACT_TERM_COST", "KERNEL_STEP_COST", "PYTHON_STEP_COST", "ExactPlan",
            "distinct_sizes", "exact_cost", "exact_costs", "exact_work", "expansion_cut",
-           "nested_cut", "nested_terms", "stack_vectorised_cost", "table_steps",
-           "vectorised_costs"]
+           "nested_cut", "nested_terms", "stack_sums_cost", "table_steps",
+           "vectorised_costs", "vectorised_law_costs"]
 
 
 def distinct_sizes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -116,20 +116,19 @@ def vectorised_costs(tables: Tables, n: int) -> np.ndarray:
     return np.add.reduceat(cost, tables.pair_off[:-1]) + NUMPY_CALL_COST
 
 
-def stack_vectorised_cost(tables: Tables, n: int) -> float:
-    """Estimated cost of the numpy expansion of all the tables of ``tables`` in one pass
-    (:func:`._smi_vectorised.vectorised_variances`), in units of ~5 ns: each distinct law
-    once (at the largest table's cut, as the pass), and each table's sums over its cells
-    for the first orders."""
-    cut = float(_table_cuts(tables, n).min(initial=math.inf))
-    keys = np.unique((tables.pa.astype(np.uint64) << np.uint64(32))
-                     | tables.pb.astype(np.uint64))
-    pa = (keys >> np.uint64(32)).astype(np.int64)
-    pb = (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+def vectorised_law_costs(pa: np.ndarray, pb: np.ndarray, n: int, cut: float) -> np.ndarray:
+    """Estimated cost of each law Hyp(n, pa, pb) in the numpy expansion at the windows'
+    ``cut`` (units of ~5 ns): its window steps, or its Taylor polynomial (plain Python)."""
     windows, taylor = _law_steps(pa, pb, n, np.full(pa.shape[0], cut))
+    return np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
+
+
+def stack_sums_cost(tables: Tables) -> float:
+    """Estimated cost of the numpy expansion's sums over the cells of all the tables of
+    ``tables`` in one pass (:func:`._smi_vectorised.vectorised_variances`), for the first
+    orders, in units of ~5 ns; its laws cost :func:`vectorised_law_costs` each."""
     cells = float(np.sum(tables.pair_count > 0)) * _smi_expansion.FIRST_ORDER
-    laws = np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
-    return float(laws.sum() + cells * NUMPY_CELL_COST + NUMPY_CALL_COST)
+    return cells * NUMPY_CELL_COST + NUMPY_CALL_COST
 
 
 # one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;

@@ -38,7 +38,7 @@ from ._smi_expansion import (
 )
 from ._smi_projection import _NORM_SLACK
 
-__all__ = ["law_terms", "vectorised_moments", "vectorised_variances"]
+__all__ = ["law_terms", "remembered", "vectorised_moments", "vectorised_variances"]
 
 # entries of one padded array (laws x window points, or tables x orders x cells): work is
 # split into blocks of at most this many so that the arrays stay within a few MB
@@ -588,6 +588,20 @@ def remembered_terms(memo: dict, n: int, pa, pb, k0, slope, cut: float, orders: 
             spot = np.searchsorted(known, keys)
         for mine, theirs in zip(out, stored, strict=True):
             mine[..., at] = theirs[..., spot]
+    return out
+
+
+def remembered(memo: dict, n: int, cut: float, orders: int, pa: np.ndarray, pb: np.ndarray,
+               sloped: np.ndarray) -> np.ndarray:
+    """Whether ``memo`` (of :func:`vectorised_variances`) holds each law's terms (``sloped``:
+    the slope is the tangent's), at these n, cut and orders."""
+    out = np.zeros(pa.shape[0], dtype=bool)
+    for flag in (False, True):
+        at = np.flatnonzero(sloped == flag)
+        known = memo.get((n, cut, orders, flag), (np.zeros(0, dtype=np.uint64),))[0]
+        if at.shape[0] and known.shape[0]:
+            keys = (pa[at].astype(np.uint64) << np.uint64(32)) | pb[at].astype(np.uint64)
+            out[at] = known[np.minimum(np.searchsorted(known, keys), known.shape[0] - 1)] == keys
     return out
 
 
