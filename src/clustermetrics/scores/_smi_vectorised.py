@@ -327,7 +327,7 @@ def law_terms(n: int, pa: np.ndarray, pb: np.ndarray, k0: np.ndarray, slope: np.
         sd = np.sqrt(af[at] * bf[at] * (nf - af[at]) * (nf - bf[at]) / (nf * nf * (nf - 1.0)))
         out.means[at] = mean
         out.second[at] = r2 + (alpha[2:] ** 2).sum(axis=0)
-        out.beta[at] = np.where(done >= 1, alpha[1] / sd, 0.0)
+        out.beta[at] = np.divide(alpha[1], sd, out=np.zeros(at.shape[0]), where=done >= 1)
         out.resid[at] = np.where(done == last_order[at], 0.0, r2)
         out.reached[at] = done
         out.alpha[:, at] = alpha
