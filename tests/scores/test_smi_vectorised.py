@@ -26,6 +26,7 @@ from clustermetrics.scores import (
     _smi,
     _smi_cost,
     _smi_expansion,
+    _smi_law_terms,
     _smi_shift,
     _smi_vectorised,
 )
@@ -179,8 +180,8 @@ def test_laws_whose_recurrence_stops_early_are_orthonormalised_explicitly(monkey
     the recurrence early; their orders then come from explicit orthonormalisation, and
     every law's terms equal the scalar code's."""
     calls = []
-    explicit = _smi_vectorised._explicit_orders
-    monkeypatch.setattr(_smi_vectorised, "_explicit_orders",
+    explicit = _smi_law_terms._explicit_orders
+    monkeypatch.setattr(_smi_law_terms, "_explicit_orders",
                         lambda win, orders: calls.append(win.root.shape[0])
                         or explicit(win, orders))
     n, orders = 1000, 16
@@ -193,12 +194,41 @@ def test_laws_whose_recurrence_stops_early_are_orthonormalised_explicitly(monkey
     reached = np.empty(pa.shape[0], dtype=np.int64)
     alpha = np.zeros((orders + 1, pa.shape[0]))
     _smi_expansion.pair_terms(n, pa, pb, k0, slope, cut, orders, True, *want, reached, alpha)
-    got = _smi_vectorised.law_terms(n, pa, pb, k0, slope, cut, orders, True)
+    got = _smi_law_terms.law_terms(n, pa, pb, k0, slope, cut, orders, True)
     assert sum(calls) > 0
     assert np.array_equal(got.reached, reached)
     for mine, theirs in zip(got[:5], want, strict=True):
         assert np.allclose(mine, theirs, rtol=1e-12, atol=1e-14)
     assert np.allclose(got.alpha[1:], alpha[1:], rtol=1e-10, atol=1e-13)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(10**4, 10**7), st.lists(st.tuples(st.floats(0.02, 0.98),
+                                                     st.floats(0.02, 0.98)),
+                                           min_size=1, max_size=12))
+def test_laws_of_large_means_equal_the_scalar_taylor_polynomials(n, shares):
+    """Laws of large means (a b / N >= MOMENT_MEAN) from their Taylor polynomials, all at
+    once (each its own degree): the scalar code's terms (means, variances, the order-1
+    slope, the coefficients, the remainders' bounds) and orders, to rounding; the tail
+    left out (resid, a bound's input) to 1e-12 of the law's variance."""
+    pa = np.array([max(1, int(x * n)) for x, _ in shares])
+    pb = np.array([max(1, int(y * n)) for _, y in shares])
+    k0 = _smi_shift.anchor(pa, pb, n)
+    slope = _smi_shift.tangent_slope(pa, pb, n, True)
+    cut, orders = _smi_cost.expansion_cut(n, 100.0), 16
+    want = [np.empty(pa.shape[0]) for _ in range(5)]
+    reached = np.empty(pa.shape[0], dtype=np.int64)
+    alpha = np.zeros((orders + 1, pa.shape[0]))
+    _smi_expansion.pair_terms(n, pa, pb, k0, slope, cut, orders, True, *want, reached, alpha)
+    got = _smi_law_terms.law_terms(n, pa, pb, k0, slope, cut, orders, True)
+    assert np.array_equal(got.reached, reached)
+    means, second, beta, resid, err = want
+    assert np.allclose(got.means, means, rtol=1e-12, atol=1e-9)
+    assert np.allclose(got.second, second, rtol=1e-12)
+    assert np.allclose(got.beta, beta, rtol=1e-12, atol=1e-15)
+    assert np.allclose(got.err, err, rtol=1e-12, atol=0.0)
+    assert np.allclose(got.resid, resid, rtol=0.0, atol=1e-12 * second.max())
+    assert np.allclose(got.alpha[1:], alpha[1:], rtol=1e-10, atol=1e-13 * second.max())
 
 
 def test_a_table_that_needs_more_orders_doubles_them(monkeypatch):

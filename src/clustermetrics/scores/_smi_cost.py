@@ -146,11 +146,13 @@ _PAIR_STEPS = 64.0
 # the numpy expansion (scores._smi_vectorised): a step on the padded (laws x window)
 # arrays ~10 ns (8-13 ns measured on 10 x 10 to 100 x 100 labels of N = 1e3 to 1e5, load
 # ~3), ~1 ms of numpy calls per table (the orders' loop and the sums over its cells),
-# ~0.8 ms per law from its Taylor polynomial (the scalar code: plain Python), and in a
-# stack's pass ~125 ns per cell of a table and order (50 tables of 10 x 10 labels)
+# ~25-50 us per law from its Taylor polynomial (~0.8 ms as plain Python), and in a stack's
+# pass ~125 ns per cell of a table and order (50 tables of 10 x 10 labels). As the
+# compiled estimate, it leaves out the windows of a table whose Taylor remainders turn out
+# too large for its variance (then summed over their windows too)
 NUMPY_STEP_COST = 3.0
 NUMPY_CALL_COST = 2e5
-NUMPY_TAYLOR_COST = 1.6e5
+NUMPY_TAYLOR_COST = 1e4
 NUMPY_CELL_COST = 25.0
 CALL_COST = 1.2e4  # per table, in units of ~5 ns (~60 us of Python around the sums)
 # steps of a law from its Taylor polynomial (degree ~10-40, its moments and Horner's rule)
