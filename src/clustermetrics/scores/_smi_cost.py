@@ -1,7 +1,8 @@
 """What the exact variance of the SMI costs, and how wide its windows are.
 
-The exact variance (:mod:`clustermetrics.scores._smi`) runs one of three paths: the
-orthogonal expansion compiled, the same expansion as plain Python, or Romano et al.'s
+The exact variance (:mod:`clustermetrics.scores._smi`) runs one of four paths: the
+orthogonal expansion compiled, the same expansion vectorised in numpy
+(:mod:`clustermetrics.scores._smi_vectorised`) or as plain Python, or Romano et al.'s
 nested sums in numpy (:mod:`clustermetrics.scores._smi_nested`). ``method="auto"`` of the
 SMI weighs the chosen one against Monte Carlo draws
 (:mod:`clustermetrics.scores._smi_monte_carlo`) by the estimates here: the expansion's
@@ -24,8 +25,9 @@ from . import _smi_expansion
 from ._line_sizes import Tables, tables_of
 
 __all__ = ["CALL_COST", "EXACT_TERM_COST", "KERNEL_STEP_COST", "PYTHON_STEP_COST", "ExactPlan",
-           "distinct_sizes", "exact_cost", "exact_costs", "exact_work",
-           "expansion_cut", "nested_cut", "nested_terms", "table_steps"]
+           "distinct_sizes", "exact_cost", "exact_costs", "exact_work", "expansion_cut",
+           "nested_cut", "nested_terms", "stack_sums_cost", "table_steps",
+           "vectorised_costs", "vectorised_law_costs"]
 
 
 def distinct_sizes(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -48,12 +50,14 @@ class ExactPlan(NamedTuple):
     (the expansion's steps, or the numpy sums' terms where those are the cheaper);
     ``steps`` the expansion's estimated steps; ``terms`` the numpy sums' terms with the
     first sizes as rows and with the second (what :func:`._smi.exact_variance` orients
-    them by), None where not estimated (compiled kernels may run: the expansion is the cheaper)."""
+    them by), None where not estimated (compiled kernels may run: the expansion is the
+    cheaper); ``vectorised`` the cost of the expansion in numpy (same units)."""
 
     cost: float
     work: float
     steps: float
     terms: tuple[float, float] | None
+    vectorised: float
 
 
 def exact_cost(a: np.ndarray, b: np.ndarray) -> ExactPlan:
@@ -64,16 +68,17 @@ def exact_cost(a: np.ndarray, b: np.ndarray) -> ExactPlan:
     ``auto`` picks depends on the table alone (and is the same for a table of a stack,
     :func:`exact_costs`)."""
     n = int(np.sum(a))
-    steps = float(table_steps(tables_of(np.atleast_2d(a), np.atleast_2d(b)), n)[0])
+    tables = tables_of(np.atleast_2d(a), np.atleast_2d(b))
+    steps, vectorised = float(table_steps(tables, n)[0]), float(vectorised_costs(tables, n)[0])
     if _kernels.compiled_available():
-        return ExactPlan(steps * KERNEL_STEP_COST + CALL_COST, steps, steps, None)
+        return ExactPlan(steps * KERNEL_STEP_COST + CALL_COST, steps, steps, None, vectorised)
     ua, ca = distinct_sizes(a)
     ub, cb = distinct_sizes(b)
     terms = (nested_terms(ua, ca, ub, cb, n), nested_terms(ub, cb, ua, ca, n))
     python, numpy_sums = steps * PYTHON_STEP_COST, min(terms) * EXACT_TERM_COST
-    if python <= numpy_sums:
-        return ExactPlan(python + CALL_COST, steps, steps, terms)
-    return ExactPlan(numpy_sums + CALL_COST, min(terms), steps, terms)
+    if min(python, vectorised) <= numpy_sums:
+        return ExactPlan(min(python, vectorised) + CALL_COST, steps, steps, terms, vectorised)
+    return ExactPlan(numpy_sums + CALL_COST, min(terms), steps, terms, vectorised)
 
 
 def exact_costs(class_sizes: np.ndarray, cluster_sizes: np.ndarray, n: int) -> np.ndarray:
@@ -87,13 +92,43 @@ def table_steps(tables: Tables, n: int) -> np.ndarray:
     """Estimated steps of the expansion of each table of ``tables``: its laws'
     :func:`_pair_steps`, and the work per pair and per call around them."""
     counts = np.diff(tables.pair_off)
+    steps = _pair_steps(tables.pa, tables.pb, n, np.repeat(_table_cuts(tables, n), counts))
+    return np.add.reduceat(steps, tables.pair_off[:-1]) + _PAIR_STEPS * counts
+
+
+def _table_cuts(tables: Tables, n: int) -> np.ndarray:
+    """:func:`expansion_cut` of each table of ``tables``."""
+    counts = np.diff(tables.pair_off)
     rows = np.add.reduceat(tables.ca, tables.row_off[:-1]) if tables.ca.size else counts
     cols = np.add.reduceat(tables.cb, tables.col_off[:-1]) if tables.cb.size else counts
-    cut = np.array([expansion_cut(n, float(r) * float(c)) for r, c in zip(rows.tolist(),
-                                                                          cols.tolist(),
-                                                                          strict=True)])
-    steps = _pair_steps(tables.pa, tables.pb, n, np.repeat(cut, counts))
-    return np.add.reduceat(steps, tables.pair_off[:-1]) + _PAIR_STEPS * counts
+    return np.array([expansion_cut(n, float(r) * float(c))
+                     for r, c in zip(rows.tolist(), cols.tolist(), strict=True)])
+
+
+def vectorised_costs(tables: Tables, n: int) -> np.ndarray:
+    """Estimated cost of the numpy expansion (:mod:`._smi_vectorised`) of each table of
+    ``tables`` alone, in units of ~5 ns: its window steps, its laws taken from a Taylor
+    polynomial (plain Python), and the numpy calls around them."""
+    counts = np.diff(tables.pair_off)
+    windows, taylor = _law_steps(tables.pa, tables.pb, n,
+                                 np.repeat(_table_cuts(tables, n), counts))
+    cost = np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
+    return np.add.reduceat(cost, tables.pair_off[:-1]) + NUMPY_CALL_COST
+
+
+def vectorised_law_costs(pa: np.ndarray, pb: np.ndarray, n: int, cut: float) -> np.ndarray:
+    """Estimated cost of each law Hyp(n, pa, pb) in the numpy expansion at the windows'
+    ``cut`` (units of ~5 ns): its window steps, or its Taylor polynomial (plain Python)."""
+    windows, taylor = _law_steps(pa, pb, n, np.full(pa.shape[0], cut))
+    return np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
+
+
+def stack_sums_cost(tables: Tables) -> float:
+    """Estimated cost of the numpy expansion's sums over the cells of all the tables of
+    ``tables`` in one pass (:func:`._smi_vectorised.vectorised_variances`), for the first
+    orders, in units of ~5 ns; its laws cost :func:`vectorised_law_costs` each."""
+    cells = float(np.sum(tables.pair_count > 0)) * _smi_expansion.FIRST_ORDER
+    return cells * NUMPY_CELL_COST + NUMPY_CALL_COST
 
 
 # one term costs ~100 ns (20 units of ~5 ns, the unit of the sampling costs below;
@@ -108,6 +143,17 @@ PYTHON_STEP_COST = 600.0
 # per pair of distinct sizes (a call, the recurrence's coefficients, the sums per order)
 _POINT_STEPS = 8.0
 _PAIR_STEPS = 64.0
+# the numpy expansion (scores._smi_vectorised): a step on the padded (laws x window)
+# arrays ~10 ns (8-13 ns measured on 10 x 10 to 100 x 100 labels of N = 1e3 to 1e5, load
+# ~3), ~1 ms of numpy calls per table (the orders' loop and the sums over its cells),
+# ~25-50 us per law from its Taylor polynomial (~0.8 ms as plain Python), and in a stack's
+# pass ~125 ns per cell of a table and order (50 tables of 10 x 10 labels). As the
+# compiled estimate, it leaves out the windows of a table whose Taylor remainders turn out
+# too large for its variance (then summed over their windows too)
+NUMPY_STEP_COST = 3.0
+NUMPY_CALL_COST = 2e5
+NUMPY_TAYLOR_COST = 1e4
+NUMPY_CELL_COST = 25.0
 CALL_COST = 1.2e4  # per table, in units of ~5 ns (~60 us of Python around the sums)
 # steps of a law from its Taylor polynomial (degree ~10-40, its moments and Horner's rule)
 _TAYLOR_STEPS = 1500.0
@@ -200,6 +246,14 @@ def _pair_steps(pa: np.ndarray, pb: np.ndarray, n: int, cut: np.ndarray) -> np.n
     (FIRST_ORDER, at most its support; more are rarely needed) plus the pmf and phi^ on
     the window, or, for a large mean, the Taylor polynomial's Horner steps
     (~_TAYLOR_STEPS)."""
+    steps, taylor = _law_steps(pa, pb, n, cut)
+    return np.where(taylor, np.minimum(steps, _TAYLOR_STEPS), steps)
+
+
+def _law_steps(pa: np.ndarray, pb: np.ndarray, n: int, cut: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(steps, taylor): each law's window steps and whether it is taken from its Taylor
+    polynomial instead (see :func:`_pair_steps`)."""
     af, bf = pa.astype(np.float64), pb.astype(np.float64)
     width = _est_width(n, af, bf, cut)
     support = np.minimum(af, bf) - np.maximum(af + bf - n, 0.0) + 1.0
@@ -207,4 +261,4 @@ def _pair_steps(pa: np.ndarray, pb: np.ndarray, n: int, cut: np.ndarray) -> np.n
     steps = width * (orders + _POINT_STEPS)
     taylor = (af * bf >= _smi_expansion.MOMENT_MEAN * n) & (
         support - 1.0 > _smi_expansion.TAYLOR_MAX + orders + 4)
-    return np.where(taylor, np.minimum(steps, _TAYLOR_STEPS), steps)
+    return steps, taylor

@@ -36,8 +36,9 @@ EMI = Kernel(_emi, ((_emi, "_pair_values", 0.6),), threshold=3e7, growth=1.0)
 # (~20-50 ns an item at N = 1e6 beyond the shuffle), the compiled count ~5 ns.
 SAMPLING = Kernel(_sampling, ((_sampling, "_pairing_stats", 0.4),), threshold=2e7,
                   growth=1.0)
-# Terms of the numpy exact SMI variance (~100 ns each, see scores._smi_cost.EXACT_TERM_COST):
-# 5e6 terms are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of
+# The uncompiled exact SMI variance's estimated time (the numpy expansion of
+# scores._smi_vectorised), in units of ~100 ns (scores._smi_cost.EXACT_TERM_COST, a term of
+# the nested sums): 5e6 are ~0.5 s, about numba's set-up. Compiling the expansion cold took 7.9 s of
 # CPU at load ~3 where the row-conditioning pass it replaced took 4.35 s (listed at 2.5
 # for an idle machine): ~4.5 s idle. The stack's pass compiles the same callees (~0.5 s
 # more when it comes first).
@@ -70,16 +71,16 @@ def sampling_kernel_pays(items: float) -> bool:
 def smi_variance_kernel(terms: float) -> Any:
     """The compiled exact variance of the SMI
     (:func:`clustermetrics.scores._smi_kernels.expansion_moments`), or None to run it
-    uncompiled (``terms``: the uncompiled run's estimated work, in terms of the numpy
-    sums)."""
+    uncompiled (``terms``: the uncompiled run's estimated time, in units of a term of the
+    nested sums, ~100 ns)."""
     mod = wanted(SMI, terms)
     return None if mod is None else mod.expansion_moments
 
 
 def smi_variances_kernel(terms: float) -> Any:
     """The compiled exact variances of the SMI of many tables at once
-    (:func:`clustermetrics.scores._smi_kernels.expansion_variances`), or None to take them
-    one by one (``terms``: the uncompiled runs' estimated work, in terms of the numpy
-    sums)."""
+    (:func:`clustermetrics.scores._smi_kernels.expansion_variances`), or None to run them
+    uncompiled (``terms``: the uncompiled pass's estimated time, in units of a term of the
+    nested sums, ~100 ns)."""
     mod = wanted(SMI_MANY, terms)
     return None if mod is None else mod.expansion_variances

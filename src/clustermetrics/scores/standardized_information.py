@@ -14,12 +14,8 @@ import numpy as np
 from ..compute import dispatch as _kernels
 from ..table import Contingency
 from ..table.stack import TableStack, is_stack
-from . import compiled
 from ._entropies import _info
 from ._smi import (
-    EXACT_TERM_COST,
-    KERNEL_STEP_COST,
-    PYTHON_STEP_COST,
     exact_cost,
     exact_costs,
     exact_variance,
@@ -28,6 +24,7 @@ from ._smi import (
     s_of_counts,
     sample_cost,
     sample_costs,
+    stack_expansion,
 )
 from .information import _HYPERGEOMETRIC, _emi
 from .spec import INFO, Choice, Integer, MetricInfo, ScoreUnavailable, Undefined, score
@@ -128,10 +125,9 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
                 stack.n_classes[exact], stack.n_clusters[exact], size))
         else:  # too costly or too large: refused table by table below
             exact[exact] = (costs <= _SMI_EXACT_REFUSE) & (size <= _SMI_EXACT_MAX_N)
-        if exact.any():  # the uncompiled work the pass saves, as repeats count it
-            kernel = compiled.smi_variances_kernel(
-                float(costs.sum()) * PYTHON_STEP_COST / KERNEL_STEP_COST
-                / EXACT_TERM_COST / _kernels.repeats())
+        if exact.any():
+            kernel = stack_expansion(stack.class_sizes[exact], stack.cluster_sizes[exact],
+                                     size, stack.layout.cached("smi:laws", lambda t: {}))
     if kernel is None:
         exact[:] = False
     if exact.any():
@@ -256,8 +252,9 @@ def standardized_mutual_info_score(table: Contingency, *, method: str = "auto",
     clusters). Symmetric. E[MI] is exact; sd[MI] is exact (``method="exact"``: Romano et
     al.'s variance, from one hypergeometric law per pair of distinct class and cluster
     sizes, each pair of cells' joint law expanded in orthogonal polynomials, a Lancaster
-    expansion; compiled with numba where available: ~0.3 ms for 10 x 10 labels over 1000
-    items, and bootstrap replicates share their laws) or estimated
+    expansion: vectorised in numpy, ~5 ms for 10 x 10 labels over 1000 items, or compiled
+    with numba, ~0.3 ms, where the time saved repays compiling it; bootstrap replicates
+    share their laws) or estimated
     from ``n_samples`` random tables (``method="monte_carlo"``, seeded by
     ``random_state``; :func:`standardized_mutual_info` gives its standard error). The
     Monte Carlo variance uses control variates: pair counts and linear statistics of each
