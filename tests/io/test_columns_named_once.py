@@ -3,7 +3,8 @@ column has one role: every reader says so in the same words, naming the option.
 
 pandas allows repeated column names (``frame[name]`` is then a frame of all of them), CSV
 and Parquet files too; before, ``evaluate_frame`` reported "must be 1-D, got shape (3, 2)"
-and ``read_table`` silently took the last of them. The truth read as a feature (``hierarchy
+and ``read_table`` (now ``read_dataset``) silently took the last of them. The truth read
+as a feature (``hierarchy
 --features y`` with ``--true-col y``) leaked the answer into the data clustered."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustermetrics import evaluate_frame
-from clustermetrics.experiments.datasets import read_table
+from clustermetrics.experiments.datasets import read_dataset
 from clustermetrics.io.chunks import from_chunks
 
 ROLES = ("truth", "preds", "by", "weight")
@@ -62,7 +63,7 @@ def test_evaluate_frame_reads_columns_by_position():
      "feature_cols names 'y', the column of label_col: a column has one role"),
     (["x", "z", "y"], {"feature_cols": ["x", "z", "x"]}, "feature_cols names 'x' twice"),
 ])
-def test_read_table_reads_a_named_column_once_and_in_one_role(tmp_path, kind, header, kwargs,
+def test_read_dataset_reads_a_named_column_once_and_in_one_role(tmp_path, kind, header, kwargs,
                                                               message):
     rows = [[1.0, 2.0, "a"], [2.0, 3.0, "b"], [4.0, 1.0, "a"]]
     if kind == "csv":
@@ -77,11 +78,11 @@ def test_read_table_reads_a_named_column_once_and_in_one_role(tmp_path, kind, he
         arrays = [pa.array([r[i] for r in rows]) for i in range(3)]
         pq.write_table(pa.Table.from_arrays(arrays, names=header), path)
     if message is None:
-        data = read_table(path, "y", **kwargs)
+        data = read_dataset(path, "y", **kwargs)
         assert data.X.shape == (3, 2) and data.y.tolist() == ["a", "b", "a"]
         return
     with pytest.raises(ValueError) as info:
-        read_table(path, "y", **kwargs)
+        read_dataset(path, "y", **kwargs)
     assert message in str(info.value)
 
 
