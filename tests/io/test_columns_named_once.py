@@ -4,8 +4,8 @@ column has one role: every reader says so in the same words, naming the option.
 pandas allows repeated column names (``frame[name]`` is then a frame of all of them), CSV
 and Parquet files too; before, ``evaluate_frame`` reported "must be 1-D, got shape (3, 2)"
 and ``read_table`` (now ``read_dataset``) silently took the last of them. The truth read
-as a feature (``hierarchy
---features y`` with ``--true-col y``) leaked the answer into the data clustered."""
+as a feature (``hierarchy --features y`` with ``--true-col y``) leaked the answer into the
+data clustered."""
 
 from __future__ import annotations
 
