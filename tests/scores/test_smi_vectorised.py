@@ -30,6 +30,7 @@ from clustermetrics.scores import (
     _smi_shift,
     _smi_vectorised,
 )
+from clustermetrics.scores._line_sizes import tables_of
 from clustermetrics.table.stack import TableStack
 
 SRC = Path(cm.__file__).resolve().parents[1]
@@ -297,3 +298,22 @@ def test_the_stack_pass_counts_its_sums_once_per_stack_and_its_laws_once(monkeyp
     assert [r for _, r in asked] == [1000, 20, 1000, 20]
     assert asked[0][0] == asked[2][0] == 0.0
     assert asked[1][0] > sums and asked[3][0] == pytest.approx(sums, rel=1e-12)
+
+
+def test_auto_runs_no_uncompiled_expansion_beyond_its_budget(monkeypatch):
+    """Where the uncompiled expansion is estimated above auto's budget, it does not run
+    (auto estimates instead), on Zipf-like sizes too: there the laws of large mean are
+    priced with their windows, since their Taylor remainders may turn out too large and
+    the windows be summed after all (a 10^6-item table once ran ~4 s of them)."""
+    monkeypatch.setattr(_kernels, "_mode", "numpy")
+    rng = np.random.default_rng(0)
+    truth, pred = (np.minimum(rng.zipf(1.6, 20000), 5000) for _ in range(2))
+    a, b = np.bincount(truth), np.bincount(pred)
+    a, b, n = a[a > 0], b[b > 0], truth.shape[0]
+    cost = float(_smi_cost.vectorised_costs(tables_of(a[None], b[None]), n)[0])
+    ran = []
+    monkeypatch.setattr(_smi, "_expanded", lambda *args: ran.append(1))
+    assert _smi.exact_variance(a, b, n, nested_max=cost / 2) is None
+    assert not ran
+    _smi.exact_variance(a, b, n, nested_max=cost * 2)
+    assert ran

@@ -107,8 +107,8 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
     take over on the rare table where the expansion cannot bound its orders; ``path``
     ("numpy", "compiled", "vectorised" or "python") forces one (tests compare them);
     ``plan``: :func:`exact_cost` of the same sizes, if known. ``nested_max``: the most
-    the numpy sums may cost (units of ~5 ns, as :data:`EXACT_TERM_COST`); where the
-    expansion does not run or cannot bound its orders (Zipf-like sizes: one law of a large
+    the numpy sums, or the uncompiled expansion, may cost (units of ~5 ns, as
+    :data:`EXACT_TERM_COST`); where the expansion does not run or cannot bound its orders (Zipf-like sizes: one law of a large
     mean among many small ones) and the sums would cost more, None (the caller estimates
     instead: ``auto``'s Monte Carlo)."""
     n = int(n)
@@ -120,7 +120,7 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
                  float(vectorised_costs(tables, n)[0]))
     else:
         costs = (plan.steps * PYTHON_STEP_COST, plan.vectorised)
-    kernel = _expansion_kernel(ua, ca, ub, cb, n, path, costs, plan)
+    kernel = _expansion_kernel(ua, ca, ub, cb, n, path, costs, plan, nested_max)
     if kernel is not None:
         moments = _expanded(kernel, ua, ca, ub, cb, n)
         if moments is not None:
@@ -190,10 +190,12 @@ def _most_cells(class_sizes: np.ndarray, cluster_sizes: np.ndarray) -> float:
 
 
 def _expansion_kernel(ua, ca, ub, cb, n: int, path: str | None,
-                      costs: tuple[float, float], plan: ExactPlan | None):
+                      costs: tuple[float, float], plan: ExactPlan | None,
+                      budget: float = math.inf):
     """The expansion to run (compiled, vectorised in numpy, or its plain-Python source), or
     None for the numpy sums (see :func:`exact_variance`); ``costs``: the estimated costs
-    of the plain-Python and the numpy expansion (units of ~5 ns)."""
+    of the plain-Python and the numpy expansion (units of ~5 ns). Uncompiled, it runs only
+    within ``budget`` (``auto``'s, as the numpy sums: beyond it, auto estimates)."""
     if path in _PATHS:
         return _PATHS[path]
     if path == "compiled":
@@ -213,7 +215,7 @@ def _expansion_kernel(ua, ca, ub, cb, n: int, path: str | None,
             return kernel
     terms = plan.terms if plan is not None and plan.terms is not None else \
         (nested_terms(ua, ca, ub, cb, n), nested_terms(ub, cb, ua, ca, n))
-    if min(python, vectorised) > min(terms) * EXACT_TERM_COST:
+    if min(python, vectorised) > min(min(terms) * EXACT_TERM_COST, budget):
         return None
     # plain Python on a table so tiny that its steps cost less than numpy's calls
     return _smi_expansion.expansion_moments if python < vectorised else vectorised_moments

@@ -112,15 +112,24 @@ def vectorised_costs(tables: Tables, n: int) -> np.ndarray:
     counts = np.diff(tables.pair_off)
     windows, taylor = _law_steps(tables.pa, tables.pb, n,
                                  np.repeat(_table_cuts(tables, n), counts))
-    cost = np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
-    return np.add.reduceat(cost, tables.pair_off[:-1]) + NUMPY_CALL_COST
+    return np.add.reduceat(_numpy_law_costs(windows, taylor), tables.pair_off[:-1]) \
+        + NUMPY_CALL_COST
 
 
 def vectorised_law_costs(pa: np.ndarray, pb: np.ndarray, n: int, cut: float) -> np.ndarray:
     """Estimated cost of each law Hyp(n, pa, pb) in the numpy expansion at the windows'
     ``cut`` (units of ~5 ns): its window steps, or its Taylor polynomial (plain Python)."""
-    windows, taylor = _law_steps(pa, pb, n, np.full(pa.shape[0], cut))
-    return np.where(taylor, NUMPY_TAYLOR_COST, windows * NUMPY_STEP_COST)
+    return _numpy_law_costs(*_law_steps(pa, pb, n, np.full(pa.shape[0], cut)))
+
+
+def _numpy_law_costs(windows: np.ndarray, taylor: np.ndarray) -> np.ndarray:
+    """Each law's cost in the numpy expansion: its window steps, and for a law of large
+    mean its Taylor polynomial as well. Priced in full because the table's Taylor
+    remainders may turn out too large for its variance, and the laws are then summed
+    over their windows after all: on Zipf-like sizes (one law of a large mean among
+    many small ones: a 10^6-item entity table) pricing the Taylor polynomial alone
+    ran ~4 s of windows where ~0.3 s was estimated, before Monte Carlo took over."""
+    return windows * NUMPY_STEP_COST + np.where(taylor, NUMPY_TAYLOR_COST, 0.0)
 
 
 def stack_sums_cost(tables: Tables) -> float:
@@ -147,9 +156,9 @@ _PAIR_STEPS = 64.0
 # arrays ~10 ns (8-13 ns measured on 10 x 10 to 100 x 100 labels of N = 1e3 to 1e5, load
 # ~3), ~1 ms of numpy calls per table (the orders' loop and the sums over its cells),
 # ~25-50 us per law from its Taylor polynomial (~0.8 ms as plain Python), and in a stack's
-# pass ~125 ns per cell of a table and order (50 tables of 10 x 10 labels). As the
-# compiled estimate, it leaves out the windows of a table whose Taylor remainders turn out
-# too large for its variance (then summed over their windows too)
+# pass ~125 ns per cell of a table and order (50 tables of 10 x 10 labels). Unlike the
+# compiled estimate, it counts the windows of the laws of large mean too
+# (:func:`_numpy_law_costs`)
 NUMPY_STEP_COST = 3.0
 NUMPY_CALL_COST = 2e5
 NUMPY_TAYLOR_COST = 1e4
