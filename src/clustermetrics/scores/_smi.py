@@ -108,9 +108,9 @@ def exact_variance(a: np.ndarray, b: np.ndarray, n: int, *, path: str | None = N
     ("numpy", "compiled", "vectorised" or "python") forces one (tests compare them);
     ``plan``: :func:`exact_cost` of the same sizes, if known. ``nested_max``: the most
     the numpy sums, or the uncompiled expansion, may cost (units of ~5 ns, as
-    :data:`EXACT_TERM_COST`); where the expansion does not run or cannot bound its orders (Zipf-like sizes: one law of a large
-    mean among many small ones) and the sums would cost more, None (the caller estimates
-    instead: ``auto``'s Monte Carlo)."""
+    :data:`EXACT_TERM_COST`); where the expansion does not run or cannot bound its
+    orders (Zipf-like sizes: one law of a large mean among many small ones) and the sums
+    would cost more, None (the caller estimates instead: ``auto``'s Monte Carlo)."""
     n = int(n)
     ua, ca = distinct_sizes(a)
     ub, cb = distinct_sizes(b)

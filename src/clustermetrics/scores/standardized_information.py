@@ -160,7 +160,6 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
     mi, _, _ = _info(table)
     if _smi_undefined(table):
         return StandardizedMI(0.0, "exact", 0.0, 0, mi, 0.0)
-    emi = _emi(table)
     a, b, n = table.class_sizes, table.cluster_sizes, int(table.n_samples)  # counts
     # the estimate depends on whether compiled kernels may run (the kernels mode)
     plan = table.cached(f"smi:plan:{_kernels.compiled_available()}",
@@ -190,6 +189,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
                 f"(~{plan.cost * 5e-9:.0f} s estimated, above "
                 f"~{_SMI_EXACT_REFUSE * 5e-9:.0f} s); use method='monte_carlo' or "
                 "method='auto'")
+        emi = _emi(table)  # after the refusals: on a table refused, E[MI] alone takes ~10 s
         # auto's budget also bounds the numpy sums that stand in where the expansion
         # cannot bound its orders: beyond it, auto estimates (as where exact costs more)
         nested_max = max(_SMI_EXACT_BUDGET, _SMI_EXACT_PREFERENCE * cost
@@ -202,6 +202,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
             return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
         n_samples = _auto_samples(n_samples, cost)
     # E[S] from the exact E[MI]: N MI = S + N log N - sum a log a - sum b log b
+    emi = _emi(table)  # cached on the table where the exact path computed it
     e_s = math.fsum([n * emi, -n * math.log(n), s_of_counts(a), s_of_counts(b)])
     var_s, se_var = monte_carlo_variance(a, b, n, e_s, n_samples, random_state)
     if var_s <= 0:
