@@ -89,8 +89,9 @@ def brute_force(frac) -> Fraction:
     return max(best.values())
 
 
-def solve_with(mode: str, m: np.ndarray, frac, exact: bool):
-    """Cells chosen by ``max_weight_matching`` forced onto its sparse path."""
+def solve_with(mode: str, m: np.ndarray, frac, exact: bool, graded: bool = False):
+    """Cells chosen by ``max_weight_matching`` forced onto its sparse path (``graded``:
+    the compiled solver's auction at once, as for PSI's weights)."""
     r, c = np.nonzero(m)
     den = np.array([frac[i][j].denominator for i, j in zip(r, c, strict=True)], dtype=np.int64)
     num_exact = np.array([frac[i][j].numerator for i, j in zip(r, c, strict=True)],
@@ -99,7 +100,8 @@ def solve_with(mode: str, m: np.ndarray, frac, exact: bool):
     old = _kernels.set_kernels(mode)
     try:
         cells = max_weight_matching(r, c, weights, m.shape, dense_max_cells=0,
-                                    fraction=(num_exact, den) if exact else None)
+                                    fraction=(num_exact, den) if exact else None,
+                                    graded=graded)
     finally:
         _kernels.set_kernels(old)
     assert np.unique(r[cells]).shape[0] == cells.shape[0]  # one cell per row
@@ -108,8 +110,9 @@ def solve_with(mode: str, m: np.ndarray, frac, exact: bool):
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1), st.sampled_from(["numba", "numpy"]))
-def test_every_solver_path_is_exact_on_every_shape(shape, seed, mode):
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32 - 1), st.sampled_from(["numba", "numpy"]),
+       st.booleans())
+def test_every_solver_path_is_exact_on_every_shape(shape, seed, mode, graded):
     m = shaped_matrix(shape, seed, 8)
     m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
     if m.size == 0:
@@ -117,9 +120,10 @@ def test_every_solver_path_is_exact_on_every_shape(shape, seed, mode):
     for name, frac in weightings(m):
         expected = brute_force(frac)
         # with exact integer weights the optimum itself is found, to the last bit
-        assert solve_with(mode, m, frac, exact=True) == expected, (shape, name, m)
+        assert solve_with(mode, m, frac, exact=True, graded=graded) == expected, \
+            (shape, name, m)
         # from float weights: up to rounding, as scipy's solvers
-        got = solve_with(mode, m, frac, exact=False)
+        got = solve_with(mode, m, frac, exact=False, graded=graded)
         assert float(got) == pytest.approx(float(expected), rel=1e-12, abs=1e-15)
 
 
@@ -136,8 +140,8 @@ def test_compiled_and_scipy_paths_agree_with_dense_lsa_on_larger_tables(shape, s
         dense = np.array([[float(x) for x in row] for row in frac])
         r, c = linear_sum_assignment(dense, maximize=True)
         expected = math.fsum(dense[r, c].tolist())
-        for mode in ("numba", "numpy"):
-            got = float(solve_with(mode, m, frac, exact=True))
+        for mode, graded in (("numba", False), ("numba", True), ("numpy", False)):
+            got = float(solve_with(mode, m, frac, exact=True, graded=graded))
             assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
@@ -193,7 +197,8 @@ def test_scipy_takes_over_when_the_compiled_solver_gives_up(monkeypatch):
         calls.append(n_cols)
         return None
 
-    monkeypatch.setattr(_assignment.compiled, "matching_kernel", lambda cells: gives_up)
+    monkeypatch.setattr(_assignment.compiled, "matching_kernel",
+                        lambda cells, graded=False: gives_up)
     m = shaped_matrix("noise", 3, 30)
     m = m[m.sum(axis=1) > 0][:, m.sum(axis=0) > 0]
     r, c = np.nonzero(m)

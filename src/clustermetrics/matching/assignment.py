@@ -64,7 +64,8 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
                         keys: np.ndarray | None = None,
                         fraction: tuple[np.ndarray, np.ndarray] | None = None,
                         prices: np.ndarray | None = None,
-                        forced_rounds: int | None = None) -> np.ndarray:
+                        forced_rounds: int | None = None,
+                        graded: bool = False) -> np.ndarray:
     """Cells of a maximum-weight matching of a bipartite graph given by its positive cells.
 
     The graph has ``shape[0]`` row nodes and ``shape[1]`` column nodes; cell ``e`` joins
@@ -107,6 +108,10 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
     finishes faster than further rounds); 0 where the caller knows the rounds fix little
     (a bootstrap replicate of a noise table).
 
+    ``graded``: the weights order each row's cells (the pair sets index's n_ij /
+    max(a_i, b_j)); the compiled solver then runs its auction at once, its phases (which
+    give up on such weights) neither run nor compile.
+
     Returns
     -------
     cells : ndarray of int64
@@ -137,13 +142,14 @@ def max_weight_matching(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray,
         exact = _exact(weights, fraction, None)
         return _solve(rows, cols, exact, n_rows, n_cols,
                       dense=_dense_pays(n_rows, n_cols, rows.shape[0], dense_max_cells),
-                      prices=_scaled_prices(prices, None, exact, weights))
+                      prices=_scaled_prices(prices, None, exact, weights), graded=graded)
     n_r, r = _renumber(rows[rest], n_rows)
     n_c, c = _renumber(cols[rest], n_cols)
     exact = _exact(weights, fraction, rest)
     solved = _solve(r, c, exact, n_r, n_c,
                     dense=_dense_pays(n_r, n_c, rest.shape[0], dense_max_cells),
-                    prices=_scaled_prices(prices, cols[rest], exact, weights[rest]))
+                    prices=_scaled_prices(prices, cols[rest], exact, weights[rest]),
+                    graded=graded)
     return np.sort(np.concatenate([forced, rest[solved]]))
 
 
@@ -219,12 +225,12 @@ def _scaled_prices(prices, cols, exact, weights):
     return prices * (float(exact[0]) / float(weights[0]))
 
 
-def _solve(rows, cols, weights, n_rows, n_cols, dense=True, prices=None):
+def _solve(rows, cols, weights, n_rows, n_cols, dense=True, prices=None, graded=False):
     """Indices of the cells of a maximum-weight matching (cells sorted by row, col)."""
     if dense:
         r, c = _dense_matching(rows, cols, weights, n_rows, n_cols)
     else:
-        r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols, prices)
+        r, c = _sparse_matching(rows, cols, weights, n_rows, n_cols, prices, graded)
     return cell_index(rows, cols, n_cols, r, c)
 
 
@@ -379,7 +385,7 @@ def _dense_matching(rows, cols, weights, n_rows, n_cols):
     return linear_sum_assignment(dense, maximize=True)
 
 
-def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None):
+def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None, graded=False):
     """(rows, cols) of a max-weight matching: the compiled phases and auction when they pay
     (``compiled.matching_kernel``), else scipy's LAPJVsp; from ``prices`` (column prices in
     units of the integer weights) the warm-started auction when its kernels are loaded.
@@ -387,7 +393,7 @@ def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None):
     The phase solver keeps the table's orientation: its first phase matches the cells
     largest in their row, and rows (true classes) are where recall weights n_ij / a_i
     tie. LAPJVsp's work grows with the side it saturates, so it gets the smaller one."""
-    kernel = compiled.matching_kernel(rows.shape[0])
+    kernel = compiled.matching_kernel(rows.shape[0], graded)
     if kernel is not None:
         order = None if bool(np.all(rows[1:] >= rows[:-1])) else \
             np.argsort(rows, kind="stable")

@@ -27,20 +27,23 @@ from .phases import _phases, _row_max_start
 _PHASE_SCANS = 32
 
 
-def max_weight_matching(indptr, cols, weights, n_cols):
+def max_weight_matching(indptr, cols, weights, n_cols, graded=False):
     """Row -> column of a maximum-weight matching (-1: unmatched) of the bipartite graph
     whose row i holds the cells ``cols[indptr[i]:indptr[i+1]]`` with positive
     ``weights``: the phases from ``_row_max_start`` while they make progress
     (``_PHASE_SCANS``), else the
     epsilon-scaling auction (:func:`auction_matching`); None if float rounding stalled the
     search or the auction's finishing phases went past their budget (the caller then uses
-    scipy).
+    scipy). ``graded``: weights that order each row's cells (PSI's), on which the phases
+    give up after a scan or two: the auction at once.
     """
     n_rows = indptr.shape[0] - 1
     # writable C arrays only: a table's cached cells are read-only (see one_type)
     indptr = one_type(indptr, np.int64)
     cols = one_type(cols, np.int64)
     weights = one_type(weights, np.float64)
+    if graded:
+        return auction_matching(indptr, cols, weights, n_cols)
     budget = _PHASE_SCANS * (int(indptr[-1]) + n_rows)
     u, v, row_match, col_match, free, nfree = _row_max_start(indptr, cols, weights, int(n_cols))
     match, ok = _phases(indptr, cols, -weights, n_rows, int(n_cols), budget, u, v, row_match,

@@ -128,7 +128,7 @@ def matched_similarity(table: Contingency) -> float:
         weights = similarity_weights(t)
         cells = max_weight_matching(t.rows, t.cols, weights, (t.n_classes, t.n_clusters),
                                     keys=cell_keys(t),
-                                    fraction=(t.counts, larger_size_cells(t)))
+                                    fraction=(t.counts, larger_size_cells(t)), graded=True)
         return math.fsum(weights[cells].tolist())
     return table.cached("set_matching:psi", compute)
 
@@ -190,7 +190,8 @@ def _solve_table(stack: TableStack, b: int, kind: str, weights: np.ndarray,
     cells = max_weight_matching(new_codes(stack.class_sizes[b] > 0)[rows],
                                 new_codes(present)[cols], w, (n_classes, n_clusters),
                                 fraction=None if den is None else (c, den[keep]),
-                                prices=prices, forced_rounds=rounds)
+                                prices=prices, forced_rounds=rounds,
+                                graded=kind == "similarity")
     return matched(cells)
 
 
