@@ -385,6 +385,10 @@ def _dense_matching(rows, cols, weights, n_rows, n_cols):
     return linear_sum_assignment(dense, maximize=True)
 
 
+# cells per row from which graded weights go to the compiled auction at once
+_GRADED_MIN_CELLS = 4
+
+
 def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None, graded=False):
     """(rows, cols) of a max-weight matching: the compiled phases and auction when they pay
     (``compiled.matching_kernel``), else scipy's LAPJVsp; from ``prices`` (column prices in
@@ -393,6 +397,10 @@ def _sparse_matching(rows, cols, weights, n_rows, n_cols, prices=None, graded=Fa
     The phase solver keeps the table's orientation: its first phase matches the cells
     largest in their row, and rows (true classes) are where recall weights n_ij / a_i
     tie. LAPJVsp's work grows with the side it saturates, so it gets the smaller one."""
+    # graded weights defeat the phases where rows hold several cells (uniform noise: 10 a
+    # row, the auction 1.5x the faster); on rows of one or two (a chain of classes split
+    # over two clusters each) the phases finish, 3.5x faster than the auction
+    graded = graded and rows.shape[0] >= _GRADED_MIN_CELLS * n_rows
     kernel = compiled.matching_kernel(rows.shape[0], graded)
     if kernel is not None:
         order = None if bool(np.all(rows[1:] >= rows[:-1])) else \
