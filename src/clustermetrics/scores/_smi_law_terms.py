@@ -415,9 +415,13 @@ def law_terms(n: int, pa: np.ndarray, pb: np.ndarray, k0: np.ndarray, slope: np.
         r2 = np.maximum(r2, 0.0)
         sd = np.sqrt(af[at] * bf[at] * (nf - af[at]) * (nf - bf[at]) / (nf * nf * (nf - 1.0)))
         out.means[at] = mean
-        out.second[at] = r2 + (alpha[2:] ** 2).sum(axis=0)
+        # a law expanded to its last order leaves no residual (its polynomials span every
+        # function of its support): 0, not the ~1e-32 that r2's sums round to, so that an
+        # S the same for every pairing has a variance of exactly 0, as in the scalar code
+        complete = done == last_order[at]
+        out.second[at] = np.where(complete, 0.0, r2) + (alpha[2:] ** 2).sum(axis=0)
         out.beta[at] = np.divide(alpha[1], sd, out=np.zeros(at.shape[0]), where=done >= 1)
-        out.resid[at] = np.where(done == last_order[at], 0.0, r2)
+        out.resid[at] = np.where(complete, 0.0, r2)
         out.reached[at] = done
         out.alpha[:, at] = alpha
     return out
