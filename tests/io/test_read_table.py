@@ -227,8 +227,11 @@ def table_file(tmp_path):
     ({"weight_col": "w"}, "has no column 'w' (weight_col)"),
     ({"memory_limit": "1GB", "engine": "memory"},
      "memory_limit applies to engine='duckdb', not memory"),
-    ({"memory_limit": "1GB", "engine": "auto"},  # a small text file: memory
-     "memory_limit applies to engine='duckdb', not memory"),
+    ({"drop_null": "no"}, "drop_null must be True or False, got 'no'"),
+    ({"stats": []}, "stats must be a dict to fill with the counts, got list"),
+    ({"true_col": 0}, "true_col must be a column name, got 0"),
+    ({"weight_col": 2}, "weight_col must be a column name, got 2"),
+    ({"sep": 1}, "sep must be a string, got 1"),
     ({"header": True}, "header applies to the two-file form"),
     ({"sep": ";;"}, "sep must be one ASCII character"),
 ])
@@ -238,6 +241,26 @@ def test_bad_arguments_are_value_errors_naming_them(table_file, kwargs, message,
     with pytest.raises(ValueError) as err:
         cm.read_table(table_file, **call)
     assert message in str(err.value)
+
+
+def test_a_path_that_is_no_path_is_refused_alike_by_every_engine(table_file):
+    for engine in ("memory", "duckdb", "auto"):
+        for path, message in ((os.fsencode(table_file), "path must be a file path or a "
+                               "glob, got bytes"), ([table_file], "path must be a file "
+                               "path or a glob, got list"), ("", "path is an empty path")):
+            with pytest.raises(ValueError, match=message):
+                cm.read_table(path, true_col="t", pred_col="p", engine=engine)
+
+
+def test_a_memory_limit_asks_auto_for_duckdb(table_file):
+    """A memory limit is DuckDB's: with engine auto it reads a small text file through
+    DuckDB (it once refused the option, auto having chosen memory by the size)."""
+    stats: dict = {}
+    table = cm.read_table(table_file, true_col="t", pred_col="p", memory_limit="1GB",
+                          stats=stats)
+    assert table == cm.read_table(table_file, true_col="t", pred_col="p", engine="memory")
+    assert engines.choose_engine("auto", table_file, memory_limit="1GB") == "duckdb"
+    assert stats["rows"] == 2
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb", "auto"])

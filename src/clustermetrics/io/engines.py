@@ -12,8 +12,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
+
+import numpy as np
 
 from ..table import Contingency
 from ..table.exact_sums import Subject
@@ -53,8 +55,12 @@ def choose_engine(engine: str, path: Any, pred_path: Any = None, *,
     fits. ``auto`` gives two label files to memory, and a table to DuckDB when it is
     installed and the table is of a format read out of core (Parquet), a glob, or a file
     over :data:`AUTO_DUCKDB_BYTES`; else memory, when the in-memory reader of its format
-    is installed. ``memory_limit`` is DuckDB's: with another engine it is an error."""
+    is installed. ``memory_limit`` is DuckDB's: ``auto`` then means DuckDB, and another
+    engine is an error."""
     spell = _spelling(names)
+    _check_paths(spell, path, pred_path)
+    if engine == "auto" and memory_limit is not None and pred_path is None:
+        engine = "duckdb"  # a memory limit is DuckDB's: asking for one asks for DuckDB
     chosen = _chosen(engine, path, pred_path, spell)
     if memory_limit is not None and chosen != "duckdb":
         duckdb = _setting(spell, "engine", "duckdb")
@@ -109,6 +115,9 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
     if engine not in ENGINES:
         raise ValueError(f"unknown {spell['engine']} {engine!r}; choose from "
                          f"{', '.join(ENGINES)}")
+    _check_options(spell, path=path, pred_path=pred_path, true_col=true_col,
+                   pred_col=pred_col, weight_col=weight_col, sep=sep, header=header,
+                   drop_null=drop_null, progress=progress, stats=stats)
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"{_setting(spell, 'engine', engine)} needs {spell['true_col']} and "
                          f"{spell['pred_col']}")
@@ -124,6 +133,36 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
                                 stats=stats, spark=spark, names=spell, weight_col=weight_col)
     return _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header,
                       drop_null, stats, spell)
+
+
+def _check_paths(spell: Mapping[str, str], path: Any, pred_path: Any) -> None:
+    """A ValueError naming ``path`` or ``pred_path`` where it is no file path or glob."""
+    for name, value in (("path", path), ("pred_path", pred_path)):
+        if value is None and name == "pred_path":
+            continue
+        if not isinstance(value, (str, os.PathLike)) or not isinstance(os.fspath(value), str):
+            raise ValueError(f"{spell.get(name, name)} must be a file path or a glob, got "
+                             f"{type(value).__name__}")
+        if not os.fspath(value):
+            raise ValueError(f"{spell.get(name, name)} is an empty path ('')")
+
+
+def _check_options(spell: Mapping[str, str], **given: Any) -> None:
+    """Every engine's options checked once, before any file is opened: a ValueError
+    naming the parameter (each engine's reader also checks what it reads)."""
+    _check_paths(spell, given["path"], given["pred_path"])
+    for name in ("true_col", "pred_col", "weight_col", "sep"):
+        value = given[name]
+        if value is not None and not isinstance(value, str):
+            what = "a string" if name == "sep" else "a column name"
+            raise ValueError(f"{spell[name]} must be {what}, got {value!r}")
+    for name in ("header", "drop_null", "progress"):
+        if not isinstance(given[name], (bool, np.bool_)):
+            raise ValueError(f"{spell.get(name, name)} must be True or False, got "
+                             f"{given[name]!r}")
+    if given["stats"] is not None and not isinstance(given["stats"], MutableMapping):
+        raise ValueError(f"stats must be a dict to fill with the counts, got "
+                         f"{type(given['stats']).__name__}")
 
 
 def _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header, drop_null,
