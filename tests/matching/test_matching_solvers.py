@@ -439,3 +439,21 @@ def _compiled_equal_dense(monkeypatch, t, p, scores) -> None:
         finally:
             _kernels.set_kernels(old)
     assert values["numba"] == pytest.approx(values["numpy"], rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 7), st.integers(0, 2**32 - 1), st.integers(1, 4))
+def test_small_grids_enumerated_reach_scipys_optimum(n_rows, n_cols, seed, levels):
+    """Grids whose assignments are few are solved by trying them all (no scipy import):
+    the optimum of scipy's dense solver, on ties and zeros too, each side the larger."""
+    from clustermetrics.matching import assignment as _assignment
+
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(0, levels + 1, (n_rows, n_cols)).astype(np.float64)
+    if math.perm(max(n_rows, n_cols), min(n_rows, n_cols)) > _assignment._ENUMERATED_MAX:
+        return
+    r, c = _assignment._enumerated_matching(dense)
+    assert np.unique(r).shape[0] == r.shape[0] and np.unique(c).shape[0] == c.shape[0]
+    assert r.shape[0] == min(n_rows, n_cols)
+    sr, sc = linear_sum_assignment(dense, maximize=True)
+    assert dense[r, c].sum() == dense[sr, sc].sum()
