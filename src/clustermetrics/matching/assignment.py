@@ -35,6 +35,7 @@ floats are.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import NamedTuple
@@ -394,6 +395,16 @@ def _dense_matching(rows, cols, weights, n_rows, n_cols):
     return linear_sum_assignment(dense, maximize=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _assignments(k: int, m: int) -> np.ndarray:
+    """Every assignment of k rows to distinct columns of m, one per row, in
+    lexicographic order (read-only: shared by the calls of a bootstrap's replicates)."""
+    options = np.array(list(itertools.permutations(range(m), k)), dtype=np.int64)
+    options = options.reshape(-1, k)
+    options.flags.writeable = False
+    return options
+
+
 def _enumerated_matching(dense: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rows, cols) of a maximum-weight assignment of a small grid, found by trying every
     assignment of the smaller side (the first best in lexicographic order: deterministic;
@@ -401,8 +412,7 @@ def _enumerated_matching(dense: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     wide = dense.shape[0] <= dense.shape[1]
     grid = dense if wide else dense.T
     k, m = grid.shape
-    options = np.array(list(itertools.permutations(range(m), k)), dtype=np.int64)
-    options = options.reshape(-1, k)
+    options = _assignments(k, m)
     best = options[int(np.argmax(grid[np.arange(k), options].sum(axis=1)))]
     side = np.arange(k)
     return (side, best) if wide else (best, side)
