@@ -78,6 +78,8 @@ tables = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5)), min_size=1, m
 @settings(max_examples=80, deadline=None)
 @given(tables, st.integers(0, 2**32 - 1))
 @example([(0, 0), (0, 0), (0, 1), (1, 1)], 2)  # a replicate whose ARI is below -0.5
+@example([(0, 0), (0, 0), (0, 0), (0, 1), (0, 2), (1, 1)], 162)  # S the same for every
+# pairing in a replicate: SMI's 0/0, not a quotient of rounding errors
 def test_replicate_scores_equal_the_scores_of_the_replicate_table(pairs, seed):
     t = [a for a, _ in pairs]
     p = [b for _, b in pairs]

@@ -317,3 +317,21 @@ def test_auto_runs_no_uncompiled_expansion_beyond_its_budget(monkeypatch):
     assert not ran
     _smi.exact_variance(a, b, n, nested_max=cost * 2)
     assert ran
+
+
+@pytest.mark.parametrize("a, b", [([2, 2], [1, 3]), ([5, 1], [2, 2, 2]),
+                                  ([11, 1], [3, 3, 3, 3]), ([29, 1], [5] * 6)])
+def test_an_s_the_same_for_every_pairing_gives_the_smi_0_0_convention(a, b):
+    """Class sizes (N - 1, 1) against equal cluster sizes (or 2, 2 against 1, 3): wherever
+    the lone item goes, S = sum n log n is the same, so SMI is a 0/0 (0 by convention),
+    alone and as a table of a stack, on every path of the variance: not the quotient of
+    the ~1e-31 the variance's sums may round to (the scalar expansion's do here)."""
+    truth = np.repeat(np.arange(len(a)), a)
+    pred = np.repeat(np.arange(len(b)), b)
+    table = Contingency.from_labels(truth, pred)
+    for path in ("numpy", "python", "vectorised"):
+        assert _smi.exact_variance(np.array(a), np.array(b), len(truth), path=path)[1] \
+            < 1e-25
+    assert cm.standardized_mutual_info_score(truth, pred) == 0.0
+    stack = TableStack(table, np.stack([table.counts, table.counts]))
+    assert np.all(cm.standardized_mutual_info_score.spec.body(stack) == 0.0)

@@ -230,7 +230,10 @@ def pair_terms(n, pa, pb, k0, slope, cut, orders, moments, means, second, beta, 
             m, _, top, r2, complete = project(n, a, b, k0[p], slope[p], floor, orders, buf,
                                               res, q_prev, q_cur, diag, off, one)
             r2 = max(r2, 0.0)
-            sec = r2
+            # expanded to its last order: no residual (its polynomials span every function
+            # of the support), not the ~1e-33 its sums round to (an S the same for every
+            # pairing must get a variance of exactly 0)
+            sec = 0.0 if complete else r2
             for q in range(2, top + 1):
                 sec += one[q] * one[q]
         means[p] = m

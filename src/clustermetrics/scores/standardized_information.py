@@ -136,7 +136,7 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
         many: Any = stack  # _info and _emi take a stack as they take a table
         mi, emi = np.asarray(_info(many)[0]), np.asarray(_emi(many))
         at = np.flatnonzero(exact)
-        sd = np.sqrt(var) / n[at]
+        sd = _above_rounding(np.sqrt(var) / n[at], mi[at], emi[at])
         flat = done & (sd <= 0)  # MI the same for every pairing (0/0)
         out[at] = np.where(done & (sd > 0), (mi[at] - emi[at]) / np.where(sd > 0, sd, 1.0),
                            0.0)
@@ -154,6 +154,17 @@ def _stack_smi(stack: TableStack, method: str, n_samples: int, random_state: int
     if undefined.any():
         stack.record_undefined(undefined, 0.0)
     return out
+
+
+# an exact sd of MI at most this many roundings of MI and E[MI] is their rounding: MI is
+# then the same for every pairing (a 0/0), whatever digits the sums of the variance left
+# (~1e-31 on a table of class sizes 11, 1 against four clusters of 3, where S is constant)
+_SD_ROUNDING = 64 * float(np.finfo(np.float64).eps)
+
+
+def _above_rounding(sd: Any, mi: Any, emi: Any) -> Any:
+    """``sd``, or 0 where it is within the rounding of MI and E[MI]."""
+    return np.where(sd > _SD_ROUNDING * np.maximum(np.abs(mi), np.abs(emi)), sd, 0.0)
 
 
 def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> StandardizedMI:
@@ -197,7 +208,7 @@ def _smi(table: Contingency, method: str, n_samples: int, random_state: int) -> 
         moments = table.cached(f"smi:exact:{nested_max}", lambda t: exact_variance(
             a, b, n, plan=plan, nested_max=nested_max))
         if moments is not None:
-            sd = math.sqrt(moments[1]) / n
+            sd = float(_above_rounding(math.sqrt(moments[1]) / n, mi, emi))
             value = (mi - emi) / sd if sd > 0 else 0.0
             return StandardizedMI(float(value), "exact", 0.0, 0, emi, sd)
         n_samples = _auto_samples(n_samples, cost)
