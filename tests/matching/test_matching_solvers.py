@@ -442,14 +442,16 @@ def _compiled_equal_dense(monkeypatch, t, p, scores) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 7), st.integers(1, 7), st.integers(0, 2**32 - 1), st.integers(1, 4))
-def test_small_grids_enumerated_reach_scipys_optimum(n_rows, n_cols, seed, levels):
+@given(st.integers(1, 7), st.integers(1, 7), st.integers(0, 2**32 - 1), st.integers(1, 4),
+       st.sampled_from([1, 2**47 - 1]))
+def test_small_grids_enumerated_reach_scipys_optimum(n_rows, n_cols, seed, levels, scale):
     """Grids whose assignments are few are solved by trying them all (no scipy import):
-    the optimum of scipy's dense solver, on ties and zeros too, each side the larger."""
+    the optimum of scipy's dense solver, on ties and zeros too, each side the larger, and
+    integer weights near 2**49 (the exact integers the solvers receive stay below 2**50)."""
     from clustermetrics.matching import assignment as _assignment
 
     rng = np.random.default_rng(seed)
-    dense = rng.integers(0, levels + 1, (n_rows, n_cols)).astype(np.float64)
+    dense = (rng.integers(0, levels + 1, (n_rows, n_cols)) * scale).astype(np.float64)
     if math.perm(max(n_rows, n_cols), min(n_rows, n_cols)) > _assignment._ENUMERATED_MAX:
         return
     r, c = _assignment._enumerated_matching(dense)

@@ -53,7 +53,7 @@ def resolve_sep(path: str, sep: str | None, name: str = "sep") -> str:
     if sep is None:
         return DELIMITED.separator(path)
     if not isinstance(sep, str):
-        raise TypeError(f"{name} must be a string, got {type(sep).__name__}")
+        raise ValueError(f"{name} must be a string, got {sep!r}")
     if sep in ("\\t", "tab"):
         return "\t"
     if len(sep) != 1 or not sep.isascii() or sep in '"\r\n\x00':

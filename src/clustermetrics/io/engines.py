@@ -116,7 +116,7 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
         raise ValueError(f"unknown {spell['engine']} {engine!r}; choose from "
                          f"{', '.join(ENGINES)}")
     _check_options(spell, path=path, pred_path=pred_path, true_col=true_col,
-                   pred_col=pred_col, weight_col=weight_col, sep=sep, header=header,
+                   pred_col=pred_col, weight_col=weight_col, header=header,
                    drop_null=drop_null, progress=progress, stats=stats)
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"{_setting(spell, 'engine', engine)} needs {spell['true_col']} and "
@@ -151,11 +151,10 @@ def _check_options(spell: Mapping[str, str], **given: Any) -> None:
     """Every engine's options checked once, before any file is opened: a ValueError
     naming the parameter (each engine's reader also checks what it reads)."""
     _check_paths(spell, given["path"], given["pred_path"])
-    for name in ("true_col", "pred_col", "weight_col", "sep"):
+    for name in ("true_col", "pred_col", "weight_col"):  # before "needs true_col" is said
         value = given[name]
         if value is not None and not isinstance(value, str):
-            what = "a string" if name == "sep" else "a column name"
-            raise ValueError(f"{spell[name]} must be {what}, got {value!r}")
+            raise ValueError(f"{spell[name]} must be a column name, got {value!r}")
     for name in ("header", "drop_null", "progress"):
         if not isinstance(given[name], (bool, np.bool_)):
             raise ValueError(f"{spell.get(name, name)} must be True or False, got "

@@ -92,16 +92,6 @@ def expected_mutual_information(a: np.ndarray, b: np.ndarray, n: int,
     return expected_mutual_information_weighted(ua, ca, ub, cb, n, tol)
 
 
-def emi_of_distinct_sizes(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray, cb: np.ndarray,
-                          n: int, tol: float = 1e-15) -> float:
-    """:func:`expected_mutual_information` from the distinct class sizes ``ua``
-    (increasing) and how many classes have each (``ca``), and the same for the clusters:
-    callers that know them (a bootstrap replicate, from a histogram) skip the sort."""
-    if int(ca.sum()) == 1 or int(cb.sum()) == 1:
-        return 0.0
-    return expected_mutual_information_weighted(ua, ca, ub, cb, n, tol)
-
-
 def expected_mutual_information_weighted(ua: np.ndarray, ca: np.ndarray, ub: np.ndarray,
                                          cb: np.ndarray, n: int, tol: float = 1e-15) -> float:
     """sum_(a, b) ca cb E[(k/N) log(N k / (a b))], k ~ Hypergeometric(N, a, b), over the
