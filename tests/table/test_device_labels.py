@@ -228,3 +228,18 @@ def test_numpy_labels_never_load_array_api_compat():
             "cm.adjusted_rand_score(xps.asarray([0, 1]), xps.asarray([0, 1]))\n"
             "assert 'array_api_compat' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@SETTINGS
+@given(label_pairs())
+def test_the_dense_grid_path_gives_the_table_of_the_numpy_labels(pair):
+    """CuPy, PyTorch and JAX count a small grid with their bincount (the standard has
+    none): the grid's cells and sums, here with numpy's bincount behind the strict array."""
+    def bincount(key, cells):
+        return xps.asarray(np.bincount(np.from_dlpack(key), minlength=cells))
+
+    t, p = pair
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(device_labels, "_bincount", bincount)
+        got = Contingency.from_labels(xps.asarray(t), xps.asarray(p))
+    same_table(got, Contingency.from_labels(t, p))
