@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test test-quick lint bench bench-defaults clean readme java docs docs-build
+.PHONY: demo test test-quick test-gpu lint bench bench-defaults clean readme java docs docs-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,17 @@ test: $(STAMP) java
 # dozen that take 8-40 s each: Spark start-ups, compiles, long generated searches)
 test-quick: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not slow"
+
+# On a machine with an NVIDIA GPU (CUDA 12): the GPU tests (tests/gpu, collected only with
+# --gpu) and the GPU benchmark, in a venv of their own so that make test never installs a
+# GPU library. Options for the benchmark: make test-gpu BENCH_GPU_ARGS="--n 1e7"
+GPU_VENV := build/gpu-venv
+GPU_PACKAGES := cupy-cuda12x torch torchmetrics pytest hypothesis array-api-strict
+test-gpu:
+	test -x $(GPU_VENV)/bin/python || $(PYTHON) -m venv $(GPU_VENV)
+	$(GPU_VENV)/bin/python -m pip install --quiet -e . $(GPU_PACKAGES)
+	$(GPU_VENV)/bin/python -m pytest -q -p no:cacheprovider --gpu tests/gpu tests/table/test_device_labels.py
+	$(GPU_VENV)/bin/python benchmarks/bench_gpu.py $(BENCH_GPU_ARGS)
 
 # The documentation site: built from docs/ (pages generated from the code by
 # tools/docs_hooks.py) and served at http://127.0.0.1:8000 while you edit.

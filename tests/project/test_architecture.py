@@ -97,11 +97,12 @@ def test_importing_the_package_or_its_command_line_imports_no_numba():
 
 
 # Third-party modules that may be imported inside a function: the optional extras (with
-# every submodule), whose absence must not break `import clustermetrics`, and the scipy
-# subpackages that cost more to import than `import numpy, scipy` (benchmarks/README.md,
-# "Import time"), loaded by the first call that needs them.
-LAZY_EXTRAS = {"duckdb", "galpy", "matplotlib", "pandas", "polars", "pyarrow", "pyspark",
-               "sklearn", "tqdm"}
+# every submodule), whose absence must not break `import clustermetrics`, array_api_compat
+# (a dependency only labels of another array library need: numpy users never load it),
+# and the scipy subpackages that cost more to import than `import numpy, scipy`
+# (benchmarks/README.md, "Import time"), loaded by the first call that needs them.
+LAZY_EXTRAS = {"array_api_compat", "duckdb", "galpy", "matplotlib", "pandas", "polars",
+               "pyarrow", "pyspark", "sklearn", "tqdm"}
 LAZY_SCIPY = {"scipy.special", "scipy.sparse", "scipy.sparse.csgraph", "scipy.optimize",
               "scipy.cluster.hierarchy", "scipy.spatial"}
 

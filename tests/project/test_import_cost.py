@@ -16,12 +16,14 @@ from clustermetrics.cli.commands import SUMMARIES
 
 # Each costs more to import than the first score needs (scipy.special ~0.1 s beyond numpy
 # and scipy, scipy.sparse.csgraph ~0.14 s, scipy.optimize ~0.25 s, numpy.ma ~10 ms), or
-# is an optional extra.
+# is an optional extra, or is needed only by labels of another array library
+# (array_api_compat).
 HEAVY = ["scipy", "scipy.special", "scipy.sparse", "scipy.sparse.csgraph",
          "scipy.sparse.linalg", "scipy.linalg", "scipy.optimize", "scipy.stats",
          "scipy.cluster", "numpy.testing", "numpy.f2py", "numpy.ma", "importlib.metadata",
          "email", "unittest", "subprocess", "numba", "llvmlite", "pandas", "polars",
-         "pyarrow", "duckdb", "pyspark", "sklearn", "matplotlib", "tqdm", "galpy"]
+         "pyarrow", "duckdb", "pyspark", "sklearn", "matplotlib", "tqdm", "galpy",
+         "array_api_compat"]
 # what only some commands need: the experiments, the file sources, every command's module
 COMMAND_MODULES = {"score": "cli.score", "metrics": "cli.metric_list",
                    "compare": "cli.compare", "paired": "cli.paired", "demo": "cli.demo",

@@ -101,7 +101,7 @@ def test_dense_and_sparse_counting_paths_agree(monkeypatch):
     rng = np.random.default_rng(3)
     t, p = rng.integers(0, 300, 5000), rng.integers(0, 200, 5000)
     dense = Contingency.from_labels(t, p)
-    monkeypatch.setattr(counting, "_DENSE_CELLS", 0)  # forces the sort path
+    monkeypatch.setattr(counting, "DENSE_CELLS", 0)  # forces the sort path
     sparse = Contingency.from_labels(t, p)
     assert dense == sparse
     lex = Contingency.from_sorted_cells(*counting._count_pairs_lexsort(*_codes(t, p)),

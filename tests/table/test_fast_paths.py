@@ -120,7 +120,7 @@ def test_dense_and_sort_counting_give_identical_tables(monkeypatch):
     rng = np.random.default_rng(2)
     t, p = _labels(rng, 5000, 40)
     dense = Contingency.from_labels(t, p)
-    monkeypatch.setattr(counting, "_DENSE_CELLS", 0)
+    monkeypatch.setattr(counting, "DENSE_CELLS", 0)
     sparse = Contingency.from_labels(t, p)
     assert dense == sparse
     ref = np.zeros((40, 40), dtype=np.int64)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..render.text import find_column
 from ..table import Contingency
+from ..table.device_labels import device_items, is_device_array, to_host
 from ..table.exact_sums import BinaryRows, RationalSums, Subject
 from ..table.parse import union_labels
 from ..table.validation import as_label_array, check_same_length
@@ -80,9 +81,21 @@ class ContingencyBuilder:
         if isinstance(labels_true, Contingency):
             raise ValueError("sample_weight weighs label sequences: a Contingency holds "
                              "its own counts")
+        arrays = (labels_true, labels_pred, sample_weight)
+        if any(map(is_device_array, arrays)):
+            items = device_items(*arrays)
+            if items is not None:  # labels factorised on their device
+                return self._add_weighted(items.class_labels[items.rows],
+                                          items.cluster_labels[items.cols], items.weights)
+            labels_true, labels_pred, sample_weight = (
+                to_host(v) if is_device_array(v) else v for v in arrays)
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
+        return self._add_weighted(t, p, sample_weight)
+
+    def _add_weighted(self, t: np.ndarray, p: np.ndarray,
+                      sample_weight: Any) -> ContingencyBuilder:
         weights = read_weights(sample_weight, "sample_weight")
         check_same_length(t, weights.positive, "labels_true", "sample_weight")
         keep = weights.positive
@@ -209,8 +222,9 @@ def _count_chunk(builder, chunk, true_col, pred_col, weight_col) -> None:
 def _length(values: Any) -> int | None:
     try:
         return len(values)
-    except TypeError:
-        return None
+    except TypeError:  # an array-API array need not have a len: its shape says
+        shape = getattr(values, "shape", None)
+        return shape[0] if isinstance(shape, tuple) and len(shape) == 1 else None
 
 
 def _column_names(chunk: Any) -> list[str]:

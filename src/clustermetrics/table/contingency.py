@@ -27,6 +27,7 @@ from .counting import (
     new_codes,
     sort_cells,
 )
+from .device_labels import device_cells, device_items, is_device_array, to_host
 from .exact_sums import BinaryRows, RationalSums, Subject, decide
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels
@@ -99,7 +100,18 @@ class Contingency:
         its items' weights: when every cell's sum is whole the table counts items (a
         weight of 2 counts the item twice, exactly as if it were repeated), else it holds
         float64 cell masses, each sum rounded once (see :attr:`real_valued` and the user
-        guide's "Sample weights"). Items of weight 0 are left out."""
+        guide's "Sample weights"). Items of weight 0 are left out.
+
+        Labels held by another array library (CuPy, PyTorch, JAX, any array-API array)
+        are counted on their device, and only the table's cells come to the host: the
+        same table as of the same labels in numpy (the user guide's "Labels on a GPU")."""
+        if any(map(is_device_array, (labels_true, labels_pred, sample_weight))):
+            table = cls._from_device(labels_true, labels_pred, sample_weight)
+            if table is not None:
+                return table
+            labels_true, labels_pred, sample_weight = (  # no device path for their dtype
+                to_host(v) if is_device_array(v) else v
+                for v in (labels_true, labels_pred, sample_weight))
         t = as_label_array(labels_true, "labels_true")
         p = as_label_array(labels_pred, "labels_pred")
         check_same_length(t, p, "labels_true", "labels_pred")
@@ -109,6 +121,30 @@ class Contingency:
         p_codes, p_labels, p_complete = factorize_for_counting(p)
         cells = count_pairs(t_codes, p_codes, t_labels.shape[0], p_labels.shape[0])
         return cls._from_counted(cells, t_labels, p_labels, t_complete, p_complete)
+
+    @classmethod
+    def _from_device(cls, labels_true: Any, labels_pred: Any,
+                     sample_weight: Any) -> Contingency | None:
+        """The table of labels on a device (``device_labels.py``), or None when their
+        dtype has no device path."""
+        if sample_weight is not None:
+            items = device_items(labels_true, labels_pred, sample_weight)
+            if items is None:
+                return None
+            subject = Subject.argument("sample_weight")
+            weights = read_weights(items.weights, "sample_weight")
+            if not weights.positive.any():
+                raise ValueError(subject.zero)
+            return cls.from_weights(items.rows, items.cols, weights, items.class_labels,
+                                    items.cluster_labels, subject)
+        cells = device_cells(labels_true, labels_pred)
+        if cells is None:
+            return None
+        if cells.canonical:
+            return cls._from_counted(cells[:5], cells.class_labels, cells.cluster_labels,
+                                     *cells.complete)
+        return cls.from_cells(cells.rows, cells.cols, cells.counts, cells.class_labels,
+                              cells.cluster_labels)
 
     @classmethod
     def _weighted(cls, t: np.ndarray, p: np.ndarray, sample_weight: Any) -> Contingency:

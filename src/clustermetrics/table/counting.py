@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["aggregate", "cell_groups", "compact", "compact_sizes", "count_pairs", "group_sum",
-           "new_codes", "sort_cells"]
+__all__ = ["DENSE_CELLS", "aggregate", "cell_groups", "compact", "compact_sizes", "count_pairs",
+           "group_sum", "new_codes", "sort_cells"]
 
 # Pairs are counted with one bincount over all cells when there are at most 8 cells per
 # item (measured: beyond that, zeroing and scanning the cells costs more than sorting the
 # keys) and at most this many cells (256 MB of counts).
-_DENSE_CELLS = 1 << 25
+DENSE_CELLS = 1 << 25
 
 
 def count_pairs(t_codes, p_codes, n_t, n_p):
@@ -29,7 +29,7 @@ def count_pairs(t_codes, p_codes, n_t, n_p):
         return rows, cols, counts, group_sum(rows, counts, n_t), group_sum(cols, counts, n_p)
     key = t_codes * n_p
     key += p_codes
-    if cells <= min(_DENSE_CELLS, 8 * n):
+    if cells <= min(DENSE_CELLS, 8 * n):
         full = np.bincount(key, minlength=cells)
         square = full.reshape(n_t, n_p)
         # row and column sums of the dense count are the class and cluster sizes, and the
@@ -58,7 +58,7 @@ def cell_groups(t_codes, p_codes, n_t, n_p):
         cell[order] = np.cumsum(new) - 1
         return cell, t[new], p[new]
     key = np.asarray(t_codes, dtype=np.int64) * n_p + p_codes
-    if cells <= min(_DENSE_CELLS, 8 * n):
+    if cells <= min(DENSE_CELLS, 8 * n):
         grid = np.arange(cells, dtype=np.int64)
         return key, grid // n_p, grid % n_p
     keys, cell = np.unique(key, return_inverse=True)

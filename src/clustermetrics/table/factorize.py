@@ -23,7 +23,8 @@ from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["factorize", "factorize_for_counting", "label_values", "resort", "sort_labels"]
+__all__ = ["dense_range", "factorize", "factorize_for_counting", "from_offsets",
+           "label_values", "positive_zero", "resort", "sort_labels"]
 
 # An integer range is counted densely (offset + bincount, then a pass over every value of
 # the range) when it spans fewer than _DENSE_FLOOR values or _DENSE_PER_ITEM per label:
@@ -41,16 +42,16 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _factorize_small_ints(values.view(np.uint8), values.dtype)
     if kind in "iu":
         lo, hi = int(values.min()), int(values.max())
-        if _dense_range(hi - lo, values.shape[0]):
+        if dense_range(hi - lo, values.shape[0]):
             return _factorize_small_ints(values, values.dtype, lo, hi)
     if kind == "O":
         codes, uniques = _factorize_objects(values)
     else:
         codes, uniques = _factorize_hashed(values)
-    return codes, _positive_zero(uniques)
+    return codes, positive_zero(uniques)
 
 
-def _positive_zero(uniques: np.ndarray) -> np.ndarray:
+def positive_zero(uniques: np.ndarray) -> np.ndarray:
     """``-0.0`` and ``0.0`` are one label (they are equal, as for numpy and Python); it is
     ``0.0`` whichever came first, so every engine and every row order names it alike."""
     kind = uniques.dtype.kind
@@ -89,14 +90,14 @@ def factorize_for_counting(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
         return values.view(np.uint8).astype(np.int64), np.array([False, True]), False
     if kind in "iu":
         lo, hi = int(values.min()), int(values.max())
-        if _dense_range(hi - lo, values.shape[0]):
-            labels = _from_offsets(np.arange(hi - lo + 1), lo, values.dtype)
+        if dense_range(hi - lo, values.shape[0]):
+            labels = from_offsets(np.arange(hi - lo + 1), lo, values.dtype)
             return _offsets(values, lo), labels, hi == lo
     codes, uniques = factorize(values)
     return codes, uniques, True
 
 
-def _dense_range(span: int, n: int) -> bool:
+def dense_range(span: int, n: int) -> bool:
     """Whether integers spanning ``span`` (max - min) over ``n`` labels are counted densely."""
     return span < max(_DENSE_FLOOR, _DENSE_PER_ITEM * n)
 
@@ -114,7 +115,7 @@ def _factorize_small_ints(values, dtype, lo=None, hi=None):
     offsets = np.flatnonzero(present)
     if dtype.kind == "b":  # offsets count from the smallest value present (True if all are)
         return codes, (offsets + lo).astype(bool)
-    return codes, _from_offsets(offsets, lo, dtype)
+    return codes, from_offsets(offsets, lo, dtype)
 
 
 def _offsets(values: np.ndarray, lo: int) -> np.ndarray:
@@ -134,7 +135,7 @@ def _offsets(values: np.ndarray, lo: int) -> np.ndarray:
     return shifted
 
 
-def _from_offsets(offsets: np.ndarray, lo: int, dtype: np.dtype) -> np.ndarray:
+def from_offsets(offsets: np.ndarray, lo: int, dtype: np.dtype) -> np.ndarray:
     """The values ``lo + offsets`` in ``dtype``, added in the 64-bit type of its sign."""
     wide = np.uint64 if dtype.kind == "u" else np.int64
     return (offsets.astype(wide) + wide(lo)).astype(dtype, copy=False)

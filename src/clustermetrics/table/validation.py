@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_label_array", "as_raw_array", "check_same_length"]
+__all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_label_array", "as_raw_array", "check_same_length",
+           "report_bad_labels"]
 
 MAX_ITEMS = 2**63 - 1  # counts, sums of counts and N are exact int64 up to here
 REAL_TOTAL = (1e-150, 1e150)  # real masses: their products stay normal float64
@@ -200,17 +201,17 @@ _TEXT = {str, bytes, np.str_, np.bytes_}
 def _check_labels(arr: np.ndarray, name: str) -> None:
     kind = arr.dtype.kind
     if kind in "fc":
-        _report(name, int(np.isnan(arr).sum()), int(np.isinf(arr).sum()))
+        report_bad_labels(name, int(np.isnan(arr).sum()), int(np.isinf(arr).sum()))
     elif kind in "mM":
-        _report(name, int(np.isnat(arr).sum()), 0)
+        report_bad_labels(name, int(np.isnat(arr).sum()), 0)
     elif kind == "O":
-        _report(name, *_object_problems(arr, name))
+        report_bad_labels(name, *_object_problems(arr, name))
     elif kind not in "biuUS":
         raise ValueError(f"{name} has unsupported dtype {arr.dtype}: labels must be "
                          "hashable scalars")
 
 
-def _report(name: str, n_missing: int, n_infinite: int) -> None:
+def report_bad_labels(name: str, n_missing: int, n_infinite: int) -> None:
     if n_missing:
         raise ValueError(f"{name} contains {n_missing} missing labels (None/NaN/NaT/NA/"
                          "null/masked)")
