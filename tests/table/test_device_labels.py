@@ -243,3 +243,18 @@ def test_the_dense_grid_path_gives_the_table_of_the_numpy_labels(pair):
         patch.setattr(device_labels, "_bincount", bincount)
         got = Contingency.from_labels(xps.asarray(t), xps.asarray(p))
     same_table(got, Contingency.from_labels(t, p))
+
+
+def test_entry_points_that_count_on_the_host_take_device_arrays():
+    """Every reader of labels accepts a device array: the entry points without a device
+    pass (the paired comparison, a dendrogram's cuts, the entropy) copy it to the host
+    and give the numpy labels' values."""
+    import array_api_strict as xps
+
+    import clustermetrics as cm
+
+    t = np.array([0, 0, 1, 1, 2, 2, 2, 0])
+    p = np.array([1, 1, 0, 0, 2, 2, 0, 1])
+    assert cm.entropy(xps.asarray(t)) == cm.entropy(t)
+    assert cm.paired_comparison(xps.asarray(t), xps.asarray(p), p).to_dict() == \
+        cm.paired_comparison(t, p, p).to_dict()

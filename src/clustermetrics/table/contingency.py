@@ -27,7 +27,8 @@ from .counting import (
     new_codes,
     sort_cells,
 )
-from .device_labels import device_cells, device_items, is_device_array, to_host
+from .device_labels import device_cells, device_items
+from .devices import is_device_array, to_host
 from .exact_sums import BinaryRows, RationalSums, Subject, decide
 from .factorize import factorize, factorize_for_counting
 from .parse import axis_labels, matrix_cells, union_labels

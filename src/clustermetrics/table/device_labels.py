@@ -24,27 +24,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .counting import DENSE_CELLS, group_sum
+from .devices import is_device_array, to_host
 from .factorize import dense_range, factorize, from_offsets
 from .validation import report_bad_labels
 
 __all__ = ["DeviceCells", "DeviceItems", "device_cells", "device_items", "is_device_array",
            "to_host"]
-
-# Libraries whose arrays may lack ``__array_namespace__`` (PyTorch's tensors, CuPy before
-# v14) and that array-api-compat wraps in a namespace
-_LIBRARIES = frozenset({"cupy", "torch", "jax", "jaxlib"})
-
-
-def is_device_array(values: Any) -> bool:
-    """Whether ``values`` is an array of a library other than numpy: asked without
-    importing anything, so that numpy input and sequences cost nothing more."""
-    if values is None or isinstance(values, (np.ndarray, np.generic, list, tuple, str,
-                                             bytes, range)):
-        return False
-    kind = type(values)
-    return kind.__module__.partition(".")[0] in _LIBRARIES or \
-        hasattr(kind, "__array_namespace__")
-
 
 class DeviceCells(NamedTuple):
     """The non-zero cells of a table counted on a device, as numpy arrays: codes into
@@ -257,17 +242,3 @@ def _check(xp: Any, labels_true: Any, labels_pred: Any, sample_weight: Any) -> i
             raise ValueError(f"labels_true and sample_weight have different lengths: {n} "
                              f"and {int(sample_weight.shape[0])}")
     return n
-
-
-def to_host(values: Any) -> np.ndarray:
-    """A device array as numpy: CuPy's ``get``, PyTorch's ``cpu``, else DLPack (any array
-    on the CPU) or the array protocol (JAX copies from its device)."""
-    lib = type(values).__module__.partition(".")[0]
-    if lib == "cupy":
-        return np.asarray(values.get())
-    if lib == "torch":
-        return np.asarray(values.detach().cpu().numpy())
-    try:
-        return np.asarray(np.from_dlpack(values))
-    except (TypeError, RuntimeError, BufferError, ValueError, AttributeError):
-        return np.asarray(values)

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .devices import is_device_array, to_host
+
 __all__ = ["MAX_ITEMS", "REAL_TOTAL", "as_label_array", "as_raw_array", "check_same_length",
            "report_bad_labels"]
 
@@ -90,6 +92,8 @@ def _to_numpy(values: Any, name: str, noun: str = "label") -> np.ndarray:
         raise ValueError(f"{name} is required, got None")
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a 1-D sequence of labels, got a single string")
+    if is_device_array(values):  # entry points that count on the host copy it there
+        return to_host(values)
     if _is_masked_array(values):
         if np.ma.count_masked(values):  # masked entries are missing, like None
             filled = np.ma.getdata(values).astype(object)
