@@ -245,16 +245,35 @@ def test_the_dense_grid_path_gives_the_table_of_the_numpy_labels(pair):
     same_table(got, Contingency.from_labels(t, p))
 
 
+class _CupyLike:
+    """Stands in for a CuPy array: numpy cannot read it implicitly (CuPy's ``__array__``
+    raises TypeError), and ``get`` copies it to the host."""
+
+    __module__ = "cupy._core.core"
+
+    def __init__(self, values):
+        self._values = np.asarray(values)
+        self.shape = self._values.shape
+        self.dtype = self._values.dtype
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed.")
+
+    def __len__(self):
+        return len(self._values)
+
+    def get(self):
+        return self._values.copy()
+
+
 def test_entry_points_that_count_on_the_host_take_device_arrays():
     """Every reader of labels accepts a device array: the entry points without a device
-    pass (the paired comparison, a dendrogram's cuts, the entropy) copy it to the host
-    and give the numpy labels' values."""
-    import array_api_strict as xps
-
+    pass (the paired comparison, the entropy) copy it to the host and give the numpy
+    labels' values."""
     import clustermetrics as cm
 
     t = np.array([0, 0, 1, 1, 2, 2, 2, 0])
     p = np.array([1, 1, 0, 0, 2, 2, 0, 1])
-    assert cm.entropy(xps.asarray(t)) == cm.entropy(t)
-    assert cm.paired_comparison(xps.asarray(t), xps.asarray(p), p).to_dict() == \
+    assert cm.entropy(_CupyLike(t)) == cm.entropy(t)
+    assert cm.paired_comparison(_CupyLike(t), _CupyLike(p), p).to_dict() == \
         cm.paired_comparison(t, p, p).to_dict()
