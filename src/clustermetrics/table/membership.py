@@ -106,12 +106,12 @@ def _check_entries(u: np.ndarray, name: str) -> None:
     bad = ~np.isfinite(u)
     if bad.any():
         row, col = np.argwhere(bad)[0]
-        raise ValueError(f"{name} must be finite: row {row}, column {col} is {u[row, col]}")
+        raise ValueError(f"{name} must be finite: row {row}, column {col} is {float(u[row, col])}")
     negative = u < 0
     if negative.any():
         row, col = np.argwhere(negative)[0]
         raise ValueError(f"{name} must be non-negative: row {row}, column {col} is "
-                         f"{u[row, col]!r}")
+                         f"{float(u[row, col])!r}")
 
 
 def _check_rows(u: np.ndarray, name: str, tol: float, unassigned: str) -> None:
@@ -120,13 +120,13 @@ def _check_rows(u: np.ndarray, name: str, tol: float, unassigned: str) -> None:
     if over.any():
         row = int(np.argmax(over))
         raise ValueError(f"{name} rows must sum to 1 (memberships of an item): row {row} "
-                         f"sums to {sums[row]!r}, more than 1 + tol ({tol})")
+                         f"sums to {float(sums[row])!r}, more than 1 + tol ({tol})")
     under = sums < 1 - tol
     if under.any() and unassigned == "raise":
         row = int(np.argmax(under))
         raise ValueError(
             f"{name} rows must sum to 1 (memberships of an item): row {row} sums to "
-            f"{sums[row]!r}, an unassigned (noise) item; pass unassigned='noise_cluster' "
+            f"{float(sums[row])!r}, an unassigned (noise) item; pass unassigned='noise_cluster' "
             "to give its missing mass to a cluster of noise, or unassigned='drop' to leave "
             "such items out")
 
