@@ -117,8 +117,9 @@ def weighted_pair_values(rows: np.ndarray, weights: np.ndarray,
     d = len(rows)
     w = weights.astype(np.float64)
     g, h = np.triu_indices(d)
-    values = np.concatenate([value(rows[g[i:i + 4096]], rows[h[i:i + 4096]])
-                             for i in range(0, len(g), 4096)]) if len(g) else np.empty(0)
+    step = 1 << 16
+    values = np.concatenate([value(rows[g[i:i + step]], rows[h[i:i + step]])
+                             for i in range(0, len(g), step)]) if len(g) else np.empty(0)
     counts = np.where(g == h, w[g] * (w[g] - 1) / 2, w[g] * w[h])
     keep = counts > 0
     return values[keep], counts[keep]
