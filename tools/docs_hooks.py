@@ -21,6 +21,7 @@ from typing import Any
 from mkdocs.structure.files import File
 
 import clustermetrics as cm
+from clustermetrics.scores.fuzzy import membership_markdown_table
 from clustermetrics.scores.registry import METRICS, _deprecated_names
 from clustermetrics.scores.spec import ALIASES_REMOVED_IN
 
@@ -278,4 +279,5 @@ GENERATED = {
     "<!-- datasets -->": datasets,
     "<!-- commands -->": commands,
     "<!-- benchmarks-readme -->": benchmarks_record,
+    "<!-- membership-scores -->": membership_markdown_table,
 }

@@ -31,6 +31,15 @@ from .scores.bcubed import (
     bcubed_recall_score,
 )
 from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
+from .scores.fuzzy import (
+    MEMBERSHIP_METRICS,
+    adjusted_fuzzy_rand_score,
+    campello_adjusted_rand_score,
+    campello_rand_score,
+    frobenius_adjusted_rand_score,
+    frobenius_rand_score,
+    fuzzy_rand_score,
+)
 from .scores.information import (
     adjusted_mutual_info_score,
     ami_geometric_score,
@@ -150,6 +159,9 @@ __all__ = [
     "bcubed_f_score", "bcubed_precision", "bcubed_recall", "bcubed_f",
     "bcubed_precision_class_weighted", "bcubed_recall_class_weighted",
     "bcubed_f_class_weighted", "element_centric_similarity_score",
+    "MEMBERSHIP_METRICS", "fuzzy_rand_score", "adjusted_fuzzy_rand_score",
+    "campello_rand_score", "campello_adjusted_rand_score", "frobenius_rand_score",
+    "frobenius_adjusted_rand_score",
     "element_centric_similarity", "entropy", "mutual_info_score",
     "normalized_mutual_info_score", "adjusted_mutual_info_score", "expected_mutual_info_score",
     "homogeneity_completeness_v_measure", "homogeneity_score", "completeness_score",

@@ -1,0 +1,142 @@
+"""Soft memberships: two N x K row-stochastic matrices checked and aligned for scoring.
+
+A membership matrix gives each item (row) its degree of membership in each cluster
+(column): fuzzy c-means, a Gaussian mixture's posterior probabilities, soft HDBSCAN. The
+scores of soft memberships (``scores/fuzzy.py``) read two of them for the same items.
+A 1-D sequence of crisp labels is a membership matrix too: its one-hot encoding (one
+column per distinct label, in sorted label order), so a crisp truth compares with a soft
+prediction directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .factorize import factorize
+from .validation import as_label_array
+
+__all__ = ["UNASSIGNED", "Memberships", "as_membership", "memberships"]
+
+#: What to do with an item whose memberships sum to less than 1 (an unassigned or noise
+#: item: soft HDBSCAN's outliers, a row of zeros).
+UNASSIGNED = ("raise", "noise_cluster", "drop")
+
+
+class Memberships(NamedTuple):
+    """Two checked membership matrices for the same items (float64, C-ordered), and
+    whether each is crisp (every entry 0 or 1: a one-hot encoding of labels)."""
+
+    true: np.ndarray
+    pred: np.ndarray
+    true_crisp: bool
+    pred_crisp: bool
+
+
+def memberships(membership_true: Any, membership_pred: Any, *, tol: float = 1e-9,
+                unassigned: str = "raise") -> Memberships:
+    """Both memberships checked (:func:`as_membership`), of the same items.
+
+    ``unassigned`` says what an item whose memberships sum to less than ``1 - tol`` is:
+    ``"raise"`` refuses it (ValueError naming the argument and the row); ``"noise_cluster"``
+    gives its missing mass to one extra column, a cluster of noise (two noise items then
+    agree to be together); ``"drop"`` leaves the item out of both memberships.
+    """
+    if unassigned not in UNASSIGNED:
+        raise ValueError(f"unassigned must be one of {', '.join(map(repr, UNASSIGNED))}, "
+                         f"got {unassigned!r}")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 <= tol < 0.5:
+        raise ValueError(f"tol must be a number in [0, 0.5), got {tol!r}")
+    u = as_membership(membership_true, "membership_true", tol=tol, unassigned=unassigned)
+    v = as_membership(membership_pred, "membership_pred", tol=tol, unassigned=unassigned)
+    if u.shape[0] != v.shape[0]:
+        raise ValueError(f"membership_true and membership_pred must have the same number of "
+                         f"items (rows), got {u.shape[0]} and {v.shape[0]}")
+    if unassigned == "drop":
+        keep = (u.sum(axis=1) >= 1 - tol) & (v.sum(axis=1) >= 1 - tol)
+        u, v = u[keep], v[keep]
+        if u.shape[0] == 0:
+            raise ValueError("unassigned='drop' left no item: every row of membership_true "
+                             "or membership_pred sums to less than 1")
+    elif unassigned == "noise_cluster":
+        u, v = _with_noise_column(u, tol), _with_noise_column(v, tol)
+    return Memberships(np.ascontiguousarray(u), np.ascontiguousarray(v),
+                       _is_crisp(u), _is_crisp(v))
+
+
+def as_membership(values: Any, name: str, *, tol: float = 1e-9,
+                  unassigned: str = "raise") -> np.ndarray:
+    """``values`` as an N x K float64 membership matrix, or ValueError naming ``name``,
+    the first offending row and the problem.
+
+    2-D input (numpy, nested lists, a scipy.sparse matrix) is a membership matrix: every
+    entry finite and non-negative, every row summing to 1 within ``tol``, or to less
+    when ``unassigned`` is not ``"raise"`` (never to more). 1-D input is crisp labels,
+    one-hot encoded with columns in sorted label order (their missing values refused as
+    for every labelling).
+    """
+    if hasattr(values, "toarray") and hasattr(values, "tocsr"):  # scipy.sparse
+        values = values.toarray()
+    arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    if arr.ndim == 1 or arr.dtype == object:
+        return _one_hot(as_label_array(values, name))
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be an (n_items, n_clusters) membership matrix or a "
+                         f"1-D sequence of labels, got {arr.ndim} dimensions")
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}): it needs at least one item "
+                         "and one cluster")
+    u = arr.astype(np.float64)
+    _check_entries(u, name)
+    _check_rows(u, name, tol, unassigned)
+    return u
+
+
+def _one_hot(labels: np.ndarray) -> np.ndarray:
+    codes, uniques = factorize(labels)
+    out = np.zeros((len(codes), len(uniques)), dtype=np.float64)
+    out[np.arange(len(codes)), codes] = 1.0
+    return out
+
+
+def _check_entries(u: np.ndarray, name: str) -> None:
+    bad = ~np.isfinite(u)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(f"{name} must be finite: row {row}, column {col} is {float(u[row, col])}")
+    negative = u < 0
+    if negative.any():
+        row, col = np.argwhere(negative)[0]
+        raise ValueError(f"{name} must be non-negative: row {row}, column {col} is "
+                         f"{float(u[row, col])!r}")
+
+
+def _check_rows(u: np.ndarray, name: str, tol: float, unassigned: str) -> None:
+    sums = u.sum(axis=1)
+    over = sums > 1 + tol
+    if over.any():
+        row = int(np.argmax(over))
+        raise ValueError(f"{name} rows must sum to 1 (memberships of an item): row {row} "
+                         f"sums to {float(sums[row])!r}, more than 1 + tol ({tol})")
+    under = sums < 1 - tol
+    if under.any() and unassigned == "raise":
+        row = int(np.argmax(under))
+        raise ValueError(
+            f"{name} rows must sum to 1 (memberships of an item): row {row} sums to "
+            f"{float(sums[row])!r}, an unassigned (noise) item; pass unassigned='noise_cluster' "
+            "to give its missing mass to a cluster of noise, or unassigned='drop' to leave "
+            "such items out")
+
+
+def _with_noise_column(u: np.ndarray, tol: float) -> np.ndarray:
+    missing = 1.0 - u.sum(axis=1)
+    if not (missing > tol).any():
+        return u
+    return np.column_stack([u, np.where(missing > tol, missing, 0.0)])
+
+
+def _is_crisp(u: np.ndarray) -> bool:
+    return bool(((u == 0) | (u == 1)).all() and (u.sum(axis=1) == 1).all())
