@@ -214,8 +214,8 @@ def pair_counts(cover: CoverPair, chunk_pairs: int = _CHUNK_PAIRS) -> PairCounts
     >>> t = csr_array([[1, 0], [1, 1], [0, 1]])  # items 0, 1 share A; 1, 2 share B
     >>> p = csr_array([[1], [1], [1]])           # one community of all three
     >>> c = pair_counts(SimpleNamespace(true=t, pred=p, n_items=3))
-    >>> list(zip(c.shared_true.tolist(), c.shared_pred.tolist(), c.pairs.tolist()))
-    [(0, 1), (1, 1), (1, 1)]
+    >>> list(zip(c.shared_true.tolist(), c.shared_pred.tolist(), c.pairs.tolist()))  # (t, p, pairs)
+    [(0, 1, 1), (1, 1, 2)]
     """
     sig = signatures(cover)
     n_pairs = sig.n_items * (sig.n_items - 1) // 2
