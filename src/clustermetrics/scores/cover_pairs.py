@@ -7,7 +7,8 @@ counts, B-cubed from each item's pairs. On partitions given as covers they are e
 adjusted Rand index and the (record-weighted) B-cubed scores.
 
 Functions take a :class:`~.cover_signatures.CoverPair` (``.true``, ``.pred``, ``.n_items``).
-:data:`COVER_PAIR_SCORES` describes each score for a registry.
+:data:`COVER_PAIR_SCORES` describes each score for a registry, with the element-centric
+similarity of covers (:mod:`.cover_element_centric`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .cover_element_centric import cover_element_centric_similarity_score
 from .cover_signatures import CoverPair, meetings, pair_counts, signatures
 from .spec import UndefinedMetricError
 
@@ -228,4 +230,7 @@ COVER_PAIR_SCORES = [
                    extended_bcubed_recall_score, 0.0, 1.0, "higher", False, _AMIGO),
     CoverScoreInfo("extended_bcubed_f", "Extended B-cubed F1", extended_bcubed_f_score,
                    0.0, 1.0, "higher", True, _AMIGO),
+    CoverScoreInfo("cover_ecs", "Element-centric similarity (covers)",
+                   cover_element_centric_similarity_score, 0.0, 1.0, "higher", True,
+                   "Gates, Wood, Hetrick & Ahn, Sci. Rep. 9 (2019)"),
 ]
