@@ -73,3 +73,16 @@ def test_bad_cover_is_a_value_error_naming_it(bad, message):
     good = cover([{0}, {0}, {1}, {1}], [{0}, {0}, {0}, {1}])
     with pytest.raises(ValueError, match=message):
         pair_counts(bad(good))
+
+
+def test_items_in_hundreds_of_communities():
+    """Codes b t + p beyond a dense count (an item in 300 communities of each side)."""
+    wide = set(range(300))
+    true = [wide, wide, {0, 5}, {7}, set(), {299}]
+    pred = [wide, set(range(150)), {5}, {7, 8}, {8}, wide]
+    expected = {k: v for k, v in shared_counts(true, pred).items() if v}
+    assert _as_dict(pair_counts(cover(true, pred))) == expected
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cover_signatures, "_EXACT_FLOAT", 0)
+        assert _as_dict(pair_counts(cover(true + true, pred + pred))) == {
+            k: v for k, v in shared_counts(true + true, pred + pred).items() if v}

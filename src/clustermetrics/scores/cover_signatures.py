@@ -153,47 +153,65 @@ def signatures(cover: CoverPair) -> Signatures:
                       np.concatenate(weights or [np.empty(0, np.int64)]), n)
 
 
-def meetings(sig: Signatures, chunk_pairs: int = _CHUNK_PAIRS) -> Iterator[Meetings]:
-    """Every meeting pair of signatures, in row chunks of about ``chunk_pairs`` pairs.
+def _base(sig: Signatures) -> int:
+    """One more than any signature's predicted degree: b t + p codes (t, p) uniquely."""
+    return int(np.diff(sig.pred.indptr).max(initial=0)) + 1
 
-    One product [T | P] @ [b T | P]^T gives b t + p for every pair sharing a community
-    (b exceeds every p), so both counts come from one sparse product per chunk.
-    """
+
+def _coded_blocks(sig: Signatures, chunk_pairs: int) -> Iterator[tuple[int, csr_array]]:
+    """(first row, block): rows of [T | P] @ [b T | P]^T, about ``chunk_pairs`` entries a
+    block, each entry b t + p for a pair of signatures sharing a community; one sparse
+    product gives both counts."""
     from scipy import sparse
 
     if sig.weights.size == 0:
         return
-    base = int(sig.pred.sum(axis=1).max(initial=0)) + 1
     left = sparse.hstack([sig.true, sig.pred], format="csr").astype(np.int64)
-    right = sparse.hstack([sig.true * base, sig.pred], format="csr").T.tocsr()
+    right = sparse.hstack([sig.true * _base(sig), sig.pred], format="csr").T.tocsr()
     # a row meets at most the signatures of its communities: a bound on its chunk share
-    cost = left @ np.diff(right.indptr).astype(np.int64)
-    ends = np.searchsorted(np.cumsum(cost), np.arange(1, cost.sum() // chunk_pairs + 2)
+    cost = np.cumsum(left @ np.diff(right.indptr).astype(np.int64))
+    ends = np.searchsorted(cost, np.arange(1, int(cost[-1]) // chunk_pairs + 2)
                            * chunk_pairs, side="right")
     start = 0
-    for end in np.unique(np.append(ends, cost.size).clip(1, cost.size)):
-        if end <= start:
-            continue
-        block = sparse.coo_array(left[start:end] @ right)
+    for end in np.unique(np.append(ends, cost.size).clip(1, cost.size)).tolist():
+        if end > start:
+            yield start, sparse.csr_array(left[start:end] @ right)
+            start = end
+
+
+def _rows(start: int, block: csr_array) -> np.ndarray:
+    return np.repeat(np.arange(start, start + block.shape[0], dtype=np.int64),
+                     np.diff(block.indptr))
+
+
+def meetings(sig: Signatures, chunk_pairs: int = _CHUNK_PAIRS) -> Iterator[Meetings]:
+    """Every meeting pair of signatures, in row chunks of about ``chunk_pairs`` pairs."""
+    base = _base(sig)
+    for start, block in _coded_blocks(sig, chunk_pairs):
         codes = block.data.astype(np.int64)
-        yield Meetings(block.row.astype(np.int64) + start, block.col.astype(np.int64),
-                       codes // base, codes % base)
-        start = int(end)
+        yield Meetings(_rows(start, block), block.indices.astype(np.int64), codes // base,
+                       codes % base)
 
 
-def _sum_by_code(codes: np.ndarray, weights: np.ndarray, exact_float: bool,
+def _sum_by_code(codes: np.ndarray, weights: np.ndarray | None, exact_float: bool,
                  into: dict[int, int]) -> None:
-    """Add the int64 ``weights`` of each code into ``into``, exactly."""
+    """Add the int64 ``weights`` (None: 1 each) of each code into ``into``, exactly."""
     if codes.size == 0:
         return
-    if exact_float:  # every partial sum below 2**53: bincount's float sums are exact
-        distinct, inverse = np.unique(codes, return_inverse=True)
-        sums = np.bincount(inverse, weights=weights.astype(np.float64)).astype(np.int64)
+    span = int(codes.max()) + 1
+    if span <= max(1 << 16, codes.size) and (weights is None or exact_float):
+        # a dense count over the few codes; float sums are exact below 2**53
+        sums = np.bincount(codes, None if weights is None else weights.astype(np.float64),
+                           span).astype(np.int64)
+        distinct = np.flatnonzero(sums)
+        sums = sums[distinct]
     else:
         order = np.argsort(codes, kind="stable")
-        codes, weights = codes[order], weights[order]
+        codes = codes[order]
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-        distinct, sums = codes[starts], np.add.reduceat(weights, starts)
+        distinct = codes[starts]
+        sums = (np.diff(np.r_[starts, codes.size]) if weights is None
+                else np.add.reduceat(weights[order], starts))
     for code, value in zip(distinct.tolist(), sums.tolist(), strict=True):
         into[code] = into.get(code, 0) + value
 
@@ -219,17 +237,18 @@ def pair_counts(cover: CoverPair, chunk_pairs: int = _CHUNK_PAIRS) -> PairCounts
     """
     sig = signatures(cover)
     n_pairs = sig.n_items * (sig.n_items - 1) // 2
-    base = int(sig.pred.sum(axis=1).max(initial=0)) + 1
-    w = sig.weights
+    base, w = _base(sig), sig.weights
+    exact_float = n_pairs < _EXACT_FLOAT
     into: dict[int, int] = {}
     same = w * (w - 1) // 2
-    own = np.asarray(sig.true.sum(axis=1)).ravel() * base + np.asarray(
-        sig.pred.sum(axis=1)).ravel()
-    _sum_by_code(own[same > 0], same[same > 0], n_pairs < _EXACT_FLOAT, into)
-    for m in meetings(sig, chunk_pairs):
-        upper = m.cols > m.rows
-        _sum_by_code((m.shared_true * base + m.shared_pred)[upper],
-                     w[m.rows[upper]] * w[m.cols[upper]], n_pairs < _EXACT_FLOAT, into)
+    own = np.diff(sig.true.indptr) * base + np.diff(sig.pred.indptr)
+    _sum_by_code(own[same > 0], same[same > 0], exact_float, into)
+    unit = not w.size or int(w.max()) == 1
+    for start, block in _coded_blocks(sig, chunk_pairs):
+        rows, cols = _rows(start, block), block.indices
+        upper = cols > rows
+        _sum_by_code(block.data[upper], None if unit else
+                     w[rows[upper]] * w[cols[upper]], exact_float, into)
     into[0] = n_pairs - sum(into.values())
     codes = np.array(sorted(k for k, v in into.items() if v), np.int64)
     return PairCounts(codes // base, codes % base,
