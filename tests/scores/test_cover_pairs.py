@@ -176,3 +176,23 @@ def test_omega_exact_at_many_items():
     chance = sum(by_t[j] * by_p.get(j, 0) for j in by_t)
     expected = Fraction(m * agree - chance, m * m - chance)
     assert omega_score(Cover(t, p, a + b + c)) == float(expected)
+
+
+@settings(max_examples=80, deadline=None)
+@given(cover_sets())
+def test_omega_equals_clusim_where_clusim_is_defined(sets):
+    """clusim 0.4's ``omega_index`` needs every item in a community (an item in none gets
+    a singleton here), items labelled 0..n-1, and gives NaN for our 0/0 (docs/peers.md)."""
+    import warnings
+
+    import clusim.sim as sim
+    from clusim.clustering import Clustering
+
+    sets = tuple([s or {100 + i} for i, s in enumerate(side)] for side in sets)
+    clusterings = [Clustering(elm2clu_dict={i: sorted(s) for i, s in enumerate(side)})
+                   for side in sets]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        theirs = float(sim.omega_index(*clusterings))
+    ours = omega_score(cover(*sets), finite_value=float("nan"))
+    assert ours == pytest.approx(theirs, abs=1e-12, nan_ok=True)
