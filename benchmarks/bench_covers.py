@@ -1,4 +1,4 @@
-"""Cover scores against clusim (and cdlib where installed), side by side in one process.
+"""Cover scores against clusim (cdlib and omega-index-py3 where installed), side by side.
 
 Covers: every item joins ``--memberships`` communities drawn uniformly from n / 10 (mean
 community size ``--memberships`` x 10); the prediction redraws 30 % of the memberships.
@@ -7,6 +7,8 @@ peer value is compared with ours and a difference is printed, never hidden.
 
     python benchmarks/bench_covers.py                    # pair scores: the default grid
     python benchmarks/bench_covers.py --pair-sizes 1000,3000 --large 100000
+
+The section "Covers: pair-based scores" of benchmarks/README.md has the figures.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ def _best(func: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return best, value
 
 
-def _clusim(cover: SimpleNamespace) -> tuple[Any, Any] | None:
+def _clusim(cover: SimpleNamespace) -> Callable[[], float] | None:
     try:
+        import clusim.sim as sim
         from clusim.clustering import Clustering
     except ImportError:
         return None
@@ -61,7 +64,8 @@ def _clusim(cover: SimpleNamespace) -> tuple[Any, Any] | None:
     def one(m: csr_array) -> Any:
         return Clustering(elm2clu_dict={i: m.indices[m.indptr[i]:m.indptr[i + 1]].tolist()
                                         for i in range(m.shape[0])})
-    return one(cover.true), one(cover.pred)
+    first, second = one(cover.true), one(cover.pred)
+    return lambda: float(sim.omega_index(first, second))
 
 
 def _cdlib_omega(cover: SimpleNamespace) -> Callable[[], float] | None:
@@ -79,23 +83,38 @@ def _cdlib_omega(cover: SimpleNamespace) -> Callable[[], float] | None:
     return lambda: evaluation.omega(first, second).score
 
 
+def _omega_index_py3(cover: SimpleNamespace) -> Callable[[], float] | None:
+    """cdlib's ``evaluation.omega`` backend, run alone where cdlib is not installed."""
+    try:
+        from omega_index_py3 import Omega
+    except ImportError:
+        return None
+
+    def communities(m: csr_array) -> dict[int, list[int]]:
+        members = m.tocsc()
+        return {c: members.indices[members.indptr[c]:members.indptr[c + 1]].tolist()
+                for c in range(m.shape[1])}
+    first, second = communities(cover.true), communities(cover.pred)
+    return lambda: float(Omega(first, second).omega_score)
+
+
 def pair_scores_against_peers(sizes: list[int], repeats: int) -> None:
     """Omega (clusim ``omega_index``, cdlib ``omega``) at each size, with ratios."""
-    import clusim.sim as sim
-
     print("| items | score | clustermetrics | peer | peer time | ratio | same value |")
     print("|---|---|---|---|---|---|---|")
     for n in sizes:
         cover = pair_covers(n)
         ours_t, ours = _best(lambda c=cover: omega_score(c), repeats)
         peers: list[tuple[str, Callable[[], float]]] = []
-        clusterings = _clusim(cover)
-        if clusterings is not None:
-            peers.append(("clusim omega_index",
-                          lambda cs=clusterings: float(sim.omega_index(*cs))))
+        clusim = _clusim(cover)
+        if clusim is not None:
+            peers.append(("clusim omega_index", clusim))
         cdlib = _cdlib_omega(cover)
         if cdlib is not None:
             peers.append(("cdlib omega", cdlib))
+        backend = _omega_index_py3(cover)
+        if backend is not None:
+            peers.append(("omega-index-py3 Omega", backend))
         for name, run in peers:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
