@@ -1,0 +1,236 @@
+"""Pair-based scores of two covers (overlapping clusterings): the Omega index and the
+extended B-cubed precision, recall and F.
+
+Both read only the pairs of items that share a community (:mod:`.cover_signatures`): the
+Omega index from the number of item pairs by (shared true, shared predicted) community
+counts, B-cubed from each item's pairs. On partitions given as covers they are exactly the
+adjusted Rand index and the (record-weighted) B-cubed scores.
+
+Functions take a :class:`~.cover_signatures.CoverPair` (``.true``, ``.pred``, ``.n_items``).
+:data:`COVER_PAIR_SCORES` describes each score for a registry, with the element-centric
+similarity of covers (:mod:`.cover_element_centric`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+
+from .cover_element_centric import cover_element_centric_similarity_score
+from .cover_signatures import CoverPair, meetings, pair_counts, signatures
+from .spec import UndefinedMetricError
+
+__all__ = ["COVER_PAIR_SCORES", "CoverScoreInfo", "extended_bcubed_f_score",
+           "extended_bcubed_precision_score", "extended_bcubed_recall_score", "omega_score"]
+
+
+def _undefined(force_finite: bool, finite_value: float, why: str) -> float:
+    if not force_finite:
+        raise UndefinedMetricError(f"{why} (set force_finite=True to return finite_value)")
+    return float(finite_value)
+
+
+def omega_score(cover: CoverPair, *, force_finite: bool = True,
+                finite_value: float = 1.0) -> float:
+    """Omega index of two covers (Collins & Dent 1988): the adjusted Rand index of covers.
+
+    A pair of items agrees when it shares the same number j of true and of predicted
+    communities (j = 0 included). With M = N(N-1)/2 pairs, A_jj pairs at (j, j), N_j1 pairs
+    sharing j true and N_j2 pairs sharing j predicted communities,
+
+        Omega = (obs - exp) / (1 - exp),  obs = sum_j A_jj / M,  exp = sum_j N_j1 N_j2 / M^2,
+
+    computed as one fraction of exact integers and rounded once. In [-1, 1], symmetric,
+    1.0 for identical covers; the ARI exactly when both covers are partitions. Undefined
+    (0/0) when exp = 1, that is when every pair shares the same number of communities on
+    both sides (fewer than two items; identical trivial covers): then ``finite_value``
+    (1.0, the ARI's convention), or with ``force_finite=False`` an
+    :class:`~clustermetrics.UndefinedMetricError`.
+
+    Items in no community count: their pairs agree at j = 0.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from scipy.sparse import csr_array
+    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])  # item 1 in both communities
+    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    >>> omega_score(SimpleNamespace(true=t, pred=p, n_items=4))  # (6*4 - 16) / (36 - 16)
+    0.4
+
+    References
+    ----------
+    Collins & Dent, "Omega: a general formulation of the Rand index of cluster recovery
+    suitable for non-disjoint solutions", Multivariate Behavioral Research 23 (1988) 231-242;
+    Murray, Laurienti & Martin, Frontiers in Psychology 3 (2012); Gates et al., Sci. Rep. 9
+    (2019) 8574.
+    """
+    counts = pair_counts(cover)
+    m = counts.n_pairs
+    agree = 0
+    by_true: dict[int, int] = {}
+    by_pred: dict[int, int] = {}
+    for t, p, n in zip(counts.shared_true.tolist(), counts.shared_pred.tolist(),
+                       counts.pairs.tolist(), strict=True):
+        agree += n if t == p else 0
+        by_true[t] = by_true.get(t, 0) + n
+        by_pred[p] = by_pred.get(p, 0) + n
+    chance = sum(n * by_pred.get(j, 0) for j, n in by_true.items())
+    denominator = m * m - chance
+    if denominator == 0:
+        return _undefined(force_finite, finite_value, "Omega is undefined (0/0): every pair "
+                          "shares the same number of communities in both covers")
+    return float(Fraction(m * agree - chance, denominator))
+
+
+def _item_means(cover: CoverPair) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                           np.ndarray, np.ndarray]:
+    """Per signature: its items' multiplicity precision and recall (each the mean over the
+    items e' sharing a predicted, resp. true, community with the item, itself included),
+    whether it has any predicted / true community, and its weight."""
+    sig = signatures(cover)
+    k = sig.weights.size
+    prec_sum, prec_n = np.zeros(k), np.zeros(k)
+    rec_sum, rec_n = np.zeros(k), np.zeros(k)
+    w = sig.weights.astype(np.float64)
+    for m in meetings(sig):
+        t, p, w_col = m.shared_true, m.shared_pred, w[m.cols]
+        both = np.minimum(t, p).astype(np.float64)
+        in_pred, in_true = p > 0, t > 0
+        prec_sum += np.bincount(m.rows[in_pred], (w_col * both)[in_pred] / p[in_pred], k)
+        prec_n += np.bincount(m.rows[in_pred], w_col[in_pred], k)
+        rec_sum += np.bincount(m.rows[in_true], (w_col * both)[in_true] / t[in_true], k)
+        rec_n += np.bincount(m.rows[in_true], w_col[in_true], k)
+    has_pred, has_true = prec_n > 0, rec_n > 0
+    precision = np.divide(prec_sum, prec_n, out=np.zeros(k), where=has_pred)
+    recall = np.divide(rec_sum, rec_n, out=np.zeros(k), where=has_true)
+    return precision, recall, has_pred, has_true, w
+
+
+def _bcubed(cover: CoverPair, force_finite: bool, finite_value: float
+            ) -> tuple[float, float]:
+    precision, recall, has_pred, has_true, w = _item_means(cover)
+    out = []
+    for values, has, side in ((precision, has_pred, "predicted"),
+                              (recall, has_true, "true")):
+        total = w[has].sum()
+        out.append(min(float(np.sum(w[has] * values[has]) / total), 1.0) if total else
+                   _undefined(force_finite, finite_value, "extended B-cubed is undefined "
+                              f"(0/0): no item is in a {side} community"))
+    return out[0], out[1]
+
+
+def extended_bcubed_precision_score(cover: CoverPair, *, force_finite: bool = True,
+                                    finite_value: float = 1.0) -> float:
+    """Extended B-cubed precision of two covers (Amigó, Gonzalo, Artiles & Verdejo 2009).
+
+    For items e, e' sharing at least one predicted community, the multiplicity precision is
+    min(|C(e) ∩ C(e')|, |L(e) ∩ L(e')|) / |C(e) ∩ C(e')|, with C the predicted and L the
+    true communities of an item. Each item's precision is the mean over those e' (e itself
+    included), and the score the mean over the items in at least one predicted community
+    (the others have no e' to average over). In [0, 1], 1.0 for identical covers; the
+    record-weighted B-cubed precision when both covers are partitions. Undefined (0/0) when
+    no item is in a predicted community: then ``finite_value`` (1.0: nothing was wrongly
+    joined), or with ``force_finite=False`` an :class:`~clustermetrics.UndefinedMetricError`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from scipy.sparse import csr_array
+    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
+    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    >>> extended_bcubed_precision_score(SimpleNamespace(true=t, pred=p, n_items=4))
+    1.0
+
+    References
+    ----------
+    Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
+    metrics based on formal constraints", Information Retrieval 12 (2009) 461-486, Sec. 5.
+    """
+    return _bcubed(cover, force_finite, finite_value)[0]
+
+
+def extended_bcubed_recall_score(cover: CoverPair, *, force_finite: bool = True,
+                                 finite_value: float = 1.0) -> float:
+    """Extended B-cubed recall of two covers (Amigó et al. 2009).
+
+    For items e, e' sharing at least one true community, the multiplicity recall is
+    min(|C(e) ∩ C(e')|, |L(e) ∩ L(e')|) / |L(e) ∩ L(e')|; each item's recall is the mean
+    over those e' (e included), the score the mean over the items in at least one true
+    community. In [0, 1], 1.0 for identical covers; the record-weighted B-cubed recall on
+    partitions; ``extended_bcubed_recall_score`` of (true, pred) is the precision of
+    (pred, true). Undefined (0/0) when no item is in a true community: ``finite_value``
+    (1.0), or an :class:`~clustermetrics.UndefinedMetricError` with ``force_finite=False``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from scipy.sparse import csr_array
+    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
+    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    >>> round(extended_bcubed_recall_score(SimpleNamespace(true=t, pred=p, n_items=4)), 12)
+    0.677083333333
+
+    References
+    ----------
+    Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
+    """
+    return _bcubed(cover, force_finite, finite_value)[1]
+
+
+def extended_bcubed_f_score(cover: CoverPair, *, force_finite: bool = True,
+                            finite_value: float = 1.0) -> float:
+    """Extended B-cubed F: the harmonic mean 2PR / (P + R) of
+    :func:`extended_bcubed_precision_score` and :func:`extended_bcubed_recall_score`
+    (0.0 when both are 0). In [0, 1], symmetric, 1.0 for identical covers; the B-cubed F1
+    on partitions. ``force_finite`` and ``finite_value`` apply to P and R.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from scipy.sparse import csr_array
+    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
+    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    >>> round(extended_bcubed_f_score(SimpleNamespace(true=t, pred=p, n_items=4)), 12)
+    0.807453416149
+
+    References
+    ----------
+    Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
+    """
+    p, r = _bcubed(cover, force_finite, finite_value)
+    return 2.0 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+class CoverScoreInfo(NamedTuple):
+    """A cover score described for a registry: its key, display name, function of a
+    :class:`~.cover_signatures.CoverPair`, range, direction, symmetry and source."""
+
+    key: str
+    name: str
+    func: Callable[..., float]
+    lower: float
+    upper: float
+    better: str
+    symmetric: bool
+    reference: str
+
+
+_AMIGO = "Amigó, Gonzalo, Artiles & Verdejo, Inf. Retrieval 12 (2009)"
+
+COVER_PAIR_SCORES = [
+    CoverScoreInfo("omega", "Omega index", omega_score, -1.0, 1.0, "higher", True,
+                   "Collins & Dent, Multivariate Behav. Res. 23 (1988)"),
+    CoverScoreInfo("extended_bcubed_precision", "Extended B-cubed precision",
+                   extended_bcubed_precision_score, 0.0, 1.0, "higher", False, _AMIGO),
+    CoverScoreInfo("extended_bcubed_recall", "Extended B-cubed recall",
+                   extended_bcubed_recall_score, 0.0, 1.0, "higher", False, _AMIGO),
+    CoverScoreInfo("extended_bcubed_f", "Extended B-cubed F1", extended_bcubed_f_score,
+                   0.0, 1.0, "higher", True, _AMIGO),
+    CoverScoreInfo("cover_ecs", "Element-centric similarity (covers)",
+                   cover_element_centric_similarity_score, 0.0, 1.0, "higher", True,
+                   "Gates, Wood, Hetrick & Ahn, Sci. Rep. 9 (2019)"),
+]
