@@ -33,7 +33,9 @@ class CoverMetricInfo:
     the two covers leaves the value unchanged (under the default item set, the union).
     ``perfect``: the value of two identical covers, or None when it depends on the
     covers (a convention of the score's published definition, stated in its
-    docstring)."""
+    docstring). ``crisp``: the key of the label score (in ``METRICS``) this one equals
+    when both covers are partitions given as covers, or None when it has no crisp
+    counterpart."""
 
     key: str
     name: str
@@ -45,6 +47,7 @@ class CoverMetricInfo:
     reference: str
     perfect: float | None = 1.0
     options: Mapping[str, Any] = field(default_factory=dict)
+    crisp: str | None = None
     family: str = COVER
 
     def compute(self, pair: CoverPair) -> float:
