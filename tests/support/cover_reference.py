@@ -54,7 +54,7 @@ def onmi(true: list[set], pred: list[set], variant: str, n: int | None = None) -
     best_pred = [_best(c, true, n) for c in pred]
     if variant == "lfk":
         def mean_ratio(best, h):
-            return math.fsum([b / e if e else 1.0 for b, e in zip(best, h)]) / len(h)
+            return math.fsum([b / e if e else 1.0 for b, e in zip(best, h, strict=True)]) / len(h)
         return 1 - (mean_ratio(best_true, h_true) + mean_ratio(best_pred, h_pred)) / 2
     s_true, s_pred = math.fsum(h_true), math.fsum(h_pred)
     mutual = math.fsum(h_true + h_pred + [-b for b in best_true + best_pred]) / 2

@@ -108,6 +108,11 @@ def test_a_mapping_names_its_communities():
     assert cover.to_communities() == {"blue": [2], "red": [1, 2]}
 
 
+def test_tuples_are_ids_as_networkx_names_grid_nodes():
+    cover = Cover.from_communities({(0, "x"): [(0, 1), (0, 2)], "b": [(1, 1)]})
+    assert _sets(cover) == {(0, "x"): {(0, 1), (0, 2)}, "b": {(1, 1)}}
+
+
 def test_a_pair_is_built_once_and_passed_as_is():
     pair = as_cover_pair([[1, 2]], [[2, 3]])
     assert as_cover_pair(pair) is pair

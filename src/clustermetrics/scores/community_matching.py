@@ -146,8 +146,8 @@ def nf1_score(true_cover: Any, pred_cover: Any = None, *, items: Any = "union") 
 COVER_ENTRIES = [
     CoverMetricInfo(key="community_f1", name="F1 of matched communities",
                     func=community_f1_score, lower=0.0, upper=1.0, better="higher",
-                    symmetric=False, reference=_ROSSETTI, perfect=None),
+                    symmetric=False, reference=_ROSSETTI, perfect_always=False),
     CoverMetricInfo(key="nf1", name="NF1 (normalized F1)", func=nf1_score, lower=0.0,
                     upper=math.inf, better="higher", symmetric=False, reference=_ROSSETTI,
-                    perfect=None),
+                    perfect_always=False),
 ]

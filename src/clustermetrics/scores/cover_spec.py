@@ -31,11 +31,11 @@ class CoverMetricInfo:
     ``func`` is the public score function, called on a :class:`CoverPair` with
     ``options`` (a variant is its function with other options). ``symmetric``: swapping
     the two covers leaves the value unchanged (under the default item set, the union).
-    ``perfect``: the value of two identical covers, or None when it depends on the
-    covers (a convention of the score's published definition, stated in its
-    docstring). ``crisp``: the key of the label score (in ``METRICS``) this one equals
-    when both covers are partitions given as covers, or None when it has no crisp
-    counterpart."""
+    ``perfect``: the value of two identical covers in which no community holds another
+    or every item; ``perfect_always`` False when such communities may change it (a
+    convention of the score's published definition, stated in its docstring).
+    ``crisp``: the key of the label score (in ``METRICS``) this one equals when both
+    covers are partitions given as covers, or None when it has no crisp counterpart."""
 
     key: str
     name: str
@@ -45,7 +45,8 @@ class CoverMetricInfo:
     better: Better
     symmetric: bool
     reference: str
-    perfect: float | None = 1.0
+    perfect: float = 1.0
+    perfect_always: bool = True
     options: Mapping[str, Any] = field(default_factory=dict)
     crisp: str | None = None
     family: str = COVER

@@ -133,13 +133,10 @@ def _best_conditional(pair: CoverPair, h_true: np.ndarray,
     x, y = pair.true_sizes[i], pair.pred_sizes[j]
     only_true, only_pred = x - both, y - both
     neither = n - x - y + both
-    # LFK's constraint as onmi evaluates it, on probabilities: a tie rejects the
-    # candidate, and an exact tie of the cells ({n00, n11} = {n10, n01}) is decided on
-    # the counts, not left to rounding
+    # LFK's constraint as onmi evaluates it, on probabilities; a tie rejects the
+    # candidate (equal cells, {n00, n11} = {n10, n01}, give equal float sums)
     h00, h11, h10, h01 = (_plogp(c, n) for c in (neither, both, only_true, only_pred))
-    same_cells = (((neither == only_true) & (both == only_pred))
-                  | ((neither == only_pred) & (both == only_true)))
-    accepted = (h00 + h11 > h01 + h10) & ~same_cells
+    accepted = h00 + h11 > h01 + h10
     i, j = i[accepted], j[accepted]
     t00, t11, t10, t01 = (_entropy_terms(c[accepted], n)
                           for c in (neither, both, only_true, only_pred))
@@ -166,7 +163,7 @@ COVER_ENTRIES = [
                     symmetric=True, reference=_MGH, options={"variant": "max"}),
     CoverMetricInfo(key="onmi_lfk", name="Overlapping NMI (LFK)", func=overlapping_nmi_score,
                     lower=0.0, upper=1.0, better="higher", symmetric=True, reference=_LFK,
-                    perfect=None, options={"variant": "lfk"}),
+                    perfect_always=False, options={"variant": "lfk"}),
     CoverMetricInfo(key="onmi_sum", name="Overlapping NMI (NMI_sum)",
                     func=overlapping_nmi_score, lower=0.0, upper=1.0, better="higher",
                     symmetric=True, reference=_MGH, options={"variant": "sum"}),

@@ -82,13 +82,11 @@ class Cover:
         ids, members = _community_lists(communities, name)
         sizes = [len(m) for m in members]
         flat = [item for m in members for item in m]
-        item_values = as_label_array(flat, f"the items of {name}")
+        item_values = as_label_array(_ids(flat), f"the items of {name}")
         item_codes, item_ids = factorize(item_values)
-        community_values = as_label_array(ids, f"the ids of {name}")
-        if np.unique(community_values).shape[0] != community_values.shape[0]:
-            raise ValueError(f"{name} names a community id twice")
+        community_values = as_label_array(_ids(ids), f"the ids of {name}")
+        community_codes, community_ids = factorize(community_values)  # a mapping's keys
         positions = np.repeat(np.arange(len(members), dtype=np.int64), sizes)
-        community_codes, community_ids = factorize(community_values)
         return cls._from_codes(item_codes, community_codes[positions], item_ids,
                                community_ids)
 
@@ -326,6 +324,17 @@ def _community_lists(communities: Any, name: str) -> tuple[list[Any], list[list[
             raise ValueError(f"{name}[{cid!r}] is an empty community: drop it")
         members.append(items)
     return ids, members
+
+
+def _ids(values: list[Any]) -> Any:
+    """Ids as a 1-D array: tuples (NetworkX names grid nodes by them) stay one id each,
+    where numpy would read a list of them as a 2-D array."""
+    if not any(isinstance(v, tuple) for v in values):
+        return values
+    out = np.empty(len(values), dtype=object)
+    for k, v in enumerate(values):
+        out[k] = v
+    return out
 
 
 def _matrix_entries(matrix: Any, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
