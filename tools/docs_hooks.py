@@ -21,7 +21,7 @@ from typing import Any
 from mkdocs.structure.files import File
 
 import clustermetrics as cm
-from clustermetrics.scores.registry import METRICS, _deprecated_names
+from clustermetrics.scores.registry import METRICS, _deprecated_names, cover_markdown_table
 from clustermetrics.scores.spec import ALIASES_REMOVED_IN
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -278,4 +278,5 @@ GENERATED = {
     "<!-- datasets -->": datasets,
     "<!-- commands -->": commands,
     "<!-- benchmarks-readme -->": benchmarks_record,
+    "<!-- cover-scores -->": cover_markdown_table,
 }

@@ -53,7 +53,7 @@ def read_cover(path: str | os.PathLike, *, item_col: str, community_col: str,
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "memberships.csv"
     >>> _ = path.write_text("node,community\\na,1\\nb,1\\nb,2\\nc,2\\n")
     >>> cm.read_cover(path, item_col="node", community_col="community").to_communities()
-    {1: ['a', 'b'], 2: ['b', 'c']}
+    {'1': ['a', 'b'], '2': ['b', 'c']}
     """
     table = read_table(path, true_col=item_col, pred_col=community_col, engine=engine,
                        sep=sep, drop_null=drop_null, memory_limit=memory_limit, spark=spark,
