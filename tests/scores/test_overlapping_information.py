@@ -35,6 +35,38 @@ def test_equals_its_definition_on_generated_covers(variant, t, p):
     assert 0.0 <= got <= 1.0 + 1e-12
 
 
+@st.composite
+def large_and_small(draw):
+    """Covers of 30 to 40 items mixing large runs of items and communities of one to
+    three: a disjoint pair passes LFK's constraint only when one is large and the other
+    small."""
+    n = draw(st.integers(30, 40))
+    small = st.frozensets(st.integers(0, n - 1), min_size=1, max_size=3)
+    large = st.integers(0, n // 3).flatmap(
+        lambda start: st.integers(n // 2, n - start).map(
+            lambda size: frozenset(range(start, start + size))))
+    return draw(st.lists(st.one_of(small, large), min_size=1, max_size=5))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=150, deadline=None)
+@given(t=large_and_small(), p=large_and_small())
+def test_every_community_as_candidate_equals_the_literal_definition(variant, t, p):
+    got = cm.overlapping_nmi_score(t, p, variant=variant, candidates="all")
+    assert got == pytest.approx(onmi(t, p, variant, disjoint=True), abs=1e-12)
+
+
+def test_disjoint_candidates_of_one_size_are_blocked_only_when_all_overlap():
+    """X = {0..26} of 40 items: two one-item communities, {27} disjoint and {0}
+    overlapping; the disjoint one explains X, whichever order they come in."""
+    truth = [list(range(27)), list(range(27, 40))]
+    for pred in ([[0], [27], list(range(28, 40))], [[27], [0], list(range(28, 40))]):
+        got = cm.overlapping_nmi_score(truth, pred, candidates="all")
+        sets = [set(c) for c in truth], [set(c) for c in pred]
+        assert got == pytest.approx(onmi(*sets, "max", disjoint=True), abs=1e-12)
+        assert got != pytest.approx(onmi(*sets, "max"), abs=1e-6)
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=60, deadline=None)
 @given(t=covers(), p=covers())
@@ -79,15 +111,19 @@ def test_equals_the_values_cdlib_prints(t, p, values):
                                                                                abs=1e-12)
 
 
-def test_only_overlapping_communities_explain_each_other():
-    """McDaid's onmi visits overlapping pairs only; a disjoint community passing LFK's
-    constraint (a large X, a single-item Y) would explain X under the literal reading
-    (cdlib prints 0.0395 and 0.0843 here). Two covers sharing no item share no
-    information: 0."""
+def test_only_overlapping_communities_explain_each_other_by_default():
+    """McDaid's onmi visits overlapping pairs only: two covers sharing no item share no
+    information. A disjoint community passing LFK's constraint (a large X, a single-item
+    Y) explains X under the literal reading, ``candidates="all"``, whose values cdlib
+    0.4.1's onmi prints here (variants "MGH" and "LFK")."""
     truth, pred = [list(range(27))], [[27], list(range(28, 40))]
     for variant in VARIANTS:
         assert cm.overlapping_nmi_score(truth, pred, variant=variant) == 0.0
     assert onmi([set(c) for c in truth], [set(c) for c in pred], "max") == 0.0
+    literal = {"max": 0.039532073855624524, "lfk": 0.08433652368366817}
+    for variant, value in literal.items():
+        assert cm.overlapping_nmi_score(truth, pred, variant=variant, candidates="all") \
+            == pytest.approx(value, abs=1e-12)
 
 
 def test_the_zero_over_zero_cases_follow_onmi():
@@ -122,9 +158,11 @@ def test_a_pair_built_once_scores_as_its_covers():
             cm.overlapping_nmi_score(t, p, variant=variant)
 
 
-def test_an_unknown_variant_is_refused_by_name():
+def test_an_unknown_variant_or_candidate_set_is_refused_by_name():
     with pytest.raises(ValueError, match="unknown variant 'mgh'"):
         cm.overlapping_nmi_score([[1]], [[1]], variant="mgh")
+    with pytest.raises(ValueError, match="unknown candidates 'some'"):
+        cm.overlapping_nmi_score([[1]], [[1]], candidates="some")
 
 
 def test_large_covers_take_the_sparse_path():

@@ -26,11 +26,12 @@ def _entropy(size: int, n: int) -> float:
     return math.fsum([_h(size, n), _h(n - size, n)])
 
 
-def _conditional(x: set, y: set, n: int) -> float | None:
-    """N H(X|Y) of two overlapping communities, or None when LFK's constraint (as McDaid's
-    onmi applies it: ties reject) rejects Y."""
+def _conditional(x: set, y: set, n: int, disjoint: bool = False) -> float | None:
+    """N H(X|Y) of two communities, or None when LFK's constraint (as McDaid's onmi
+    applies it: ties reject) rejects Y, or when they share no item and ``disjoint`` is
+    False (onmi visits overlapping pairs only)."""
     both = len(x & y)
-    if both == 0:
+    if both == 0 and not disjoint:
         return None
     cells = (n - len(x | y), both, len(x - y), len(y - x))
     n00, n11, n10, n01 = cells
@@ -39,19 +40,21 @@ def _conditional(x: set, y: set, n: int) -> float | None:
     return math.fsum([_h(c, n) for c in cells]) - _entropy(len(y), n)
 
 
-def _best(x: set, other: list[set], n: int) -> float:
-    candidates = [_conditional(x, y, n) for y in other]
+def _best(x: set, other: list[set], n: int, disjoint: bool) -> float:
+    candidates = [_conditional(x, y, n, disjoint) for y in other]
     return min([_entropy(len(x), n)] + [c for c in candidates if c is not None])
 
 
-def onmi(true: list[set], pred: list[set], variant: str, n: int | None = None) -> float:
+def onmi(true: list[set], pred: list[set], variant: str, n: int | None = None,
+         disjoint: bool = False) -> float:
     """Overlapping NMI of McDaid, Greene & Hurley (max, sum) or Lancichinetti, Fortunato &
-    Kertész (lfk) over ``n`` items (default: the union of the covers' items)."""
+    Kertész (lfk) over ``n`` items (default: the union of the covers' items); with
+    ``disjoint`` every community is a candidate, as LFK's Appendix B reads."""
     n = len(items_of(true, pred)) if n is None else n
     h_true = [_entropy(len(c), n) for c in true]
     h_pred = [_entropy(len(c), n) for c in pred]
-    best_true = [_best(c, pred, n) for c in true]
-    best_pred = [_best(c, true, n) for c in pred]
+    best_true = [_best(c, pred, n, disjoint) for c in true]
+    best_pred = [_best(c, true, n, disjoint) for c in pred]
     if variant == "lfk":
         def mean_ratio(best, h):
             return math.fsum([b / e if e else 1.0 for b, e in zip(best, h, strict=True)]) / len(h)

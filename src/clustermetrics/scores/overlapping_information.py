@@ -19,9 +19,12 @@ import numpy as np
 from ..table.cover import CoverPair, as_cover_pair
 from .cover_spec import CoverMetricInfo
 
-__all__ = ["COVER_ENTRIES", "ONMI_VARIANTS", "overlapping_nmi_score"]
+__all__ = ["COVER_ENTRIES", "ONMI_CANDIDATES", "ONMI_VARIANTS", "overlapping_nmi_score"]
 
 ONMI_VARIANTS = ("max", "lfk", "sum")
+# which communities may explain one of the other cover: those overlapping it (McDaid's
+# onmi), or every one (LFK's Appendix B read literally, as cdlib does)
+ONMI_CANDIDATES = ("overlapping", "all")
 
 _LFK = ("Lancichinetti, Fortunato & Kertész (2009), Detecting the overlapping and "
         "hierarchical community structure in complex networks, New J. Phys. 11 033015, "
@@ -31,7 +34,7 @@ _MGH = ("McDaid, Greene & Hurley (2011), Normalized mutual information to evalua
 
 
 def overlapping_nmi_score(true_cover: Any, pred_cover: Any = None, *, variant: str = "max",
-                          items: Any = "union") -> float:
+                          candidates: str = "overlapping", items: Any = "union") -> float:
     """Overlapping normalized mutual information of two covers.
 
     Parameters
@@ -49,6 +52,11 @@ def overlapping_nmi_score(true_cover: Any, pred_cover: Any = None, *, variant: s
         mean_l H(Y_l|X)/H(Y_l)) / 2, with ``onmi``'s convention for a community of
         every item (H = 0): its ratio counts 1, so two identical covers holding such a
         community score below 1.
+    candidates : {'overlapping', 'all'}, default='overlapping'
+        The communities Y that may explain X: those sharing an item with X (``onmi``),
+        or every one, as LFK's Appendix B reads literally (and cdlib computes): a
+        disjoint Y passes the constraint when X is large and Y small. Disjoint pairs
+        are handled by their sizes, never one by one.
     items : {'union', 'true'} or collection, default='union'
         The items counted (N): every item of either cover (as ``onmi``), the true
         cover's, or the ids given. Items of no community count in N.
@@ -78,15 +86,25 @@ def overlapping_nmi_score(true_cover: Any, pred_cover: Any = None, *, variant: s
     if variant not in ONMI_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose from "
                          f"{', '.join(map(repr, ONMI_VARIANTS))}")
+    if candidates not in ONMI_CANDIDATES:
+        raise ValueError(f"unknown candidates {candidates!r}; choose from "
+                         f"{', '.join(map(repr, ONMI_CANDIDATES))}")
     pair = as_cover_pair(true_cover, pred_cover, items=items)
-    return _onmi(pair, variant)
+    return _onmi(pair, variant, candidates == "all")
 
 
-def _onmi(pair: CoverPair, variant: str) -> float:
+def _onmi(pair: CoverPair, variant: str, disjoint: bool) -> float:
     n = pair.n_items
     h_true = _binary_entropy(pair.true_sizes, n)
     h_pred = _binary_entropy(pair.pred_sizes, n)
     best_true, best_pred = _best_conditional(pair, h_true, h_pred)
+    if disjoint:
+        ov = pair.overlaps.tocoo()
+        rows, cols = ov.row.astype(np.int64), ov.col.astype(np.int64)
+        np.minimum(best_true, _best_disjoint(pair.true_sizes, pair.pred_sizes, rows, cols,
+                                             n), out=best_true)
+        np.minimum(best_pred, _best_disjoint(pair.pred_sizes, pair.true_sizes, cols, rows,
+                                             n), out=best_pred)
     if variant == "lfk":
         return 1.0 - 0.5 * (_mean_ratio(best_true, h_true) + _mean_ratio(best_pred, h_pred))
     sum_true, sum_pred = math.fsum(h_true.tolist()), math.fsum(h_pred.tolist())
@@ -146,6 +164,41 @@ def _best_conditional(pair: CoverPair, h_true: np.ndarray,
     np.minimum.at(best_true, i, ((t00 + t10) + t01) + t11 - h_pred[j])
     np.minimum.at(best_pred, j, ((t00 + t01) + t10) + t11 - h_true[i])
     return best_true, best_pred
+
+
+def _best_disjoint(sizes: np.ndarray, other_sizes: np.ndarray, mine: np.ndarray,
+                   theirs: np.ndarray, n: int) -> np.ndarray:
+    """N H(X_k|Y) of each community X_k (sizes ``sizes``) over the communities Y of the
+    other cover disjoint from it that pass LFK's constraint (inf where none does).
+
+    A disjoint pair's 2 x 2 table is fixed by the two sizes, so the conditional entropy
+    is computed once per pair of distinct sizes; X_k takes the best size s at which some
+    community of size s is disjoint from it: fewer of them overlap X_k (the overlapping
+    pairs ``mine``, ``theirs``) than there are."""
+    x_sizes, x_of = np.unique(sizes, return_inverse=True)
+    y_sizes, y_of, y_count = np.unique(other_sizes, return_inverse=True, return_counts=True)
+    x, y = x_sizes[:, None], y_sizes[None, :]
+    neither = n - x - y
+    cells = (neither.clip(0), np.broadcast_to(x, neither.shape),
+             np.broadcast_to(y, neither.shape))
+    h00, h10, h01 = (_plogp(c, n) for c in cells)
+    accepted = (neither >= 0) & (h00 > h01 + h10)  # h(P11) = 0
+    t00, t10, t01 = (_entropy_terms(c, n) for c in cells)
+    value = np.where(accepted, (t00 + t10) + t01 - _binary_entropy(y_sizes, n)[None, :],
+                     np.inf)
+    order = np.argsort(value, axis=1, kind="stable")
+    keys, hits = np.unique(mine * y_sizes.shape[0] + y_of[theirs], return_counts=True)
+    blocked = set(keys[hits == y_count[keys % y_sizes.shape[0]]].tolist())
+    best = np.full(sizes.shape[0], np.inf)
+    for k in np.flatnonzero(np.isfinite(value[x_of]).any(axis=1)).tolist():
+        row = x_of[k]
+        for s in order[row].tolist():
+            if not np.isfinite(value[row, s]):
+                break
+            if k * y_sizes.shape[0] + s not in blocked:
+                best[k] = value[row, s]
+                break
+    return best
 
 
 def _mean_ratio(best: np.ndarray, entropy: np.ndarray) -> float:
