@@ -113,6 +113,22 @@ def test_tuples_are_ids_as_networkx_names_grid_nodes():
     assert _sets(cover) == {(0, "x"): {(0, 1), (0, 2)}, "b": {(1, 1)}}
 
 
+def test_scores_take_every_form_of_a_cover():
+    communities = [[0, 1], [1, 2], [3]]
+    dense = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]])
+    forms = [communities, {"a": [0, 1], "b": [1, 2], "c": [3]}, dense, sp.csr_array(dense),
+             sp.coo_matrix(dense), Cover.from_communities(communities)]
+    for form in forms:
+        assert sorted(map(sorted, _sets(as_cover(form, "true_cover")).values())) == \
+            [[0, 1], [1, 2], [3]]
+
+
+def test_an_item_set_may_be_a_set():
+    pair = CoverPair(Cover.from_communities([[0, 1]]), Cover.from_communities([[1, 2]]),
+                     items={0, 1, 5})
+    assert pair.items.tolist() == [0, 1, 5] and pair.pred_sizes.tolist() == [1]
+
+
 def test_a_pair_is_built_once_and_passed_as_is():
     pair = as_cover_pair([[1, 2]], [[2, 3]])
     assert as_cover_pair(pair) is pair
