@@ -22,7 +22,7 @@ from mkdocs.structure.files import File
 
 import clustermetrics as cm
 from clustermetrics.scores.fuzzy import membership_markdown_table
-from clustermetrics.scores.registry import METRICS, _deprecated_names
+from clustermetrics.scores.registry import METRICS, _deprecated_names, cover_markdown_table
 from clustermetrics.scores.spec import ALIASES_REMOVED_IN
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -280,4 +280,5 @@ GENERATED = {
     "<!-- commands -->": commands,
     "<!-- benchmarks-readme -->": benchmarks_record,
     "<!-- membership-scores -->": membership_markdown_table,
+    "<!-- cover-scores -->": cover_markdown_table,
 }

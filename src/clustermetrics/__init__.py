@@ -30,6 +30,7 @@ from .scores.bcubed import (
     bcubed_recall_class_weighted,
     bcubed_recall_score,
 )
+from .scores.community_matching import community_f1_score, nf1_score
 from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
 from .scores.fuzzy import (
     MEMBERSHIP_METRICS,
@@ -76,6 +77,7 @@ from .scores.marxer_purwins import (
     marxer_purwins_recall,
     marxer_purwins_recall_score,
 )
+from .scores.overlapping_information import overlapping_nmi_score
 from .scores.pair_chance import modified_adjusted_rand_score, rand_moments, standardized_rand_score
 from .scores.pair_counting import (
     adjusted_fowlkes_mallows_score,
@@ -113,7 +115,7 @@ from .scores.reduced_information import (
     normalized_reduced_mutual_info_score,
     reduced_mutual_info_score,
 )
-from .scores.registry import METRICS, MetricInfo
+from .scores.registry import COVER_METRICS, METRICS, MetricInfo
 from .scores.set_matching import (
     best_match_f_score,
     clustering_accuracy,
@@ -146,8 +148,10 @@ from .scores.standardized_information import (
     standardized_mutual_info_score,
 )
 from .table import Contingency, as_contingency, contingency_matrix
+from .table.cover import Cover, CoverPair
 
 if TYPE_CHECKING:
+    from .io.covers import read_cover as read_cover
     from .io.engines import read_table as read_table
 
 __all__ = [
@@ -193,6 +197,8 @@ __all__ = [
     "reduced_mutual_info_score", "normalized_reduced_mutual_info_score",
     "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
     "score_hierarchy", "HierarchyScores", "updatable_metrics", "read_table",
+    "Cover", "CoverPair", "COVER_METRICS", "overlapping_nmi_score", "community_f1_score",
+    "nf1_score", "read_cover",
 ]
 
 
@@ -203,4 +209,8 @@ def __getattr__(name: str) -> Any:
         from .io.engines import read_table
 
         return read_table
+    if name == "read_cover":
+        from .io.covers import read_cover
+
+        return read_cover
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.support import cover_reference as ref
-from tests.support.cover_reference import cover, cover_sets, from_labels
+from tests.support import cover_pair_reference as ref
+from tests.support.cover_pair_reference import cover, cover_sets, from_labels
 
 import clustermetrics as cm
 from clustermetrics.scores import cover_element_centric

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score as sk_ari
-from tests.support import cover_reference as ref
-from tests.support.cover_reference import Cover, cover, cover_sets, from_labels
+from tests.support import cover_pair_reference as ref
+from tests.support.cover_pair_reference import Cover, cover, cover_sets, from_labels
 
 import clustermetrics as cm
 from clustermetrics import UndefinedMetricError

@@ -4,7 +4,7 @@ every awkward shape, in small chunks and with the integer (beyond 2**53) summati
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from tests.support.cover_reference import Cover, cover, cover_sets, memberships, shared_counts
+from tests.support.cover_pair_reference import Cover, cover, cover_sets, memberships, shared_counts
 
 from clustermetrics.scores import cover_signatures
 from clustermetrics.scores.cover_signatures import pair_counts, signatures

@@ -1,158 +1,95 @@
-"""Covers for the tests of the pair-based cover scores: a stand-in for the cover structure
-(the three attributes the scores read), a hypothesis strategy of small covers with every
-awkward shape, and brute-force definitions of the scores over all pairs in Fractions."""
+"""Cover scores by their definitions, in pure Python on lists of sets: the references
+the vectorised scores are tested against. Every pair of communities is visited (no
+sparse overlaps), every rational quantity is a Fraction, and the entropies are
+math.fsum sums of -k log2(k / N)."""
 
 from __future__ import annotations
 
-import itertools
+import math
 from fractions import Fraction
-from typing import NamedTuple
-
-import numpy as np
-from hypothesis import strategies as st
-from scipy.sparse import csr_array
 
 
-class Cover(NamedTuple):
-    true: csr_array
-    pred: csr_array
-    n_items: int
+def items_of(*covers: list[set]) -> set:
+    return set().union(*(c for cover in covers for c in cover))
 
 
-def memberships(sets: list[set[int]], n_communities: int | None = None) -> csr_array:
-    """Items x communities 0/1 CSR from each item's set of community ids."""
-    width = max((max(s) + 1 for s in sets if s), default=0)
-    width = width if n_communities is None else n_communities
-    rows = [i for i, s in enumerate(sets) for _ in s]
-    cols = [c for s in sets for c in sorted(s)]
-    m = csr_array((np.ones(len(cols), np.int64), (rows, cols)), shape=(len(sets), width))
-    m.sort_indices()
-    return m
+def _h(k: int, n: int) -> float:
+    return 0.0 if k == 0 else -k * math.log2(k / n)
 
 
-def cover(true_sets: list[set[int]], pred_sets: list[set[int]]) -> Cover:
-    return Cover(memberships(true_sets), memberships(pred_sets), len(true_sets))
+def _plogp(k: int, n: int) -> float:
+    p = k / n
+    return 0.0 if p == 0 else -p * math.log2(p)
 
 
-def from_labels(labels_true, labels_pred) -> Cover:
-    """A partition as a cover: every item in exactly its label's community."""
-    def sets(labels):
-        ids = {v: i for i, v in enumerate(dict.fromkeys(labels))}
-        return [{ids[v]} for v in labels]
-    return cover(sets(list(labels_true)), sets(list(labels_pred)))
+def _entropy(size: int, n: int) -> float:
+    return math.fsum([_h(size, n), _h(n - size, n)])
 
 
-@st.composite
-def cover_sets(draw, max_items: int = 7, max_communities: int = 4):
-    """(true sets, pred sets) of one to ``max_items`` items: items in no community,
-    identical covers, a community of all items, singletons, heavy overlap and duplicate
-    communities all arise (the last three forced now and then)."""
-    n = draw(st.integers(1, max_items))
-
-    def side():
-        k = draw(st.integers(0, max_communities))
-        sets = [set() for _ in range(n)]
-        for c in range(k):
-            shape = draw(st.sampled_from(["any", "all", "single", "copy"]))
-            if shape == "all":
-                members = set(range(n))
-            elif shape == "single":
-                members = {draw(st.integers(0, n - 1))}
-            elif shape == "copy" and c > 0:
-                members = {i for i in range(n) if c - 1 in sets[i]}
-            else:
-                members = set(draw(st.sets(st.integers(0, n - 1), max_size=n)))
-            for i in members:
-                sets[i].add(c)
-        return sets
-
-    true_sets = side()
-    pred_sets = [set(s) for s in true_sets] if draw(st.booleans()) and draw(
-        st.booleans()) else side()
-    return true_sets, pred_sets
-
-
-def shared_counts(true_sets, pred_sets) -> dict[tuple[int, int], int]:
-    """Every unordered pair of distinct items by (shared true, shared pred) communities."""
-    out: dict[tuple[int, int], int] = {}
-    for u, v in itertools.combinations(range(len(true_sets)), 2):
-        key = (len(true_sets[u] & true_sets[v]), len(pred_sets[u] & pred_sets[v]))
-        out[key] = out.get(key, 0) + 1
-    return out
-
-
-def omega(true_sets, pred_sets) -> Fraction | None:
-    """Collins & Dent's Omega over all pairs; None for 0/0."""
-    n = len(true_sets)
-    m = n * (n - 1) // 2
-    if m == 0:
+def _conditional(x: set, y: set, n: int, disjoint: bool = False) -> float | None:
+    """N H(X|Y) of two communities, or None when LFK's constraint (as McDaid's onmi
+    applies it: ties reject) rejects Y, or when they share no item and ``disjoint`` is
+    False (onmi visits overlapping pairs only)."""
+    both = len(x & y)
+    if both == 0 and not disjoint:
         return None
-    pairs = list(itertools.combinations(range(n), 2))
-    t = [len(true_sets[u] & true_sets[v]) for u, v in pairs]
-    p = [len(pred_sets[u] & pred_sets[v]) for u, v in pairs]
-    observed = Fraction(sum(a == b for a, b in zip(t, p, strict=True)), m)
-    expected = sum(Fraction(t.count(j) * p.count(j), m * m) for j in set(t) | set(p))
-    return None if expected == 1 else (observed - expected) / (1 - expected)
+    cells = (n - len(x | y), both, len(x - y), len(y - x))
+    n00, n11, n10, n01 = cells
+    if _plogp(n00, n) + _plogp(n11, n) <= _plogp(n10, n) + _plogp(n01, n):
+        return None
+    return math.fsum([_h(c, n) for c in cells]) - _entropy(len(y), n)
 
 
-def bcubed(true_sets, pred_sets) -> tuple[Fraction | None, Fraction | None]:
-    """Amigó et al.'s extended B-cubed precision and recall, item by item."""
-    def side(a, b):
-        per_item = []
-        for e in range(len(a)):
-            others = [x for x in range(len(a)) if a[e] & a[x]]
-            if others:
-                per_item.append(sum(Fraction(min(len(a[e] & a[x]), len(b[e] & b[x])),
-                                             len(a[e] & a[x])) for x in others)
-                                / len(others))
-        return sum(per_item) / len(per_item) if per_item else None
-    return side(pred_sets, true_sets), side(true_sets, pred_sets)
+def _best(x: set, other: list[set], n: int, disjoint: bool) -> float:
+    candidates = [_conditional(x, y, n, disjoint) for y in other]
+    return min([_entropy(len(x), n)] + [c for c in candidates if c is not None])
 
 
-def _solve_rows(a, b):
-    """X with X a = b, exactly (Gauss-Jordan on a^T, one right-hand side per row of b)."""
-    n = len(a)
-    out = []
-    for rhs in b:
-        m = [[a[j][i] for j in range(n)] + [rhs[i]] for i in range(n)]
-        for c in range(n):
-            pivot = next(r for r in range(c, n) if m[r][c] != 0)
-            m[c], m[pivot] = m[pivot], m[c]
-            m[c] = [x / m[c][c] for x in m[c]]
-            for r in range(n):
-                if r != c and m[r][c] != 0:
-                    f = m[r][c]
-                    m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
-        out.append([m[i][n] for i in range(n)])
-    return out
+def onmi(true: list[set], pred: list[set], variant: str, n: int | None = None,
+         disjoint: bool = False) -> float:
+    """Overlapping NMI of McDaid, Greene & Hurley (max, sum) or Lancichinetti, Fortunato &
+    Kertész (lfk) over ``n`` items (default: the union of the covers' items); with
+    ``disjoint`` every community is a candidate, as LFK's Appendix B reads."""
+    n = len(items_of(true, pred)) if n is None else n
+    h_true = [_entropy(len(c), n) for c in true]
+    h_pred = [_entropy(len(c), n) for c in pred]
+    best_true = [_best(c, pred, n, disjoint) for c in true]
+    best_pred = [_best(c, true, n, disjoint) for c in pred]
+    if variant == "lfk":
+        def mean_ratio(best, h):
+            return math.fsum([b / e if e else 1.0 for b, e in zip(best, h, strict=True)]) / len(h)
+        return 1 - (mean_ratio(best_true, h_true) + mean_ratio(best_pred, h_pred)) / 2
+    s_true, s_pred = math.fsum(h_true), math.fsum(h_pred)
+    mutual = math.fsum(h_true + h_pred + [-b for b in best_true + best_pred]) / 2
+    norm = max(s_true, s_pred) if variant == "max" else (s_true + s_pred) / 2
+    return 1.0 if norm == 0 else mutual / norm
 
 
-def _affinity(sets, alpha):
-    """Rows p_u of the personalised PageRank on the item graph of Gates et al. (2019):
-    p = (1 - alpha) e_u + alpha p W, W[u, v] = (1/k_u) sum_{c ∋ u, v} 1/|c|; an item in no
-    community steps to itself."""
-    n = len(sets)
-    size: dict[int, int] = {}
-    for s in sets:
-        for c in s:
-            size[c] = size.get(c, 0) + 1
-    w = [[Fraction(0)] * n for _ in range(n)]
-    for u in range(n):
-        for v in range(n):
-            if not sets[u]:
-                w[u][v] = Fraction(u == v)
-            else:
-                w[u][v] = sum((Fraction(1, size[c]) for c in sets[u] & sets[v]),
-                              Fraction(0)) / len(sets[u])
-    a = [[Fraction(i == j) - alpha * w[i][j] for j in range(n)] for i in range(n)]
-    return _solve_rows(a, [[(1 - alpha) * Fraction(i == j) for j in range(n)]
-                           for i in range(n)])
+def community_matches(true: list[set], pred: list[set]) -> tuple[list[Fraction], set]:
+    """F1 of every match (Rossetti et al.'s best overlap, every tie a match; 0 for a
+    predicted community overlapping no true one) and the matched true communities."""
+    f1, matched = [], set()
+    for d in pred:
+        overlaps = [len(c & d) for c in true]
+        best = max(overlaps)
+        if best == 0:
+            f1.append(Fraction(0))
+            continue
+        for i, c in enumerate(true):
+            if overlaps[i] == best:
+                f1.append(Fraction(2 * best, len(c) + len(d)))
+                matched.add(i)
+    return f1, matched
 
 
-def element_centric(true_sets, pred_sets, alpha=Fraction(9, 10)) -> Fraction:
-    """Mean over items of 1 - ||p1_u - p2_u||_1 / (2 alpha), from the affinities solved
-    exactly over all items (no use of community structure)."""
-    p1, p2 = _affinity(true_sets, alpha), _affinity(pred_sets, alpha)
-    n = len(true_sets)
-    return sum(1 - sum(abs(x - y) for x, y in zip(p1[u], p2[u], strict=True)) / (2 * alpha)
-               for u in range(n)) / n
+def community_f1(true: list[set], pred: list[set]) -> Fraction:
+    f1, _ = community_matches(true, pred)
+    return sum(f1, Fraction(0)) / len(f1)
+
+
+def nf1(true: list[set], pred: list[set]) -> Fraction:
+    f1, matched = community_matches(true, pred)
+    if not matched:
+        return Fraction(0)
+    mean = sum(f1, Fraction(0)) / len(f1)
+    return mean * Fraction(len(matched), len(true)) / Fraction(len(pred), len(matched))

@@ -16,9 +16,11 @@ from collections.abc import Iterable, Mapping
 from ..render.text import named_twice
 from . import (
     bcubed,
+    community_matching,
     element_centric,
     information,
     marxer_purwins,
+    overlapping_information,
     pair_chance,
     pair_counting,
     recovery,
@@ -26,11 +28,16 @@ from . import (
     set_matching,
     standardized_information,
 )
+from .cover_spec import CoverMetricInfo
 from .spec import MetricInfo
 
-__all__ = ["METRICS", "MetricInfo", "markdown_table", "register", "resolve_metrics"]
+__all__ = ["COVER_METRICS", "METRICS", "CoverMetricInfo", "MetricInfo", "cover_metrics",
+           "cover_markdown_table", "markdown_table", "register", "resolve_metrics"]
 
 METRICS: dict[str, MetricInfo] = {}
+# the scores of two covers (overlapping clusterings): a registry of their own, since
+# they read a CoverPair, not a contingency table
+COVER_METRICS: dict[str, CoverMetricInfo] = {}
 
 
 def register(entry: MetricInfo) -> MetricInfo:
@@ -49,6 +56,21 @@ _FAMILIES = (pair_counting, pair_chance, information, standardized_information,
 for _module in _FAMILIES:
     for _entry in _module.ENTRIES:
         register(_entry)
+
+
+# the modules of every cover score, in the order of the cover score table
+_COVER_FAMILIES = (overlapping_information, community_matching)
+
+for _module in _COVER_FAMILIES:
+    for _cover_entry in _module.COVER_ENTRIES:
+        if _cover_entry.key in COVER_METRICS or _cover_entry.key in METRICS:
+            raise ValueError(f"metric key {_cover_entry.key!r} is already registered")
+        COVER_METRICS[_cover_entry.key] = _cover_entry
+
+
+def cover_metrics() -> list[CoverMetricInfo]:
+    """Every registered cover score, in the order of the cover score table."""
+    return list(COVER_METRICS.values())
 
 
 def _aliases() -> dict[str, str]:
@@ -132,7 +154,7 @@ def _fmt_bound(x: float) -> str:
     return "∞" if x == math.inf else "-∞" if x == -math.inf else f"{x:g}"
 
 
-def _better(entry: MetricInfo) -> str:
+def _better(entry: MetricInfo | CoverMetricInfo) -> str:
     return entry.better if isinstance(entry.better, str) else f"near {entry.better:g}"
 
 
@@ -153,4 +175,18 @@ def markdown_table() -> str:
             f"{_fmt_bound(e.upper)}] | {_better(e)} | "
             f"{yes[e.symmetric]} | {yes[e.adjusted]} | {e.reference} |"
         )
+    return "\n".join(lines)
+
+
+def cover_markdown_table() -> str:
+    """The documentation's table of cover scores, generated from :data:`COVER_METRICS`."""
+    lines = ["| key | score | function and options | range | better | symmetric | reference |",
+             "|---|---|---|---|---|---|---|"]
+    yes = {True: "yes", False: "no"}
+    for e in COVER_METRICS.values():
+        options = ", ".join(f"{k}={v!r}" for k, v in e.options.items())
+        call = f"`{e.func.__name__}({options})`"
+        lines.append(f"| `{e.key}` | {_cell(e.name)} | {call} | [{_fmt_bound(e.lower)}, "
+                     f"{_fmt_bound(e.upper)}] | {_better(e)} | {yes[e.symmetric]} | "
+                     f"{e.reference} |")
     return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""What a cover score is: its registry entry.
+
+Cover scores compare two covers (clusterings in which an item may be in several
+communities or in none), not two label sequences, so they read a
+:class:`~clustermetrics.table.cover.CoverPair` instead of a contingency table and have a
+registry of their own (:data:`~clustermetrics.scores.registry.COVER_METRICS`), which the
+label scores' registry-wide tests do not read. Each public cover score has the shape
+``f(true_cover, pred_cover=None, *, items="union", **options)``: either side a list of
+communities, a membership matrix or a :class:`~clustermetrics.Cover`, or one
+``CoverPair`` built once and scored many times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..table.cover import CoverPair
+from .spec import Better
+
+__all__ = ["COVER", "CoverMetricInfo"]
+
+COVER = "cover"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverMetricInfo:
+    """One registered cover score.
+
+    ``func`` is the public score function, called on a :class:`CoverPair` with
+    ``options`` (a variant is its function with other options). ``symmetric``: swapping
+    the two covers leaves the value unchanged (under the default item set, the union).
+    ``perfect``: the value of two identical covers in which no community holds another
+    or every item; ``perfect_always`` False when such communities may change it (a
+    convention of the score's published definition, stated in its docstring).
+    ``crisp``: the key of the label score (in ``METRICS``) this one equals when both
+    covers are partitions given as covers, or None when it has no crisp counterpart."""
+
+    key: str
+    name: str
+    func: Callable[..., float]
+    lower: float
+    upper: float
+    better: Better
+    symmetric: bool
+    reference: str
+    perfect: float = 1.0
+    perfect_always: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict)
+    crisp: str | None = None
+    family: str = COVER
+
+    def compute(self, pair: CoverPair) -> float:
+        """This score of a pair of covers, with the entry's options."""
+        return float(self.func(pair, **self.options))
