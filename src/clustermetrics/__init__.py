@@ -31,6 +31,13 @@ from .scores.bcubed import (
     bcubed_recall_score,
 )
 from .scores.community_matching import community_f1_score, nf1_score
+from .scores.cover_element_centric import cover_element_centric_similarity_score
+from .scores.cover_pairs import (
+    extended_bcubed_f_score,
+    extended_bcubed_precision_score,
+    extended_bcubed_recall_score,
+    omega_score,
+)
 from .scores.element_centric import element_centric_similarity, element_centric_similarity_score
 from .scores.fuzzy import (
     MEMBERSHIP_METRICS,
@@ -198,7 +205,9 @@ __all__ = [
     "standardized_rand_score", "rand_moments", "permutation_test", "PermutationTest",
     "score_hierarchy", "HierarchyScores", "updatable_metrics", "read_table",
     "Cover", "CoverPair", "COVER_METRICS", "overlapping_nmi_score", "community_f1_score",
-    "nf1_score", "read_cover",
+    "nf1_score", "read_cover", "omega_score", "extended_bcubed_precision_score",
+    "extended_bcubed_recall_score", "extended_bcubed_f_score",
+    "cover_element_centric_similarity_score",
 ]
 
 

@@ -14,7 +14,7 @@ from tests.support.cover_pair_reference import cover, cover_sets, from_labels
 import clustermetrics as cm
 from clustermetrics.scores import cover_element_centric
 from clustermetrics.scores.cover_element_centric import (
-    cover_element_centric_similarity_score as ecs,
+    element_centric_of_pair as ecs,
 )
 
 ALPHAS = st.sampled_from([Fraction(9, 10), Fraction(1, 2), Fraction(1, 10), Fraction(99, 100)])

@@ -30,16 +30,17 @@ communities cost O(1) each; one giant overlapping component costs O(K^3 + S^2 K)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..table.cover import as_cover_pair
 from .cover_signatures import CoverPair, Signatures, signatures
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_array
 
-__all__ = ["ALPHA", "cover_element_centric_similarity_score"]
+__all__ = ["ALPHA", "cover_element_centric_similarity_score", "element_centric_of_pair"]
 
 ALPHA = 0.9
 """The restart parameter of Gates et al. (2019), their and clusim's default."""
@@ -107,8 +108,8 @@ def _components(sig: Signatures) -> list[np.ndarray]:
     return np.split(order, np.flatnonzero(np.diff(labels[order])) + 1)
 
 
-def cover_element_centric_similarity_score(cover: CoverPair, *,
-                                           alpha: float = ALPHA) -> float:
+def cover_element_centric_similarity_score(true_cover: Any, pred_cover: Any = None, *,
+                                           items: Any = "union", alpha: float = ALPHA) -> float:
     """Element-centric similarity of two covers (Gates et al. 2019; clusim ``element_sim``).
 
     The mean over items u of S_u = 1 - (1 / 2α) ||p1_u - p2_u||_1, where p_u is the
@@ -119,8 +120,14 @@ def cover_element_centric_similarity_score(cover: CoverPair, *,
 
     Parameters
     ----------
-    cover : CoverPair
-        The two covers (``.true``, ``.pred``, ``.n_items``).
+    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+        holds both.
+    items : {'union', 'true'} or collection, default='union'
+        The items counted: every item of either cover, the true cover's, or the ids
+        given.
     alpha : float, default=0.9
         The probability of continuing the walk, strictly between 0 and 1 (the paper's and
         clusim's default 0.9). Overlapping covers score differently for different ``alpha``.
@@ -131,12 +138,9 @@ def cover_element_centric_similarity_score(cover: CoverPair, *,
 
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from scipy.sparse import csr_array
-    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
-    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
-    >>> round(cover_element_centric_similarity_score(
-    ...     SimpleNamespace(true=t, pred=p, n_items=4)), 12)
+    >>> t = [[0, 1], [1, 2, 3]]  # item 1 in both true communities
+    >>> p = [[0, 1], [2, 3]]
+    >>> round(cover_element_centric_similarity_score(t, p), 12)
     0.552631578947
 
     References
@@ -144,6 +148,13 @@ def cover_element_centric_similarity_score(cover: CoverPair, *,
     Gates, Wood, Hetrick & Ahn, "Element-centric clustering comparison unifies overlaps and
     hierarchy", Scientific Reports 9 (2019) 8574.
     """
+    pair = as_cover_pair(true_cover, pred_cover, items=items)
+    return element_centric_of_pair(pair, alpha=alpha)
+
+
+def element_centric_of_pair(cover: CoverPair, *, alpha: float = ALPHA) -> float:
+    """:func:`cover_element_centric_similarity_score` of a built pair of covers
+    (anything with ``.true``, ``.pred`` and ``.n_items``)."""
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) \
             or not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")

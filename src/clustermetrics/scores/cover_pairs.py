@@ -7,24 +7,27 @@ counts, B-cubed from each item's pairs. On partitions given as covers they are e
 adjusted Rand index and the (record-weighted) B-cubed scores.
 
 Functions take a :class:`~.cover_signatures.CoverPair` (``.true``, ``.pred``, ``.n_items``).
-:data:`COVER_PAIR_SCORES` describes each score for a registry, with the element-centric
+:data:`COVER_ENTRIES` registers each score, with the element-centric
 similarity of covers (:mod:`.cover_element_centric`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any
 
 import numpy as np
 
+from ..table.cover import as_cover_pair
 from .cover_element_centric import cover_element_centric_similarity_score
 from .cover_signatures import CoverPair, meetings, pair_counts, signatures
+from .cover_spec import CoverMetricInfo
 from .spec import UndefinedMetricError
 
-__all__ = ["COVER_PAIR_SCORES", "CoverScoreInfo", "extended_bcubed_f_score",
-           "extended_bcubed_precision_score", "extended_bcubed_recall_score", "omega_score"]
+__all__ = ["COVER_ENTRIES", "bcubed_f_of_pair", "bcubed_precision_of_pair",
+           "bcubed_recall_of_pair", "extended_bcubed_f_score",
+           "extended_bcubed_precision_score", "extended_bcubed_recall_score", "omega_of_pair",
+           "omega_score"]
 
 
 def _undefined(force_finite: bool, finite_value: float, why: str) -> float:
@@ -33,7 +36,8 @@ def _undefined(force_finite: bool, finite_value: float, why: str) -> float:
     return float(finite_value)
 
 
-def omega_score(cover: CoverPair, *, force_finite: bool = True,
+def omega_score(true_cover: Any, pred_cover: Any = None, *,
+                items: Any = "union", force_finite: bool = True,
                 finite_value: float = 1.0) -> float:
     """Omega index of two covers (Collins & Dent 1988): the adjusted Rand index of covers.
 
@@ -52,13 +56,22 @@ def omega_score(cover: CoverPair, *, force_finite: bool = True,
 
     Items in no community count: their pairs agree at j = 0.
 
+    Parameters
+    ----------
+    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+        holds both.
+    items : {'union', 'true'} or collection, default='union'
+        The items counted: every item of either cover, the true cover's, or the ids
+        given.
+
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from scipy.sparse import csr_array
-    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])  # item 1 in both communities
-    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
-    >>> omega_score(SimpleNamespace(true=t, pred=p, n_items=4))  # (6*4 - 16) / (36 - 16)
+    >>> t = [[0, 1], [1, 2, 3]]  # item 1 in both true communities
+    >>> p = [[0, 1], [2, 3]]
+    >>> omega_score(t, p)  # (6*4 - 16) / (36 - 16)
     0.4
 
     References
@@ -68,6 +81,14 @@ def omega_score(cover: CoverPair, *, force_finite: bool = True,
     Murray, Laurienti & Martin, Frontiers in Psychology 3 (2012); Gates et al., Sci. Rep. 9
     (2019) 8574.
     """
+    pair = as_cover_pair(true_cover, pred_cover, items=items)
+    return omega_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+
+
+def omega_of_pair(cover: CoverPair, *, force_finite: bool = True,
+                  finite_value: float = 1.0) -> float:
+    """:func:`omega_score` of a built pair of covers (anything with ``.true``,
+    ``.pred`` and ``.n_items``)."""
     counts = pair_counts(cover)
     m = counts.n_pairs
     agree = 0
@@ -123,7 +144,8 @@ def _bcubed(cover: CoverPair, force_finite: bool, finite_value: float
     return out[0], out[1]
 
 
-def extended_bcubed_precision_score(cover: CoverPair, *, force_finite: bool = True,
+def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
+                                    items: Any = "union", force_finite: bool = True,
                                     finite_value: float = 1.0) -> float:
     """Extended B-cubed precision of two covers (Amigó, Gonzalo, Artiles & Verdejo 2009).
 
@@ -136,13 +158,22 @@ def extended_bcubed_precision_score(cover: CoverPair, *, force_finite: bool = Tr
     no item is in a predicted community: then ``finite_value`` (1.0: nothing was wrongly
     joined), or with ``force_finite=False`` an :class:`~clustermetrics.UndefinedMetricError`.
 
+    Parameters
+    ----------
+    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+        holds both.
+    items : {'union', 'true'} or collection, default='union'
+        The items counted: every item of either cover, the true cover's, or the ids
+        given.
+
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from scipy.sparse import csr_array
-    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
-    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
-    >>> extended_bcubed_precision_score(SimpleNamespace(true=t, pred=p, n_items=4))
+    >>> t = [[0, 1], [1, 2, 3]]  # item 1 in both true communities
+    >>> p = [[0, 1], [2, 3]]
+    >>> extended_bcubed_precision_score(t, p)
     1.0
 
     References
@@ -150,10 +181,19 @@ def extended_bcubed_precision_score(cover: CoverPair, *, force_finite: bool = Tr
     Amigó, Gonzalo, Artiles & Verdejo, "A comparison of extrinsic clustering evaluation
     metrics based on formal constraints", Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
+    pair = as_cover_pair(true_cover, pred_cover, items=items)
+    return bcubed_precision_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+
+
+def bcubed_precision_of_pair(cover: CoverPair, *, force_finite: bool = True,
+                             finite_value: float = 1.0) -> float:
+    """:func:`extended_bcubed_precision_score` of a built pair of covers (anything with ``.true``,
+    ``.pred`` and ``.n_items``)."""
     return _bcubed(cover, force_finite, finite_value)[0]
 
 
-def extended_bcubed_recall_score(cover: CoverPair, *, force_finite: bool = True,
+def extended_bcubed_recall_score(true_cover: Any, pred_cover: Any = None, *,
+                                 items: Any = "union", force_finite: bool = True,
                                  finite_value: float = 1.0) -> float:
     """Extended B-cubed recall of two covers (Amigó et al. 2009).
 
@@ -165,72 +205,101 @@ def extended_bcubed_recall_score(cover: CoverPair, *, force_finite: bool = True,
     (pred, true). Undefined (0/0) when no item is in a true community: ``finite_value``
     (1.0), or an :class:`~clustermetrics.UndefinedMetricError` with ``force_finite=False``.
 
+    Parameters
+    ----------
+    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+        holds both.
+    items : {'union', 'true'} or collection, default='union'
+        The items counted: every item of either cover, the true cover's, or the ids
+        given.
+
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from scipy.sparse import csr_array
-    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
-    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
-    >>> round(extended_bcubed_recall_score(SimpleNamespace(true=t, pred=p, n_items=4)), 12)
+    >>> t = [[0, 1], [1, 2, 3]]  # item 1 in both true communities
+    >>> p = [[0, 1], [2, 3]]
+    >>> round(extended_bcubed_recall_score(t, p), 12)
     0.677083333333
 
     References
     ----------
     Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
+    pair = as_cover_pair(true_cover, pred_cover, items=items)
+    return bcubed_recall_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+
+
+def bcubed_recall_of_pair(cover: CoverPair, *, force_finite: bool = True,
+                          finite_value: float = 1.0) -> float:
+    """:func:`extended_bcubed_recall_score` of a built pair of covers (anything with ``.true``,
+    ``.pred`` and ``.n_items``)."""
     return _bcubed(cover, force_finite, finite_value)[1]
 
 
-def extended_bcubed_f_score(cover: CoverPair, *, force_finite: bool = True,
+def extended_bcubed_f_score(true_cover: Any, pred_cover: Any = None, *,
+                            items: Any = "union", force_finite: bool = True,
                             finite_value: float = 1.0) -> float:
     """Extended B-cubed F: the harmonic mean 2PR / (P + R) of
     :func:`extended_bcubed_precision_score` and :func:`extended_bcubed_recall_score`
     (0.0 when both are 0). In [0, 1], symmetric, 1.0 for identical covers; the B-cubed F1
     on partitions. ``force_finite`` and ``finite_value`` apply to P and R.
 
+    Parameters
+    ----------
+    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+        holds both.
+    items : {'union', 'true'} or collection, default='union'
+        The items counted: every item of either cover, the true cover's, or the ids
+        given.
+
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> from scipy.sparse import csr_array
-    >>> t = csr_array([[1, 0], [1, 1], [0, 1], [0, 1]])
-    >>> p = csr_array([[1, 0], [1, 0], [0, 1], [0, 1]])
-    >>> round(extended_bcubed_f_score(SimpleNamespace(true=t, pred=p, n_items=4)), 12)
+    >>> t = [[0, 1], [1, 2, 3]]  # item 1 in both true communities
+    >>> p = [[0, 1], [2, 3]]
+    >>> round(extended_bcubed_f_score(t, p), 12)
     0.807453416149
 
     References
     ----------
     Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
+    pair = as_cover_pair(true_cover, pred_cover, items=items)
+    return bcubed_f_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+
+
+def bcubed_f_of_pair(cover: CoverPair, *, force_finite: bool = True,
+                     finite_value: float = 1.0) -> float:
+    """:func:`extended_bcubed_f_score` of a built pair of covers (anything with ``.true``,
+    ``.pred`` and ``.n_items``)."""
     p, r = _bcubed(cover, force_finite, finite_value)
     return 2.0 * p * r / (p + r) if p + r > 0 else 0.0
 
 
-class CoverScoreInfo(NamedTuple):
-    """A cover score described for a registry: its key, display name, function of a
-    :class:`~.cover_signatures.CoverPair`, range, direction, symmetry and source."""
-
-    key: str
-    name: str
-    func: Callable[..., float]
-    lower: float
-    upper: float
-    better: str
-    symmetric: bool
-    reference: str
-
-
 _AMIGO = "Amigó, Gonzalo, Artiles & Verdejo, Inf. Retrieval 12 (2009)"
 
-COVER_PAIR_SCORES = [
-    CoverScoreInfo("omega", "Omega index", omega_score, -1.0, 1.0, "higher", True,
-                   "Collins & Dent, Multivariate Behav. Res. 23 (1988)"),
-    CoverScoreInfo("extended_bcubed_precision", "Extended B-cubed precision",
-                   extended_bcubed_precision_score, 0.0, 1.0, "higher", False, _AMIGO),
-    CoverScoreInfo("extended_bcubed_recall", "Extended B-cubed recall",
-                   extended_bcubed_recall_score, 0.0, 1.0, "higher", False, _AMIGO),
-    CoverScoreInfo("extended_bcubed_f", "Extended B-cubed F1", extended_bcubed_f_score,
-                   0.0, 1.0, "higher", True, _AMIGO),
-    CoverScoreInfo("cover_ecs", "Element-centric similarity (covers)",
-                   cover_element_centric_similarity_score, 0.0, 1.0, "higher", True,
-                   "Gates, Wood, Hetrick & Ahn, Sci. Rep. 9 (2019)"),
+COVER_ENTRIES = [
+    CoverMetricInfo(key="omega", name="Omega index", func=omega_score, lower=-1.0,
+                    upper=1.0, better="higher", symmetric=True,
+                    reference="Collins & Dent, Multivariate Behav. Res. 23 (1988)",
+                    crisp="ari"),
+    CoverMetricInfo(key="extended_bcubed_precision", name="Extended B-cubed precision",
+                    func=extended_bcubed_precision_score, lower=0.0, upper=1.0,
+                    better="higher", symmetric=False, reference=_AMIGO,
+                    crisp="bcubed_precision"),
+    CoverMetricInfo(key="extended_bcubed_recall", name="Extended B-cubed recall",
+                    func=extended_bcubed_recall_score, lower=0.0, upper=1.0,
+                    better="higher", symmetric=False, reference=_AMIGO,
+                    crisp="bcubed_recall"),
+    CoverMetricInfo(key="extended_bcubed_f", name="Extended B-cubed F1",
+                    func=extended_bcubed_f_score, lower=0.0, upper=1.0, better="higher",
+                    symmetric=True, reference=_AMIGO, crisp="bcubed_f"),
+    CoverMetricInfo(key="cover_ecs", name="Element-centric similarity (covers)",
+                    func=cover_element_centric_similarity_score, lower=0.0, upper=1.0,
+                    better="higher", symmetric=True,
+                    reference="Gates, Wood, Hetrick & Ahn, Sci. Rep. 9 (2019)", crisp="ecs"),
 ]

@@ -17,6 +17,7 @@ from ..render.text import named_twice
 from . import (
     bcubed,
     community_matching,
+    cover_pairs,
     element_centric,
     information,
     marxer_purwins,
@@ -59,7 +60,7 @@ for _module in _FAMILIES:
 
 
 # the modules of every cover score, in the order of the cover score table
-_COVER_FAMILIES = (overlapping_information, community_matching)
+_COVER_FAMILIES = (overlapping_information, community_matching, cover_pairs)
 
 for _module in _COVER_FAMILIES:
     for _cover_entry in _module.COVER_ENTRIES:
