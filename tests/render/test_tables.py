@@ -84,7 +84,8 @@ def test_tables_of_short_cells_fit_the_line_width(table):
 @given(st.lists(st.text(max_size=300), max_size=4))
 def test_paragraphs_fold_to_the_width_and_keep_their_words(paragraphs):
     text = blocks_text(paragraphs)
-    words = [w for p in paragraphs for w in visible(p, backslash=False).split()]
+    words = [w for p in paragraphs for line in p.split("\n")  # the code's line breaks
+             for w in visible(line, backslash=False).split()]
     assert text.split() == words
     for line in text.splitlines():
         assert display_width(line) <= LINE_WIDTH or " " not in line.strip()
