@@ -31,7 +31,7 @@ from ..table import Contingency
 from .algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, SEED_RANGE, Fitted, resolve_algorithms
 from .datasets import Dataset
 from .hierarchy_study import CurveResult, dataset_curve
-from .plain_text import percent, seconds
+from .plain_text import percent_column, seconds
 
 __all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics", "mark_near_best", "holm",
@@ -368,9 +368,9 @@ def _where(run: Run) -> str:
 
 
 #: The columns of a run's recovery rates and their times (the paper's rates in %).
-RATE_COLUMNS = (Column("exact %", percent), Column("t s", seconds),
-                Column("greedy %", percent), Column("t s", seconds),
-                Column("pseudo %", percent))
+RATE_COLUMNS = (Column("exact %", percent_column), Column("t s", seconds),
+                Column("greedy %", percent_column), Column("t s", seconds),
+                Column("pseudo %", percent_column))
 
 
 def runs_blocks(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> list[Block]:

@@ -33,3 +33,13 @@ def percent(x: float) -> str:
     """
     text = f"{100 * x:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def percent_column(x: float) -> str:
+    """A rate in percent with one decimal, always: a column of rates aligns on its
+    point (:func:`percent` drops a trailing ``.0``, as the paper's tuples do).
+
+    >>> percent_column(0.88), percent_column(1.0), percent_column(2 / 3)
+    ('88.0', '100.0', '66.7')
+    """
+    return f"{100 * x:.1f}"

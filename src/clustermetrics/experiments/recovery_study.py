@@ -41,7 +41,7 @@ from ..table import Contingency
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
 from .compare import RATE_COLUMNS, Run, compare, runs_csv
 from .datasets import SIMULATED, Dataset, halo_description, overlapping_clusters, stellar_halo
-from .plain_text import percent, seconds
+from .plain_text import percent, percent_column, seconds
 from .timing import Timing, timing_blocks
 
 __all__ = ["Study", "DemoResult", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
@@ -310,8 +310,8 @@ def shortfalls_blocks(study: Study, *, pseudo_gap: float = 0.25,
     (or a line saying there is none)."""
     below, high = shortfalls(study, pseudo_gap=pseudo_gap)
     total = sum(len(t) for t in study.runs)
-    head = ["n", "algorithm", "seed", Column("exact %", percent), Column("greedy %", percent),
-            Column("pseudo %", percent)]
+    head = ["n", "algorithm", "seed", *(Column(f"{m} %", percent_column)
+                                         for m in ("exact", "greedy", "pseudo"))]
 
     def table(runs: list[Run], caption: str) -> Block:
         if not runs:

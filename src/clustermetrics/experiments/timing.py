@@ -19,7 +19,7 @@ import numpy as np
 from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..scores.recovery import recovery
 from ..table import Contingency
-from .plain_text import percent, seconds
+from .plain_text import percent_column, seconds
 
 __all__ = ["Timing", "PAPER_ALGORITHM1_SECONDS", "dense_table", "sparse_table",
            "time_methods", "bruteforce_timing", "scaling_timing", "timing_text"]
@@ -141,7 +141,7 @@ def _pivot(rows: Sequence[Timing], caption: str, *, paper: bool) -> ResultTable:
     by = {(r.n, r.method): r for r in rows}
     header = [Column("n"), *(Column(m, seconds) for m in methods),
               *([Column("paper Alg. 1", seconds)] if paper else []),
-              Column("exact %", percent), Column("greedy %", percent)]
+              Column("exact %", percent_column), Column("greedy %", percent_column)]
     body = []
     for n in ns:
         line = [n, *(by[n, m].seconds if (n, m) in by else None for m in methods)]

@@ -62,7 +62,7 @@ def table_latex(table: ResultTable) -> str:
     spec = "".join("r" if right else "l" for right in table.numeric())
 
     def row(cells: Sequence[str]) -> str:
-        return " & ".join(latex_text(visible(c)) for c in cells) + r" \\"
+        return " & ".join(latex_text(visible(c).strip()) for c in cells) + r" \\"
 
     lines = [r"\begin{table}[htbp]", r"\centering"]
     if table.caption:

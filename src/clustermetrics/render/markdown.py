@@ -65,7 +65,7 @@ def table_markdown(table: ResultTable) -> str:
     right = table.numeric()
 
     def row(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(markdown_text(visible(c)) for c in cells) + " |"
+        return "| " + " | ".join(markdown_text(visible(c).strip()) for c in cells) + " |"
 
     lines = [row(table.titles),
              "| " + " | ".join("--:" if r else ":--" for r in right) + " |",
