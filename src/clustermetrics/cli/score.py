@@ -204,13 +204,14 @@ class RunsOutput:
                 row += [permutation_value(r.permutation[k]) for r in reports.values()
                         if r.permutation is not None]
             rows.append(row)
-        runs = len(reports)  # values, intervals, z and p, permutation p: a group each
-        kinds = [runs, *([runs] if first.intervals else []),
+        # the names with the values, intervals, z and p, permutation p: a group each
+        runs = len(reports)
+        kinds = [1 + runs, *([runs] if first.intervals else []),
                  *([2 * runs] if first.significance is not None else []),
                  *([runs] if first.permutation is not None else [])]
         heading = Shown(f"{plural(len(reports), 'run')}: " + "; ".join(
             f"{visible(name)} ({r.summary()})" for name, r in reports.items()))
-        table = ResultTable(columns, rows, heading, self._notes(), keep=2, groups=kinds,
+        table = ResultTable(columns, rows, heading, self._notes(), keep=1, groups=kinds,
                             indent=2)
         out: list[Block] = [table]
         if self.details:
