@@ -11,7 +11,7 @@ import sys
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from ..render.documents import RENDERERS, render_blocks
+from ..render.documents import DESCRIPTIONS, RENDERERS, render_blocks
 from ..render.tables import Block
 from ..render.text import visible
 
@@ -49,8 +49,9 @@ def render(result: Renderable, fmt: str) -> str:
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="table", choices=FORMATS,
-                   help="output format: " + ", ".join(FORMATS) + " (default: table; "
-                   "markdown: GitHub pipe tables, latex: booktabs tables)")
+                   help="output format: " + "; ".join(
+                       f"{name} ({DESCRIPTIONS[name]})" if name in DESCRIPTIONS else name
+                       for name in FORMATS) + " (default: table)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 

@@ -11,12 +11,19 @@ from .latex import blocks_latex
 from .markdown import blocks_markdown
 from .tables import Block, blocks_text
 
-__all__ = ["RENDERERS", "render_blocks"]
+__all__ = ["DESCRIPTIONS", "RENDERERS", "render_blocks"]
 
 #: Output format -> its renderer of blocks: the terminal's text table, a GFM pipe table,
 #: a booktabs LaTeX table.
 RENDERERS: dict[str, Callable[[Sequence[Block]], str]] = {
     "table": blocks_text, "markdown": blocks_markdown, "latex": blocks_latex}
+
+#: What each renderer writes, for help texts and the docs.
+DESCRIPTIONS = {
+    "table": "text tables for the terminal, folded to 100 characters",
+    "markdown": "GitHub-flavoured Markdown pipe tables",
+    "latex": "booktabs LaTeX tables, ready to paste",
+}
 
 
 def render_blocks(blocks: Sequence[Block], fmt: str) -> str:
