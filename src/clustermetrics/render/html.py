@@ -124,7 +124,7 @@ def table_html(table: ResultTable) -> str:
 #: (up to most of the window's height), so the header row stays in view while its rows
 #: scroll; numbers right-aligned in digits of one width.
 TABLE_CSS = """
-.table-wrap{overflow:auto;max-height:80vh;max-width:100%;margin:.4rem 0}
+.table-wrap{overflow-x:auto;overflow-y:auto;max-height:80vh;max-width:100%;margin:.4rem 0}
 .table-wrap table{border-collapse:separate;border-spacing:0;font-size:.82rem;margin:0}
 .table-wrap th,.table-wrap td{border:1px solid #ddd;border-width:0 1px 1px 0;
 padding:.2rem .5rem;text-align:left;white-space:nowrap;vertical-align:top}
