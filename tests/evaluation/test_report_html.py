@@ -73,7 +73,7 @@ def _check_tables(page):
     sortable = [t for t in parser.tables if t["class"] == "sortable"]
     assert sortable and all(t["wrapped"] for t in sortable)
     numeric = [c for t in sortable for c in t["cells"] if c["value"] is not None]
-    assert numeric and all(c["class"] == "num" for c in numeric)
+    assert numeric and all(c["class"] in ("num", "num left") for c in numeric)
     for cell in numeric:
         value = float(cell["value"].replace("Infinity", "inf"))
         text = cell["text"].strip()

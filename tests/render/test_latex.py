@@ -53,7 +53,7 @@ def test_structure_and_cells(table):
     assert _balanced(out)
     assert out.count(r"\\") == 1 + len(table.rows)  # one row end per row, none elsewhere
     assert re.search(r"\\begin\{tabular\}\{([lr]+)\}", out).group(1) == "".join(
-        "r" if r else "l" for r in table.numeric())
+        "r" if r else "l" for r in table.right())
     assert [out.count(s) for s in (r"\toprule", r"\midrule", r"\bottomrule")] == [1, 1, 1]
     rows = _tabular(out)
     assert len(rows) == 1 + len(table.rows)
@@ -63,7 +63,7 @@ def test_structure_and_cells(table):
         assert line.endswith(r" \\")
         parts = re.split(r"(?<!\\) & ", line[:-3])
         assert len(parts) == len(table.header), line
-        assert [_unescape(p) for p in parts] == cells
+        assert [_unescape(p) for p in parts] == [c.strip() for c in cells]  # blanks trimmed
     assert not re.search(r"[\x00-\x1f]", out.replace("\n", ""))
 
 

@@ -39,7 +39,7 @@ def test_every_row_has_the_header_s_cells(table):
     assert len(lines) == 2 + len(table.rows)
     for line in lines:
         assert len(_UNESCAPED_PIPE.findall(line)) == n + 1, line
-    assert lines[1] == "| " + " | ".join("--:" if r else ":--" for r in table.numeric()) + " |"
+    assert lines[1] == "| " + " | ".join("--:" if r else ":--" for r in table.right()) + " |"
     expected = [[visible(t) for t in table.titles],
                 *([visible(c) for c in row] for row in table.texts())]
     assert [_cells(line) for line in [lines[0], *lines[2:]]] == [

@@ -42,9 +42,14 @@ def test_a_row_of_the_wrong_length_is_refused():
         ResultTable([], [])
 
 
-def test_numbers_right_text_left():
-    t = ResultTable(["name", Column("v", ".2f")], [["a", 1.0], ["bbbb", 10.5]])
-    assert table_text(t).splitlines() == ["name      v", "a      1.00", "bbbb  10.50"]
+def test_numbers_right_text_left_unless_the_column_says():
+    t = ResultTable(["name", Column("v", ".2f"), Column("w", ".1f", align="left")],
+                    [["a", 1.0, 2.0], ["bbbb", 10.5, 20.0]])
+    assert table_text(t).splitlines() == ["name      v  w", "a      1.00  2.0",
+                                          "bbbb  10.50  20.0"]
+    assert t.numeric() == [False, True, True] and t.right() == [False, True, False]
+    with pytest.raises(ValueError, match="align must be 'left', 'right' or None, got 'up'"):
+        Column("x", align="up")
 
 
 def test_a_wide_table_folds_repeating_the_columns_that_name_rows():

@@ -32,7 +32,8 @@ def result_tables(draw, max_title: int = 20, max_text: int = 20, max_columns: in
                   max_rows: int = 6) -> ResultTable:
     n = draw(st.integers(1, max_columns))
     fmts = st.sampled_from(["", ".3f", "+.4f", ".2g", ".1%"])
-    columns = [Column(draw(texts(max_title)), draw(fmts)) for _ in range(n)]
+    aligns = st.sampled_from([None, None, "left", "right"])
+    columns = [Column(draw(texts(max_title)), draw(fmts), align=draw(aligns)) for _ in range(n)]
     rows = draw(st.lists(st.lists(cells(max_text), min_size=n, max_size=n),
                          max_size=max_rows))
     caption = draw(st.one_of(st.just(""), texts(40)))

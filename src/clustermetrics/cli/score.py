@@ -186,8 +186,8 @@ class RunsOutput:
                    *(Column(name, " .6f") for name in reports)]
         if first.intervals:
             # the method is in the notes: one column per run need not repeat it
-            columns += [Column(f"{name} {interval_header(first.bootstrap, short=True)}")
-                        for name in reports]
+            columns += [Column(f"{name} {interval_header(first.bootstrap, short=True)}",
+                               align="left") for name in reports]
         if first.significance is not None:
             columns += [Column(f"{name} {col}", fmt, missing="") for name in reports
                         for col, fmt in (("z", ".3f"), ("p-value", ""))]

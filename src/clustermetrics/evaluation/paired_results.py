@@ -112,7 +112,8 @@ class PairedComparison:
         notes = [*(visible(note, backslash=False) for note in self.notes),
                  *_flag_notes(self.scores)]
         return [ResultTable(["score", Column(a, ".4f"), Column(b, ".4f"),
-                             Column("difference", "+.4f"), f"{self.level * 100:g}% interval",
+                             Column("difference", "+.4f"),
+                             Column(f"{self.level * 100:g}% interval", align="left"),
                              "p-value", "better", f"significant at {alpha}", "items skipped"],
                             rows, head, notes)]
 

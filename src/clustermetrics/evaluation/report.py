@@ -222,7 +222,7 @@ class Report(ScoreMapping):
         columns = [Column("metric"), Column("score"), Column("value", " .6f")]
         groups = [2]
         if self.intervals:
-            columns.append(Column(interval_header(self.bootstrap)))
+            columns.append(Column(interval_header(self.bootstrap), align="left"))
             groups.append(1)
         if sig is not None:
             columns += [Column("z", ".3f", missing=""), Column("p-value", missing="")]
@@ -495,7 +495,8 @@ class MultiReport(ScoreMapping):
                    Column("best reference"), *(Column(c, " .6f") for c in ("min", "max", "mean"))]
         groups = [3, 3]
         if intervals:
-            columns.append(Column(interval_header(self.bootstrap, " (best reference)")))
+            columns.append(Column(interval_header(self.bootstrap, " (best reference)"),
+                                  align="left"))
             groups.append(1)
         if sig is not None:
             columns += [Column("z (best)", ".3f", missing=""),

@@ -130,7 +130,8 @@ def paired_table(runs: Sequence[Run]) -> ResultTable | None:
                      else "yes" if nb.tied else "no",
                      None if nb.is_best else nb.n_skipped])
     return ResultTable(["dataset", "algorithm", "k", Column(f"{key} ({METRICS[key].name})", ".4f"),
-                        Column("difference from the best", "+.4f"), f"{level:.0%} interval",
+                        Column("difference from the best", "+.4f"),
+                        Column(f"{level:.0%} interval", align="left"),
                         "p-value", "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})",
                         "items skipped"], rows,
                        f"Paired comparison with the best run of each dataset by {key}: a "

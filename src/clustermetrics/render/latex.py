@@ -59,7 +59,7 @@ def table_latex(table: ResultTable) -> str:
     \end{tabular}
     \end{table}
     """
-    spec = "".join("r" if right else "l" for right in table.numeric())
+    spec = "".join("r" if right else "l" for right in table.right())
 
     def row(cells: Sequence[str]) -> str:
         return " & ".join(latex_text(visible(c).strip()) for c in cells) + r" \\"

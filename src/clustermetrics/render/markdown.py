@@ -62,7 +62,7 @@ def table_markdown(table: ResultTable) -> str:
     | :-- | --: |
     | a\\|b | 0.50 |
     """
-    right = table.numeric()
+    right = table.right()
 
     def row(cells: Sequence[str]) -> str:
         return "| " + " | ".join(markdown_text(visible(c).strip()) for c in cells) + " |"

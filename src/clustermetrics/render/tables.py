@@ -42,11 +42,18 @@ class Column:
     """A column's title and how a number in it is shown: ``fmt``, a format specification
     (``".4f"``, ``"+.3f"``) or a function of the number; without one, an integer as its
     digits and a float as Python's shortest round-trip text. ``missing``: the text of a
-    None cell."""
+    None cell. ``align``: "left" or "right"; by default a column of numbers is
+    right-aligned (one of text whose numbers are its bounds, an interval, reads better
+    left-aligned)."""
 
     title: str
     fmt: str | Callable[[Any], str] = ""
     missing: str = "-"
+    align: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.align not in (None, "left", "right"):
+            raise ValueError(f"align must be 'left', 'right' or None, got {self.align!r}")
 
 
 @dataclass(frozen=True)
@@ -108,10 +115,15 @@ class ResultTable:
         return [[cell_number(v) for v in row] for row in self.rows]
 
     def numeric(self) -> list[bool]:
-        """Which columns hold numbers (right-aligned in every rendering): those with at
-        least one numeric cell."""
+        """Which columns hold numbers: those with at least one numeric cell."""
         return [any(cell_number(row[j]) is not None for row in self.rows)
                 for j in range(len(self.header))]
+
+    def right(self) -> list[bool]:
+        """Which columns every rendering right-aligns: the numeric ones, unless their
+        column says otherwise (:attr:`Column.align`)."""
+        return [c.align == "right" or (c.align is None and numeric)
+                for c, numeric in zip(self.header, self.numeric(), strict=True)]
 
 
 #: What a result is made of: tables, and paragraphs of prose between them.
@@ -185,7 +197,7 @@ def table_text(table: ResultTable, width: int = LINE_WIDTH) -> Shown:
     wherever a single column allows it."""
     lines = [paragraph_text(table.caption, width)] if table.caption else []
     lines.append(wrapped_table(table.titles, table.texts(), table.keep, table.groups,
-                               table.indent, width, right=table.numeric()))
+                               table.indent, width, right=table.right()))
     lines += [paragraph_text(note, width) for note in table.notes]
     return Shown("\n".join(lines))
 
