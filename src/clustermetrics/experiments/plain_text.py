@@ -1,16 +1,6 @@
-"""Plain-text tables and number formats shared by the experiments' outputs."""
+"""Number formats shared by the experiments' tables."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from ..render.text import text_table as shared_table
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """The experiments' tables, numbers right-aligned
-    (``clustermetrics.render.text.text_table``)."""
-    return shared_table(header, rows, align_numbers=True)
 
 
 def seconds(t: float) -> str:

@@ -207,14 +207,14 @@ def display_width(text: str) -> int:
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int = 0,
-               align_numbers: bool = False, right: Sequence[bool] | None = None) -> Shown:
+               right: Sequence[bool] | None = None) -> Shown:
     """Columns two spaces apart, padded to their widest cell, trailing blanks stripped;
     every cell goes through :func:`visible`, so each row is exactly one line.
 
-    Text is left-aligned; ``right`` says which columns are right-aligned; without it,
-    with ``align_numbers`` a column whose cells are all numbers (or "-" / empty) is.
+    Text is left-aligned; ``right`` says which columns are right-aligned (the numbers of
+    a :class:`~clustermetrics.render.tables.ResultTable`).
 
-    >>> print(text_table(["a", "n"], [["x", "1"], ["y\\ny", "10"]], align_numbers=True))
+    >>> print(text_table(["a", "n"], [["x", "1"], ["y\\ny", "10"]], right=[False, True]))
     a      n
     x      1
     y\\ny  10
@@ -223,8 +223,7 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int
     sizes = [[display_width(c) for c in row] for row in cells]
     widths = [max(r[i] for r in sizes) for i in range(len(cells[0]))]
     if right is None:
-        right = [align_numbers and len(cells) > 1 and all(_is_number(r[i]) for r in cells[1:])
-                 for i in range(len(widths))]
+        right = [False] * len(widths)
     pad = " " * indent
 
     def cell(text: str, size: int, width: int, right_: bool) -> str:
@@ -284,14 +283,6 @@ def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[Any]], keep: in
         text_table([header[i] for i in cols], [[r[i] for i in cols] for r in rows], indent,
                    right=None if right is None else [right[i] for i in cols])
         for cols in shown))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return text in ("-", "")
-    return True
 
 
 def csv_cell(value: Any) -> Any:
