@@ -93,7 +93,8 @@ def table_html(table: ResultTable) -> str:
     """``table`` for an HTML page that carries :data:`TABLE_CSS` and :data:`SORT_SCRIPT`:
     the caption above, the table in a container that scrolls when it is wider than the
     page, and the notes below as wrapping paragraphs. Numeric cells are right-aligned
-    (class ``num``; ``num left`` in a column aligned left) and carry their number (``data-value``), by which a click on the
+    (class ``num``; ``num left`` in a column aligned left) and carry their number (NaN
+    for a missing or text cell among numbers) (``data-value``), by which a click on the
     column's header sorts the rows (class ``sortable``).
 
     >>> from .tables import Column
@@ -101,15 +102,19 @@ def table_html(table: ResultTable) -> str:
     <div class="result"><div class="table-wrap"><table class="sortable"><thead><tr><th scope="col">k</th><th scope="col" class="num">v</th></tr></thead><tbody><tr><td>&lt;a&gt;</td><td class="num" data-value="0.5">0.50</td></tr></tbody></table></div></div>
     """  # noqa: E501
     # numeric cells: digits of one width, right-aligned unless the column says left
-    kind = [' class="num"' if r else ' class="num left"' if numeric else ""
-            for r, numeric in zip(table.right(), table.numeric(), strict=True)]
+    numeric = table.numeric()
+    kind = [(' class="num"' if r else ' class="num left"') if n else
+            ' class="right"' if r else "" for r, n in zip(table.right(), numeric, strict=True)]
     head = "".join(f'<th scope="col"{k}>{text(title)}</th>'
                    for title, k in zip(table.titles, kind, strict=True))
     body = []
     for shown, numbers in zip(table.texts(), table.numbers(), strict=True):
         cells = []
-        for cell, number, k in zip(shown, numbers, kind, strict=True):
-            attrs = k + ("" if number is None else f' data-value="{data_value(number)}"')
+        for cell, number, k, n in zip(shown, numbers, kind, numeric, strict=True):
+            # in a column of numbers every cell has a value: a missing one, or text
+            # ("best", "undefined"), is NaN and sorts last
+            value = number if number is not None else math.nan if n else None
+            attrs = k + ("" if value is None else f' data-value="{data_value(value)}"')
             cells.append(f"<td{attrs}>{text(cell)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     caption = (f'<p class="caption">{_prose_html(table.caption)}</p>'
@@ -132,7 +137,7 @@ padding:.2rem .5rem;text-align:left;white-space:nowrap;vertical-align:top}
 .table-wrap thead th{position:sticky;top:0;z-index:1;background:#f0f0f0;border-top-width:1px;
 cursor:pointer;user-select:none}
 .table-wrap .num{text-align:right;font-variant-numeric:tabular-nums}
-.table-wrap .num.left{text-align:left}
+.table-wrap .num.left{text-align:left}.table-wrap .right{text-align:right}
 .table-wrap th[aria-sort=ascending]::after{content:" \\25B2";font-size:.7em}
 .table-wrap th[aria-sort=descending]::after{content:" \\25BC";font-size:.7em}
 .result .caption{font-weight:600;margin:.8rem 0 .2rem}
