@@ -243,6 +243,21 @@ def commands() -> str:
                         for name, line in SUMMARIES.items())])
 
 
+def formats() -> str:
+    """The output formats of ``--format``: the renderers of a result's tables, then the
+    data formats."""
+    from clustermetrics.cli.output import FORMATS
+    from clustermetrics.render.documents import DESCRIPTIONS
+
+    data = {"json": "strict JSON (RFC 8259): every value and detail, no NaN or Infinity",
+            "csv": "CSV of the values, one row per score (or run), machine-readable"}
+    rows = ["| `--format` | what it writes |", "|---|---|"]
+    for name in FORMATS:
+        what = DESCRIPTIONS.get(name) or data[name]
+        rows.append(f"| `{name}`{' (default)' if name == 'table' else ''} | {what} |")
+    return "\n".join(rows)
+
+
 def deprecated_names() -> str:
     """The deprecated aliases, each with the registry key and function that replace it."""
     rows = ["| old name | use | key |", "|---|---|---|"]
@@ -278,6 +293,7 @@ GENERATED = {
     "<!-- algorithms -->": algorithms,
     "<!-- datasets -->": datasets,
     "<!-- commands -->": commands,
+    "<!-- formats -->": formats,
     "<!-- benchmarks-readme -->": benchmarks_record,
     "<!-- membership-scores -->": membership_markdown_table,
     "<!-- cover-scores -->": cover_markdown_table,

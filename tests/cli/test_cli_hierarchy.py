@@ -169,8 +169,8 @@ def test_values_at_the_asked_cuts_are_printed(capsys, data, fmt):
                for r in rows for k in [3, *asked]}
     else:
         lines = out.splitlines()
-        assert lines[1].split()[-6:] == ["at", "k=3", "at", "k=5", "at", "k=10"]
-        got = {(line.split()[0], k): float(line.split()[-3 + i])
+        assert lines[1].split()[-7:] == ["at", "k=3", "at", "k=5", "at", "k=10", "better"]
+        got = {(line.split()[0], k): float(line.split()[-4 + i])
                for line in lines[2:4] for i, k in enumerate([3, *asked])}
     assert set(got) == set(want)
     for key, value in got.items():

@@ -95,3 +95,52 @@ def test_runs_with_intervals_fit_the_line_width(capsys, table):
     for name in ("kmeans", "gmm", "ward"):
         assert f"{name} 95% interval" in out and f"{name} permutation p-value" in out
     assert out.count("bias-corrected normal intervals") == 1
+
+
+# every option of `score` that adds a column, a note or a table to its text output
+_WIDENING = {
+    "intervals": ["--ci", "0.95", "--n-boot", "10", "--seed", "0"],
+    "significance": ["--significance"],
+    "permutations": ["--permutations", "5"],
+    "details": ["--details", "all"],
+    "noise": ["--noise-label", "0", "--noise", "singletons"],
+}
+
+
+def _widest_keys():
+    """The scores whose key, and whose name, are the longest: the widest rows."""
+    by_key = max(METRICS, key=len)
+    by_name = max(METRICS, key=lambda k: len(METRICS[k].name))
+    return ",".join(dict.fromkeys(["ari", by_key, by_name]))
+
+
+@pytest.mark.parametrize("runs", [1, 3])
+@pytest.mark.parametrize("references", [1, 2])
+@pytest.mark.parametrize("ci_method", ["bca", "normal"])
+def test_every_option_combination_of_score_fits_the_line_width(capsys, table, runs,
+                                                                references, ci_method):
+    """Each combination of the options that widen `score`'s text (intervals, z and p,
+    permutation p, diagnostics, noise handling; one or several runs and references): no
+    line over 100 characters. A single run with every option was 142 wide."""
+    import itertools
+
+    true_cols, pred_cols = ["y", "kmeans"][:references], ["gmm", "ward", "kmeans"][:runs]
+    base = ["score", table, *itertools.chain.from_iterable(("--true-col", c) for c in true_cols),
+            *itertools.chain.from_iterable(("--pred-col", c) for c in pred_cols),
+            "--metrics", _widest_keys()]
+    if references > 1 and runs > 1:
+        code, _, err = run(capsys, *base)
+        assert code == 2 and "not both" in err
+        return
+    base += ["--ci-method", ci_method]
+    for chosen in itertools.product([False, True], repeat=len(_WIDENING)):
+        extra = [a for on, args in zip(chosen, _WIDENING.values(), strict=True) if on
+                 for a in args]
+        if ci_method != "normal" and "--ci" not in extra:
+            continue  # the method applies to intervals
+        code, out, err = run(capsys, *base, *extra)
+        if code == 2 and "applies to" in err:
+            continue  # a combination the command refuses, naming both options
+        assert code == 0, (extra, err)
+        wide = [line for line in out.splitlines() if len(line) > LINE_WIDTH]
+        assert not wide, (extra, wide)

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,9 @@ def test_details_lists_worst_classes_and_clusters(capsys):
     d = cm.evaluate(_labels(TRUTH), _labels(PRED), "ari").diagnostics
     assert "split errors" in out and "(largest first; 2 of 4)" in out
     worst_class, worst_cluster = d.classes[0], d.clusters[0]
-    assert f"{worst_class.label}  {worst_class.size}" in out
-    assert f"{worst_cluster.label}  {worst_cluster.size}" in out
+    # sizes are numbers: right-aligned in their column
+    assert re.search(rf"\n  {worst_class.label} +{worst_class.size}  ", out)
+    assert re.search(rf"\n  {worst_cluster.label} +{worst_cluster.size}  ", out)
     code, out, _ = _run(capsys, "score", TRUTH, PRED, "--metrics", "ari", "--details",
                         "--format", "json")
     data = json.loads(out)["diagnostics"]

@@ -4,7 +4,9 @@ diagonal."""
 
 import base64
 import io
+import math
 import re
+from html.parser import HTMLParser
 
 import numpy as np
 import pytest
@@ -12,8 +14,9 @@ from matplotlib.image import imread
 
 from clustermetrics import Contingency, recovery
 from clustermetrics.cli import main
-from clustermetrics.experiments.html import Image, Pre, Section, Table, render_page, write_report
+from clustermetrics.experiments.html import Image, Section, render_page, write_report
 from clustermetrics.experiments.plots import matching_order
+from clustermetrics.render.tables import ResultTable
 
 DEMO_SECTIONS = ["Recovery rates (Tables 1-2)", "Greedy below exact, pseudo misleadingly high",
                  "Timing: Algorithm 1 against exact and greedy", "All scores for n = 3",
@@ -22,9 +25,71 @@ DEMO_IMAGES = {"recovery_vs_n", "timing", "contingency_heatmap", "projection",
                "hierarchy_curves"}
 
 
+class _Tables(HTMLParser):
+    """Every table of a page: its class, whether it has a head, its header cells, and
+    per body cell whether it is numeric (class ``num``), its data-value and its text;
+    and whether the table sits in a scrolling container."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.pre, self.wrapped, self.open = [], 0, [], []
+        self.cell = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.pre += tag == "pre"
+        if tag == "div":
+            self.open.append(attrs.get("class"))
+        if tag == "table":
+            self.tables.append({"class": attrs.get("class"), "thead": False, "head": [],
+                                "cells": [], "wrapped": "table-wrap" in self.open[-1:]})
+        elif tag == "thead":
+            self.tables[-1]["thead"] = True
+        elif tag in ("th", "td"):
+            self.cell = {"tag": tag, "class": attrs.get("class"),
+                         "value": attrs.get("data-value"), "text": ""}
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.open:
+            self.open.pop()
+        if tag in ("th", "td") and self.cell is not None:
+            table = self.tables[-1]
+            (table["head"] if tag == "th" else table["cells"]).append(self.cell)
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+
+
+def _check_tables(page):
+    """Tables are tables: no preformatted text; every table has a head; every result
+    table is sortable, in a scrolling container, its numeric cells carrying a value that
+    reads back to the number shown; the sort script is in the page, once."""
+    parser = _Tables()
+    parser.feed(page)
+    assert parser.pre == 0 and "<pre" not in page
+    assert parser.tables and all(t["thead"] for t in parser.tables)
+    sortable = [t for t in parser.tables if t["class"] == "sortable"]
+    assert sortable and all(t["wrapped"] for t in sortable)
+    numeric = [c for t in sortable for c in t["cells"] if c["value"] is not None]
+    assert numeric and all(c["class"] in ("num", "num left") for c in numeric)
+    for cell in numeric:
+        value = float(cell["value"].replace("Infinity", "inf"))
+        text = cell["text"].strip()
+        if re.fullmatch(r"[-+]?\d+(\.\d+)?", text) and math.isfinite(value):
+            # shown at its column's precision, or as a percentage of a rate
+            digits = len(text.split(".")[1]) if "." in text else 0
+            assert abs(float(text) - value) <= 0.51 * 10 ** -digits or \
+                abs(float(text) - 100 * value) <= 0.51 * 10 ** -digits, cell
+    assert page.count('querySelectorAll("table.sortable")') == 1
+    return parser.tables
+
+
 def _check_page(directory, sections, images):
     page = (directory / "index.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    _check_tables(page)
     headings = re.findall(r"<h2 id=\"[^\"]*\">([^<]*)</h2>", page)
     for title in sections:
         assert any(h.startswith(title) for h in headings), (title, headings)
@@ -72,10 +137,7 @@ def test_compare_report_with_dropped_noise(tmp_path, capsys):
 def _check_diagnostics(page):
     """The chosen run's split and merge tables, worst first as diagnose() orders them."""
     for caption in ("Largest split errors", "Largest merge errors"):
-        table = page.split(caption, 1)[1].split("</table>", 1)[0]
-        outside = [int(row[4]) for row in re.findall(
-            r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>"
-            r"<td>([^<]*)</td>", table)]
+        outside = [int(row[4]) for row in _html_rows(page, caption)]
         assert outside and outside == sorted(outside, reverse=True), caption
 
 
@@ -88,13 +150,12 @@ def test_chance_report(tmp_path, capsys):
 
 
 def test_render_page_escapes_and_lists_every_section():
-    sections = [Section("Results <1>", ["a & b", Pre("x < y"),
-                                         Table(["k", "v"], [["<b>", 1]], "cap")]),
+    sections = [Section("Results <1>", ["a & b", ResultTable(["k", "v"], [["<b>", 1]], "cap")]),
                 Section("Second", [])]
     page = render_page("Title", sections, "intro")
-    assert "a &amp; b" in page and "x &lt; y" in page and "&lt;b&gt;" in page
+    assert "a &amp; b" in page and "&lt;b&gt;" in page
     assert page.count("<section>") == 2 and '<a href="#second">Second</a>' in page
-    assert "<caption>cap</caption>" in page
+    assert '<p class="caption">cap</p>' in page
 
 
 def test_write_report_rejects_duplicate_image_names(tmp_path):
@@ -120,10 +181,12 @@ def test_matching_order_puts_the_optimal_matching_on_the_diagonal(seed):
 
 
 def _html_rows(page, caption):
-    """The body rows (cell texts) of the table whose caption starts with ``caption``."""
-    table = page.split(f"<caption>{caption}", 1)[1].split("</table>", 1)[0]
+    """The body rows (cell texts, as the page writes them) of the table whose caption
+    starts with ``caption``."""
+    table = page.split(f'<p class="caption">{caption}', 1)[1].split("</table>", 1)[0]
     body = table.split("<tbody>", 1)[1]
-    return [re.findall(r"<td>([^<]*)</td>", row) for row in body.split("</tr>") if "<td>" in row]
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in body.split("</tr>")
+            if "<td" in row]
 
 
 def test_compare_report_shows_the_paired_comparison_with_the_best(tmp_path, capsys):
@@ -199,7 +262,7 @@ def test_paired_report_shows_every_score(tmp_path, capsys):
     assert code == 0, captured.err
     result = json.loads(captured.out)
     page = _check_page(out, ["Paired comparison: x against y"], set())
-    rows = _html_rows(page, "Paired jackknife over N = 120 items")
+    rows = _html_rows(page, "paired jackknife over N = 120 items")
     assert [r[0].split(" ")[0] for r in rows] == ["ari", "nmi"]
     for row in rows:
         key = row[0].split(" ")[0]

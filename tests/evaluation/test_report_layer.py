@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import sys
 import unicodedata
 
 import numpy as np
@@ -28,6 +29,7 @@ from clustermetrics.evaluation.report import Report
 from clustermetrics.experiments.datasets import Dataset
 from clustermetrics.inference.bootstrap import Interval
 from clustermetrics.inference.noise import NOISE_MODES, NoiseSingleton, with_noise
+from clustermetrics.render.tables import blocks_text
 from clustermetrics.render.text import quoted_list, visible
 
 KEYS = "ari,ami,nmi,v_measure,recovery_rate,bcubed_f,clustering_error,pair_precision"
@@ -358,7 +360,8 @@ def test_visible_is_lossless_and_one_line(text):
     assert _decode(shown) == text
     assert not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in "\u202e\u2066"
                    for ch in shown)
-    table = cm.diagnose([text, text], [0, 1]).format(1)  # a label in a text table
+    # a label in a text table (unfolded: at the line width a wide label folds it)
+    table = blocks_text(cm.diagnose([text, text], [0, 1]).blocks(1), width=sys.maxsize)
     assert f"\n  {shown} " in table and len(table.splitlines()) == 7
 
 

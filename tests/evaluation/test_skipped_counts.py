@@ -44,12 +44,15 @@ def _noisy(rng, n, noise_share):
 
 def _text_column(text, header, key):
     """The value of column ``header`` in the row of ``key`` of a text table (columns
-    two spaces apart at least, as text_table writes them)."""
+    two spaces apart at least, as text_table writes them; a wide table folds, so the
+    header is the first naming the column)."""
     lines = text.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.startswith("score"))
-    start = lines[head].index(header)
+    head = next(i for i, line in enumerate(lines) if line.startswith("score")
+                and header in line)
+    at = re.split(r" {2,}", lines[head].strip()).index(header)
     row = next(line for line in lines[head + 1:] if line.split()[:1] == [key])
-    return row[start:].split()[0] if len(row) > start else ""
+    cells = re.split(r" {2,}", row.strip())
+    return cells[at] if at < len(cells) else ""
 
 
 @settings(max_examples=15, deadline=None)
@@ -70,7 +73,7 @@ def test_every_format_of_a_paired_comparison_reports_the_skipped_items(seed, sha
         assert int(rows[key]["skipped"]) == s.n_skipped
         assert int(re.sub(r"\D", "", _text_column(text, "items skipped", key))) == \
             s.n_skipped
-        at = page.index(f"{key} ({cm.METRICS[key].name})")
+        at = page.index(key)
         assert page[at + 8] == str(s.n_skipped)  # the row's ninth cell
     if share == 0.0:
         assert all(s.n_skipped == 0 for s in result.scores.values())

@@ -10,6 +10,7 @@ import io
 import json
 import math
 import re
+import sys
 import warnings
 from html.parser import HTMLParser
 
@@ -26,6 +27,7 @@ from clustermetrics.experiments.datasets import Dataset
 from clustermetrics.experiments.html import write_report
 from clustermetrics.experiments.pages import compare_sections
 from clustermetrics.io.formats import PARQUET, format_of
+from clustermetrics.render.tables import blocks_text
 
 # Any character but surrogates; NUL is left out: the table stores text labels in numpy
 # unicode arrays, which drop a trailing NUL (reported to the table's owner).
@@ -96,8 +98,8 @@ def test_report_outputs_keep_labels_and_reference_names(pairs, names):
         rows = list(csv.DictReader(io.StringIO(report.to_csv())))
         assert {r["noise_label"] for r in rows} == {str(noise)}
 
-    summary = header = 1
-    _one_line_rows(report.format("all"),
+    summary = header = 1  # unfolded: at the line width, a wide label folds the table
+    _one_line_rows(blocks_text(report.blocks("all"), width=sys.maxsize),
                    summary + header + 2 + 2 * 3 + len(classes) + len(clusters))
 
     multi = cm.evaluate({n: t for n in names}, p, "ari,recovery_rate")
@@ -106,7 +108,7 @@ def test_report_outputs_keep_labels_and_reference_names(pairs, names):
     rows = list(csv.reader(io.StringIO(multi.to_csv())))
     assert [r[2] for r in rows[1:]] == [multi.best_reference[k] for k in multi]
     assert all(r[2] in names for r in rows[1:])
-    _one_line_rows(multi.format(), 2 + len(multi))
+    _one_line_rows(blocks_text(multi.blocks(), width=sys.maxsize), 2 + len(multi))
 
 
 class _Cells(HTMLParser):
@@ -235,9 +237,11 @@ def test_score_keeps_column_names_and_labels(tmp_path_factory, columns, labels):
     assert {r["best_reference"] for r in got} <= set(columns[:2])
     multi = cm.evaluate({c: [r[i] for r in rows] for i, c in enumerate(columns[:2])},
                         [r[2] for r in rows], "ari,nmi")
-    n_diag = sum(7 + len(r.diagnostics.classes) + len(r.diagnostics.clusters)
+    # per reference: blank, "against", blank, and two tables of heading, header, rows
+    n_diag = sum(8 + len(r.diagnostics.classes) + len(r.diagnostics.clusters)
                  for r in multi.reports.values())
-    _one_line_rows(outputs["table"].rstrip("\n"), 2 + len(multi) + n_diag)
+    assert outputs["table"].rstrip("\n") == multi.format("all")
+    _one_line_rows(blocks_text(multi.blocks("all"), width=sys.maxsize), 2 + len(multi) + n_diag)
 
 
 @settings(max_examples=15, deadline=None)
@@ -266,7 +270,10 @@ def test_score_keeps_reference_file_names(tmp_path_factory, name):
     assert _strict(outputs["json"])["references"] == [str(truth), str(other)]
     (row,) = list(csv.DictReader(io.StringIO(outputs["csv"])))
     assert row["best_reference"] in (str(truth), str(other))
-    _one_line_rows(outputs["table"].rstrip("\n"), 3)
+    multi = cm.evaluate({str(truth): list("aabb"), str(other): list("abbb")}, [0, 0, 1, 2],
+                        "ari")
+    assert outputs["table"].rstrip("\n") == multi.format()
+    _one_line_rows(blocks_text(multi.blocks(), width=sys.maxsize), 3)
 
 
 @pytest.mark.parametrize("label", ["cost $a^$", "$x$", "a\\$b", "<b>&amp;", "\u202eevil",

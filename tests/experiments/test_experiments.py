@@ -165,11 +165,11 @@ def test_paper_tables_layout_matches_the_runs(study):
     text = paper_tables(study)
     assert "Table 1. Iteration 1 (algorithm seed 0" in text
     assert "Table 2. Iteration 2 (algorithm seed 1" in text
-    cells = re.findall(r"^\s*(\d+)\s+(\w+)\s+(\d+)\s+\(([^)]*)\)", text, re.M)
+    cells = re.findall(r"^\s*(\d+)\s+(\w+)\s+(\d+)((?:\s+\S+){5})$", text, re.M)
     runs = study.runs[0] + study.runs[1]
     assert len(cells) == len(runs)
     for (n, name, m, cell), run in zip(cells, runs, strict=True):
-        exact, _, greedy, _, pseudo = (float(x) for x in cell.split(","))
+        exact, _, greedy, _, pseudo = (float(x) for x in cell.split())
         assert (int(n), name, int(m)) == (run.n_classes, run.algorithm, run.n_clusters)
         assert exact == pytest.approx(100 * run.rate("exact"), abs=0.051)
         assert greedy == pytest.approx(100 * run.rate("greedy"), abs=0.051)

@@ -13,6 +13,7 @@ import yaml
 from clustermetrics import METRICS
 from clustermetrics.cli.commands import SUMMARIES
 from clustermetrics.cli.main import build_parser
+from clustermetrics.cli.output import FORMATS
 from clustermetrics.experiments.algorithms import ALGORITHMS
 from clustermetrics.experiments.coverage import SHAPES
 from clustermetrics.experiments.datasets import DATASETS
@@ -78,8 +79,11 @@ def test_pages_that_list_algorithms_datasets_and_commands_generate_them():
     experiments = (DOCS / "guide" / "experiments.md").read_text()
     assert "<!-- algorithms -->" in experiments and "<!-- datasets -->" in experiments
     assert "<!-- commands -->" in (DOCS / "guide" / "cli.md").read_text()
+    assert "<!-- formats -->" in (DOCS / "guide" / "cli.md").read_text()
     assert all(marker in HOOKS.GENERATED for marker in
-               ("<!-- algorithms -->", "<!-- datasets -->", "<!-- commands -->"))
+               ("<!-- algorithms -->", "<!-- datasets -->", "<!-- commands -->",
+                "<!-- formats -->"))
+    assert _named(HOOKS.formats(), list(FORMATS)) == set(FORMATS)
 
 
 def test_no_page_or_help_counts_what_a_registry_holds():

@@ -17,7 +17,7 @@ from test_pair_moments import arrangements, s_of
 
 import clustermetrics as cm
 from clustermetrics.cli import main
-from clustermetrics.evaluation.report import permutation_cell
+from clustermetrics.evaluation.inference_text import permutation_cell
 from clustermetrics.inference.permutation import choose_sampler, null_tables, permutation_tests
 from clustermetrics.scores.registry import METRICS
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from ..render.json_text import dumps
-from ..render.text import csv_text, text_table
+from ..render.tables import Block, ResultTable, blocks_text
+from ..render.text import csv_text
 from ..scores.registry import METRICS
 from .commands import SUMMARIES
 from .output import add_output_options, render
@@ -40,7 +41,7 @@ class MetricListing:
         rows = self.rows()
         return csv_text([list(rows[0]), *(list(r.values()) for r in rows)])
 
-    def format(self) -> str:
+    def blocks(self) -> list[Block]:
         def bound(x: float) -> str:
             return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:g}"
 
@@ -49,5 +50,8 @@ class MetricListing:
                   "yes" if r["symmetric"] else "no",
                   "yes" if r["adjusted_for_chance"] else "no", r["reference"]]
                  for r in self.rows()]
-        return text_table(["key", "name", "family", "range", "better", "symmetric",
-                           "adjusted", "reference"], cells)
+        return [ResultTable(["key", "name", "family", "range", "better", "symmetric",
+                             "adjusted", "reference"], cells)]
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())

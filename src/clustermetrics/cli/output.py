@@ -1,21 +1,26 @@
 """What every command shares: one-line errors, notes on stderr, the output options, and
-one way to render a result as a text table, strict JSON or CSV."""
+one way to render a result: its tables (:mod:`clustermetrics.render.tables`) as a text
+table, Markdown or LaTeX (:data:`~clustermetrics.render.documents.RENDERERS`), or its
+data as strict JSON or CSV."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
+from ..render.documents import DESCRIPTIONS, RENDERERS, render_blocks
+from ..render.tables import Block
 from ..render.text import visible
 
 __all__ = ["FORMATS", "PROG", "CliError", "Renderable", "add_output_options", "as_flags",
            "closing_note", "closing_notes", "error_line", "log", "render", "write"]
 
 PROG = "clustermetrics"
-FORMATS = ("table", "json", "csv")
+#: Every ``--format``: the renderers of a result's tables, then its data as JSON and CSV.
+FORMATS = (*RENDERERS, "json", "csv")
 
 
 class CliError(Exception):
@@ -23,9 +28,10 @@ class CliError(Exception):
 
 
 class Renderable(Protocol):
-    """A command's result: the same content as a text table, strict JSON and CSV."""
+    """A command's result: its tables and prose (``blocks``), which every renderer of
+    :data:`FORMATS` draws, and its data as strict JSON and CSV."""
 
-    def format(self) -> str: ...
+    def blocks(self) -> Sequence[Block]: ...
 
     def to_json(self) -> str: ...
 
@@ -38,12 +44,14 @@ def render(result: Renderable, fmt: str) -> str:
         return result.to_json()
     if fmt == "csv":
         return result.to_csv()
-    return result.format()
+    return render_blocks(result.blocks(), fmt)
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="table", choices=FORMATS,
-                   help="output format (default: table)")
+                   help="output format: " + "; ".join(
+                       f"{name} ({DESCRIPTIONS[name]})" if name in DESCRIPTIONS else name
+                       for name in FORMATS) + " (default: table)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
 

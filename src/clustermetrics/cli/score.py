@@ -7,36 +7,27 @@ import argparse
 import csv
 import io
 import os
-import textwrap
 from dataclasses import dataclass
 
 from ..compute.progress import progress_bar
 from ..evaluation.diagnostics import check_top
 from ..evaluation.evaluate import check_intervals, check_options, evaluate
-from ..evaluation.report import (
-    MultiReport,
-    Report,
+from ..evaluation.inference_text import (
     bootstrap_notes,
-    interval_cell,
     interval_header,
-    permutation_cell,
+    interval_value,
     permutation_notes,
-    significance_cells,
+    permutation_value,
     significance_notes,
+    significance_values,
 )
+from ..evaluation.report import MultiReport, Report
 from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
 from ..io.formats import format_of
 from ..render.json_text import dumps
-from ..render.text import (
-    LINE_WIDTH,
-    csv_text,
-    named_twice,
-    one_role,
-    plural,
-    visible,
-    wrapped_table,
-)
+from ..render.tables import Block, Column, ResultTable, blocks_text
+from ..render.text import Shown, csv_text, named_twice, one_role, plural, visible
 from ..scores.registry import METRICS, resolve_metrics
 from .commands import SUMMARIES
 from .engines import AUTO_DUCKDB_BYTES, ENGINES, choose_engine, table_from_files
@@ -179,12 +170,6 @@ def _score(args: argparse.Namespace) -> str:
                   args.format)
 
 
-def _wrapped(line: str) -> str:
-    """A line of prose folded to the line width, its continuations indented."""
-    return textwrap.fill(line, LINE_WIDTH, subsequent_indent="  ", break_long_words=False,
-                         break_on_hyphens=False)
-
-
 @dataclass(frozen=True)
 class RunsOutput:
     """Several runs (prediction columns) against one truth: one column of scores per run
@@ -194,49 +179,60 @@ class RunsOutput:
     details: bool
     top: int | None
 
-    def format(self) -> str:
+    def blocks(self) -> list[Block]:
         reports = self.reports
         first = next(iter(reports.values()))
-        lines = [_wrapped(f"{plural(len(reports), 'run')}: " + "; ".join(
-            f"{visible(name)} ({r.summary()})" for name, r in reports.items()))]
-        header = ["metric", "score", *reports]
+        columns = [Column("metric"), Column("score"),
+                   *(Column(name, " .6f") for name in reports)]
         if first.intervals:
             # the method is in the notes: one column per run need not repeat it
-            header += [f"{name} {interval_header(first.bootstrap, short=True)}"
-                       for name in reports]
+            columns += [Column(f"{name} {interval_header(first.bootstrap, short=True)}",
+                               align="left") for name in reports]
         if first.significance is not None:
-            header += [f"{name} {col}" for name in reports for col in ("z", "p-value")]
+            columns += [Column(f"{name} {col}", fmt, missing="") for name in reports
+                        for col, fmt in (("z", ".3f"), ("p-value", ""))]
         if first.permutation is not None:
-            header += [f"{name} permutation p-value" for name in reports]
+            columns += [Column(f"{name} permutation p-value") for name in reports]
         rows = []
         for k in first:
-            row = [k, METRICS[k].name, *(f"{r[k]: .6f}" for r in reports.values()),
-                   *(interval_cell(r.intervals, k) for r in reports.values() if r.intervals)]
+            row = [k, METRICS[k].name, *(r[k] for r in reports.values()),
+                   *(interval_value(r.intervals, k) for r in reports.values() if r.intervals)]
             if first.significance is not None:
                 row += [cell for r in reports.values()
-                        for cell in significance_cells((r.significance or {}).get(k))]
+                        for cell in significance_values((r.significance or {}).get(k))]
             if first.permutation is not None:
-                row += [permutation_cell(r.permutation[k]) for r in reports.values()
+                row += [permutation_value(r.permutation[k]) for r in reports.values()
                         if r.permutation is not None]
             rows.append(row)
-        runs = len(reports)  # values, intervals, z and p, permutation p: a group each
-        kinds = [runs, *([runs] if first.intervals else []),
+        # the names with the values, intervals, z and p, permutation p: a group each
+        runs = len(reports)
+        kinds = [1 + runs, *([runs] if first.intervals else []),
                  *([2 * runs] if first.significance is not None else []),
                  *([runs] if first.permutation is not None else [])]
-        lines.append(wrapped_table(header, rows, keep=2, groups=kinds, indent=2))
+        heading = Shown(f"{plural(len(reports), 'run')}: " + "; ".join(
+            f"{visible(name)} ({r.summary()})" for name, r in reports.items()))
+        table = ResultTable(columns, rows, heading, self._notes(), keep=1, groups=kinds,
+                            indent=2)
+        out: list[Block] = [table]
+        if self.details:
+            for name, r in reports.items():
+                out += [Shown(f"run {visible(name)}:"), *r.diagnostics.blocks(self.top)]
+        return out
+
+    def _notes(self) -> list[str]:
+        """A note of every run once, the others prefixed with their run."""
         own = {name: [*bootstrap_notes(r.intervals, r.bootstrap, r.table, r),
                       *significance_notes(r.significance), *permutation_notes(r.permutation)]
-               for name, r in reports.items()}
+               for name, r in self.reports.items()}
         notes: dict[str, None] = {}
-        for name, run_notes in own.items():  # a note of every run once, others by run
+        for name, run_notes in own.items():
             for note in run_notes:
                 shared = all(note in other for other in own.values())
                 notes[note if shared else f"{visible(name)}: {note}"] = None
-        lines += [_wrapped(note) for note in notes]
-        if self.details:
-            for name, r in reports.items():
-                lines += ["", f"run {visible(name)}:", r.diagnostics.format(self.top)]
-        return "\n".join(lines)
+        return list(notes)
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return dumps({"runs": {name: r.to_dict(details=True, diagnostics=self.details,
@@ -262,8 +258,11 @@ class ScoreOutput:
     details: bool
     top: int | None
 
+    def blocks(self) -> list[Block]:
+        return self.report.blocks(diagnostics=self.top if self.details else 0)
+
     def format(self) -> str:
-        return self.report.format(diagnostics=self.top if self.details else 0)
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return self.report.to_json(details=True, diagnostics=self.details, top=self.top)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..render.html import html_table
 from ..render.json_text import json_label
-from ..render.text import text_table
+from ..render.tables import Column, ResultTable, blocks_text
 from ..table import as_contingency, label_values
 
 __all__ = ["ClassDiagnostic", "ClusterDiagnostic", "Diagnostics", "diagnose", "check_top",
@@ -86,25 +86,29 @@ class Diagnostics(NamedTuple):
             "clusters": [c._asdict() for c in self.clusters[:top]],
         }
 
-    def format(self, top: int | None = 10) -> str:
-        """Two text tables, the ``top`` largest split and merge errors (None or "all":
-        all; see :func:`check_top`)."""
+    def blocks(self, top: int | str | None = 10) -> list[ResultTable]:
+        """The ``top`` largest split and merge errors (None or "all": all; see
+        :func:`check_top`) as two tables."""
         top = check_top(top, "top")
         share = f"{self.min_share:.0%}"
-        return "\n".join([
-            _heading("split errors: classes spread over clusters", len(self.classes), top),
-            text_table(["class", "size", "best cluster", "recall", "outside",
+        size, recall = Column("size", _mass), Column("recall", ".3f")
+        return [
+            ResultTable(["class", size, "best cluster", recall, Column("outside", _mass),
                          f"split over (>= {share})"],
-                        [[c.label, _mass(c.size), c.best_cluster, f"{c.recall:.3f}", _mass(c.split),
-                          _parts(c.splits)] for c in self.classes[:top]], indent=2),
-            "",
-            _heading("merge errors: clusters mixing classes", len(self.clusters), top),
-            text_table(["cluster", "size", "majority class", "purity", "others",
-                         f"merges (>= {share})"],
-                        [[c.label, _mass(c.size), c.majority_class, f"{c.purity:.3f}",
-                          _mass(c.merged), _parts(c.merges)] for c in self.clusters[:top]],
-                        indent=2),
-        ])
+                        [[c.label, c.size, c.best_cluster, c.recall, c.split, _parts(c.splits)]
+                         for c in self.classes[:top]],
+                        _heading("split errors: classes spread over clusters",
+                                 len(self.classes), top), indent=2),
+            ResultTable(["cluster", size, "majority class", Column("purity", ".3f"),
+                         Column("others", _mass), f"merges (>= {share})"],
+                        [[c.label, c.size, c.majority_class, c.purity, c.merged,
+                          _parts(c.merges)] for c in self.clusters[:top]],
+                        _heading("merge errors: clusters mixing classes", len(self.clusters),
+                                 top), indent=2)]
+
+    def format(self, top: int | str | None = 10) -> str:
+        """The two tables of :meth:`blocks` as text."""
+        return blocks_text(self.blocks(top))
 
     def __str__(self) -> str:
         return self.format()
@@ -224,9 +228,9 @@ def _parts(entries: tuple[tuple[Any, int, float], ...]) -> str:
     return ", ".join(f"{label} {_mass(count)} ({share:.0%})" for label, count, share in entries)
 
 
-def _mass(value: Any) -> Any:
+def _mass(value: Any) -> str:
     """A count as is; a real mass (real sample weights) to six significant digits."""
-    return f"{value:.6g}" if isinstance(value, float) else value
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
 def _heading(title: str, total: int, top: int | None) -> str:

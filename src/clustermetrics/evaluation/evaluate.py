@@ -31,7 +31,8 @@ from ..scores.registry import METRICS, resolve_metrics
 from ..scores.spec import ScoreUnavailable
 from ..table import REAL_MASSES, Contingency, as_contingency
 from ..table.stack import STACK_MAX_N, TableStack
-from .report import MultiReport, Report, by_reason
+from .inference_text import by_reason
+from .report import MultiReport, Report
 
 __all__ = ["check_intervals", "check_options", "evaluate", "evaluate_references",
            "evaluate_table", "is_several", "replicate_scores", "score_values", "table_scores"]

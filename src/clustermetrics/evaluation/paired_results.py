@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..render.json_text import dumps
-from ..render.text import csv_text, pvalue_text, text_table, visible
+from ..render.tables import Block, Cell, Column, ResultTable, blocks_text
+from ..render.text import csv_text, pvalue_text, visible
 
 __all__ = ["FLAG_CONSTANT", "FLAG_UNDEFINED", "METHOD", "PairedComparison", "PairedScore"]
 
@@ -90,29 +91,37 @@ class PairedComparison:
                  "; ".join(s.flags), s.n_skipped] for key, s in self.scores.items()]
         return csv_text([header, *rows])
 
-    def format(self) -> str:
-        return str(self)
-
-    def __str__(self) -> str:
+    def blocks(self) -> list[Block]:
+        """The table of every score of A and B, their difference with its interval and
+        p-value, and which is better; the notes and flags below."""
         a, b = self.names
         size = (f"items of total weight {self.n_samples:.6g} ({self.n_items} items)"
                 if isinstance(self.n_samples, float) else f"N = {self.n_samples} items")
         alpha = f"{1 - self.level:.3g}"
-        rows = [[key, f"{s.a:.4f}", f"{s.b:.4f}", f"{s.difference:+.4f}",
-                 "-" if s.flags else "undefined" if math.isnan(s.interval[0]) else
-                 f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-                 "-" if s.flags else pvalue_text(s.pvalue),
-                 {"a": a, "b": b, "tie": "tie"}[s.better]
-                 + (" ! no verdict" if s.flags else "" if s.significant()
-                    else f" (not significant at {alpha})"), s.n_skipped]
+        rows = [[key, s.a, s.b, s.difference,
+                 None if s.flags else Cell("undefined") if math.isnan(s.interval[0]) else
+                 Cell(f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]", s.interval[0]),
+                 None if s.flags else Cell(pvalue_text(s.pvalue), s.pvalue),
+                 {"a": a, "b": b, "tie": "tie"}[s.better],
+                 "! no verdict" if s.flags else "yes" if s.significant() else "no",
+                 s.n_skipped]
                 for key, s in self.scores.items()]
-        table = text_table(["score", a, b, "difference", f"{self.level * 100:g}% interval",
-                            "p-value", "better", "items skipped"], rows, align_numbers=True)
         head = (f"paired jackknife over {size}: t intervals of the difference "
                 "(Satterthwaite's degrees of freedom)"
                 + (", a stratified sample of the items left out" if self.sampled else ""))
-        return "\n".join([head, table, *(visible(note, backslash=False) for note in self.notes),
-                          *_flag_notes(self.scores)])
+        notes = [*(visible(note, backslash=False) for note in self.notes),
+                 *_flag_notes(self.scores)]
+        return [ResultTable(["score", Column(a, ".4f"), Column(b, ".4f"),
+                             Column("difference", "+.4f"),
+                             Column(f"{self.level * 100:g}% interval", align="left"),
+                             "p-value", "better", f"significant at {alpha}", "items skipped"],
+                            rows, head, notes)]
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())
+
+    def __str__(self) -> str:
+        return self.format()
 
 
 def _flag_notes(scores: dict[str, PairedScore]) -> list[str]:

@@ -1,5 +1,5 @@
 """The reports ``evaluate`` returns: scores with the table summary, intervals, noise
-handling and diagnostics, rendered as a text table, CSV or strict JSON.
+handling and diagnostics, rendered as a text table, Markdown, LaTeX, CSV or strict JSON.
 
 :class:`Report` holds one table's scores; :class:`MultiReport` the reports against several
 references, with each score's best value (in the score's own direction), the reference
@@ -10,30 +10,39 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..inference.bootstrap import (
-    FLAG_BIAS,
-    FLAG_SMALL,
-    MAX_SKIPPED_SHARE,
-    MIN_ITEMS_PER_CELL,
-    Bootstrap,
-    Interval,
-)
+from ..inference.bootstrap import Bootstrap, Interval
 from ..inference.noise import NoiseInfo
 from ..inference.permutation import PermutationTest
 from ..render.html import goodness_style, html_table
 from ..render.html import text as html_text
 from ..render.json_text import dumps, json_data, json_label
-from ..render.text import Shown, csv_text, plural, pvalue_text, text_table, visible
+from ..render.latex import blocks_latex
+from ..render.markdown import blocks_markdown
+from ..render.tables import Block, Column, ResultTable, blocks_text
+from ..render.text import Shown, csv_text, plural, visible
 from ..scores.registry import METRICS
 from ..scores.spec import Significance
 from ..table import Contingency
 from .diagnostics import Diagnostics, check_top, diagnose, diagnostics_data
+from .inference_text import (
+    bootstrap_notes,
+    interval_header,
+    interval_value,
+    intervals_dict,
+    noise_dict,
+    permutation_dict,
+    permutation_notes,
+    permutation_value,
+    seed_text,
+    significance_dict,
+    significance_notes,
+    significance_values,
+)
 
 __all__ = ["MultiReport", "Report", "ScoreMapping", "Spread"]
 
@@ -62,6 +71,27 @@ class ScoreMapping(Mapping[str, float]):
         numbers written as :mod:`clustermetrics.render.json_text` says). Intervals and the noise
         handling are always in it when the report has them."""
         return dumps(self.to_dict(details, diagnostics, top), indent=indent)
+
+    def blocks(self, diagnostics: int | str | None = 0) -> list[Block]:
+        raise NotImplementedError
+
+    def format(self, diagnostics: int | str | None = 0) -> str:
+        """The score table as text; with ``diagnostics`` a positive number of rows (or
+        None or "all": every row) the worst classes and clusters below it; 0 for none."""
+        return blocks_text(self.blocks(diagnostics))
+
+    def to_markdown(self, diagnostics: int | str | None = 0) -> str:
+        """:meth:`format`'s tables as GitHub-flavoured Markdown pipe tables, their notes
+        as paragraphs (:mod:`clustermetrics.render.markdown`)."""
+        return blocks_markdown(self.blocks(diagnostics))
+
+    def to_latex(self, diagnostics: int | str | None = 0) -> str:
+        """:meth:`format`'s tables as LaTeX ``table`` floats of booktabs tabulars
+        (``\\usepackage{booktabs}``), their notes below (:mod:`clustermetrics.render.latex`)."""
+        return blocks_latex(self.blocks(diagnostics))
+
+    def __str__(self) -> str:
+        return self.format()
 
 
 class Report(ScoreMapping):
@@ -182,39 +212,39 @@ class Report(ScoreMapping):
                      f"{nz.n_noise} of {plural(nz.n_samples, 'point')} {what}")
         return Shown(line)
 
-    def format(self, diagnostics: int | str | None = 0) -> str:
-        """The score table; with ``diagnostics`` a positive number of rows (or None or
-        "all": every row) the worst classes and clusters below it; 0 for none."""
+    def blocks(self, diagnostics: int | str | None = 0) -> list[Block]:
+        """The score table (a :class:`~clustermetrics.render.tables.ResultTable` under
+        the table's summary, its notes below), then with ``diagnostics`` (as in
+        :meth:`format`) the split and merge tables."""
         top = _diagnostics_rows(diagnostics)
-        rows = []
-        sig = self.significance
-        for k, v in self._values.items():
-            row = [k, METRICS[k].name, f"{v: .6f}"]
-            if self.intervals:
-                row.append(interval_cell(self.intervals, k))
-            if sig is not None:
-                row += significance_cells(sig.get(k))
-            if self.permutation is not None:
-                row.append(permutation_cell(self.permutation[k]))
-            rows.append(row)
+        sig, perm = self.significance, self.permutation
         # always a header, the columns the CSV and JSON name too (key, name, value)
-        header = ["metric", "score", "value"]
+        columns = [Column("metric"), Column("score"), Column("value", " .6f")]
+        groups = [2]
         if self.intervals:
-            header.append(interval_header(self.bootstrap))
+            columns.append(Column(interval_header(self.bootstrap), align="left"))
+            groups.append(1)
         if sig is not None:
-            header += ["z", "p-value"]
-        if self.permutation is not None:
-            header.append("permutation p-value")
-        table = text_table(header, rows, indent=2)
-        parts = [self.summary(), table,
-                 *bootstrap_notes(self.intervals, self.bootstrap, self.table, self._values),
-                 *significance_notes(sig), *permutation_notes(self.permutation)]
-        if top != 0:
-            parts += ["", self.diagnostics.format(top)]
-        return "\n".join(parts)
-
-    def __str__(self) -> str:
-        return self.format()
+            columns += [Column("z", ".3f", missing=""), Column("p-value", missing="")]
+            groups.append(2)
+        if perm is not None:
+            columns.append(Column("permutation p-value"))
+            groups.append(1)
+        rows = []
+        for k, v in self._values.items():
+            row: list[Any] = [k, METRICS[k].name, v]
+            if self.intervals:
+                row.append(interval_value(self.intervals, k))
+            if sig is not None:
+                row += significance_values(sig.get(k))
+            if perm is not None:
+                row.append(permutation_value(perm[k]))
+            rows.append(row)
+        notes = [*bootstrap_notes(self.intervals, self.bootstrap, self.table, self._values),
+                 *significance_notes(sig), *permutation_notes(perm)]
+        table = ResultTable(columns, rows, self.summary(), notes, keep=1, groups=groups,
+                            indent=2)
+        return [table, *(self.diagnostics.blocks(top) if top != 0 else [])]
 
     def __repr__(self) -> str:
         return f"Report({self._values!r})"
@@ -322,202 +352,6 @@ def _diagnostics_rows(value: Any) -> int | None:
     return check_top(value, "diagnostics")
 
 
-METHOD_NAMES = {"percentile": "percentile", "basic": "basic", "normal": "bias-corrected normal",
-                "bca": "BCa"}
-
-
-def interval_header(boot: Bootstrap | None, suffix: str = "", short: bool = False) -> str:
-    """The interval column's title, naming the level and the method (the replicates and
-    the seed are in the notes); ``short``: the level alone, where a column per run would
-    repeat the method that the notes name."""
-    if short:
-        return "interval" if boot is None else f"{boot.level:.0%} interval"
-    level = "" if boot is None else f"{boot.level:.0%} {METHOD_NAMES[boot.method]} "
-    return f"{level}bootstrap interval{suffix}"
-
-
-def _seed_text(seed: Any) -> str:
-    return str(seed) if isinstance(seed, numbers.Integral) else type(seed).__name__
-
-
-def _undefined(iv: Interval) -> bool:
-    return iv.n_skipped >= iv.n_boot > 0
-
-
-def _starred(iv: Interval) -> bool:
-    """The interval is shown with ``*``: defined, but from too few replicates."""
-    return not iv.reliable and not _undefined(iv)
-
-
-def interval_text(iv: Interval) -> str:
-    """``[low, high]``, ``*`` when more than the allowed share of replicates was skipped,
-    ``!`` when flagged (its coverage is not the nominal level), ``undefined`` when none
-    was left."""
-    if _undefined(iv):
-        return "undefined"
-    mark = (" *" if _starred(iv) else "") + (" !" if iv.flags else "")
-    return f"[{iv.low: .6f}, {iv.high: .6f}]{mark}"
-
-
-def interval_cell(intervals: Mapping[str, Interval], key: str) -> str:
-    """The interval column's cell of ``key``: :func:`interval_text`, or ``none`` for a
-    score given without an interval (a note says why)."""
-    return interval_text(intervals[key]) if key in intervals else "none"
-
-
-def no_interval(intervals: Mapping[str, Interval], keys: Iterable[str]) -> dict[str, str]:
-    """Key -> why, for the scores of ``keys`` shown without an interval next to scores
-    with one (the scores that declare no bootstrap interval:
-    :attr:`~clustermetrics.scores.registry.MetricInfo.no_bootstrap`)."""
-    if not intervals:
-        return {}
-    return {k: METRICS[k].no_bootstrap or "no bootstrap interval" for k in keys
-            if k not in intervals}
-
-
-def by_reason(reasons: Mapping[str, str]) -> dict[str, list[str]]:
-    """Key -> why, turned into why -> its keys (in order): one note per reason."""
-    out: dict[str, list[str]] = {}
-    for key, why in reasons.items():
-        out.setdefault(why, []).append(key)
-    return out
-
-
-def bootstrap_notes(intervals: Mapping[str, Interval], boot: Bootstrap | None,
-                    table: Contingency | None = None, keys: Iterable[str] = ()) -> list[str]:
-    """Lines below a score table of ``keys``: how the intervals were drawn, which scores
-    have none and why, which skipped replicates (:mod:`clustermetrics.inference.bootstrap`'s rule)
-    and which intervals are flagged."""
-    if not intervals:
-        return []
-    first = next(iter(intervals.values()))
-    seed = "unseeded" if boot is None or boot.seed is None else \
-        f"seed {visible(_seed_text(boot.seed))}"
-    lines = [f"bootstrap: {first.n_boot} replicates, {seed}, "
-             f"{METHOD_NAMES[first.method]} intervals"]
-    lines += [f"no bootstrap interval for {', '.join(group)}: {why}"
-              for why, group in by_reason(no_interval(intervals, keys)).items()]
-    skipped = {k: iv for k, iv in intervals.items() if iv.n_skipped}
-    if skipped:
-        counts = ", ".join(f"{k} {iv.n_skipped}" for k, iv in skipped.items())
-        lines.append(f"bootstrap: replicates skipped (nothing left to score, or the score "
-                     f"undefined on them): {counts}")
-    if any(_starred(iv) for iv in intervals.values()):  # only when a row carries the *
-        lines.append(f"* more than {MAX_SKIPPED_SHARE:.0%} of the replicates skipped: the "
-                     "interval describes only the replicates that could be scored")
-    flagged: dict[str, list[str]] = {}
-    for k, iv in intervals.items():
-        for flag in iv.flags:
-            flagged.setdefault(flag, []).append(k)
-    for flag, keys in flagged.items():
-        if flag == FLAG_BIAS:
-            lines.append(f"! {flag}: the replicates' mean is more than their standard "
-                         "deviation from the estimate; the interval rests on a bias "
-                         "correction larger than itself (percentile and BCa make none), "
-                         f"and its coverage falls below the nominal level: {', '.join(keys)}")
-            continue
-        why = (f"fewer than {MIN_ITEMS_PER_CELL:g} items per non-zero cell" +
-               ("" if table is None else f" (N / nnz = {table.n_samples / table.nnz:.3g})")
-               if flag == FLAG_SMALL else "replicates or the score at the end of its range")
-        lines.append(f"! {flag}, {why}: coverage below the nominal level in the coverage "
-                     f"study: {', '.join(keys)}")
-    return lines
-
-
-def intervals_dict(intervals: Mapping[str, Interval], boot: Bootstrap | None,
-                   keys: Iterable[str] = ()) -> dict[str, Any]:
-    """The JSON fields of intervals: ``intervals`` (key -> [low, high], null when
-    undefined; absent for a score without one), ``ci``, ``ci_method``, ``n_boot``,
-    ``seed``, ``skipped`` (key -> replicates skipped), ``unreliable`` (keys that skipped
-    more than the allowed share), ``flags`` (key -> the conditions under which the
-    coverage study found the level not reached, for flagged keys only) and, when some of
-    ``keys`` have no interval, ``no_interval`` (key -> why)."""
-    if not intervals:
-        return {}
-    first = next(iter(intervals.values()))
-    seed = None if boot is None else boot.seed
-    return {
-        "intervals": {k: [v.low, v.high] for k, v in intervals.items()},
-        "ci": first.level,
-        "ci_method": first.method,
-        "n_boot": first.n_boot,
-        "seed": seed if seed is None or isinstance(seed, numbers.Integral)
-        else _seed_text(seed),
-        "skipped": {k: v.n_skipped for k, v in intervals.items()},
-        "unreliable": [k for k, v in intervals.items() if not v.reliable],
-        "flags": {k: list(v.flags) for k, v in intervals.items() if v.flags},
-    } | ({"no_interval": lacking} if (lacking := no_interval(intervals, keys)) else {})
-
-
-def significance_cells(sig: Significance | None) -> list[str]:
-    """The z and p-value columns of one score ("" without an analytic null)."""
-    if sig is None:
-        return ["", ""]
-    return [f"{sig.z:.3f}", pvalue_text(sig.pvalue)]
-
-
-def significance_notes(significance: Mapping[str, Significance] | None) -> list[str]:
-    """The line below a score table that says what the z and p-value columns are."""
-    if significance is None:
-        return []
-    if not significance:
-        return ["significance: none of these scores has an analytic null distribution "
-                "(a permutation test covers any score)"]
-    return ["significance: z = (value - null mean) / null sd against random labellings "
-            "with the same class and cluster sizes; one-sided p-value of a value at least "
-            "as good (" + next(iter(significance.values())).method + ")"]
-
-
-def permutation_cell(test: PermutationTest) -> str:
-    """``p ± se`` of a permutation test (``undefined`` when no draw could be scored)."""
-    if math.isnan(test.pvalue):
-        return "undefined"
-    return f"{pvalue_text(test.pvalue)} ± {test.pvalue_se:.2g}"
-
-
-def permutation_notes(tests: Mapping[str, PermutationTest] | None) -> list[str]:
-    """The line below a score table that says how the permutation test was drawn."""
-    if not tests:
-        return []
-    first = next(iter(tests.values()))
-    lines = [f"permutation test: {first.n_perm} random tables with the same class and "
-             f"cluster sizes ({first.sampler} sampler); p = (1 + draws at least as good) / "
-             f"(1 + draws) ± its Monte Carlo standard error"]
-    skipped = {k: t.n_skipped for k, t in tests.items() if t.n_skipped}
-    if skipped:
-        lines.append("permutation test: draws on which a score is undefined, skipped: "
-                     + ", ".join(f"{k} {n}" for k, n in skipped.items()))
-    return lines
-
-
-def permutation_dict(tests: Mapping[str, PermutationTest] | None) -> dict[str, Any]:
-    """The JSON fields of the permutation tests; nothing when they were not asked for."""
-    if tests is None:
-        return {}
-    first = next(iter(tests.values()), None)
-    return {"permutation": {k: {"pvalue": t.pvalue, "pvalue_se": t.pvalue_se,
-                                "null_mean": t.null_mean, "null_sd": t.null_sd,
-                                "n_skipped": t.n_skipped} for k, t in tests.items()},
-            "n_perm": None if first is None else first.n_perm,
-            "permutation_sampler": None if first is None else first.sampler}
-
-
-def significance_dict(significance: Mapping[str, Significance] | None) -> dict[str, Any]:
-    """The JSON fields of significance: ``significance`` (key -> z, pvalue, null_mean,
-    null_sd) and ``significance_method``; nothing when it was not asked for."""
-    if significance is None:
-        return {}
-    method = next(iter(significance.values())).method if significance else None
-    return {"significance": {k: {"z": v.z, "pvalue": v.pvalue, "null_mean": v.null_mean,
-                                 "null_sd": v.null_sd} for k, v in significance.items()},
-            "significance_method": method}
-
-
-def noise_dict(noise: NoiseInfo) -> dict[str, Any]:
-    return {"label": json_label(noise.label), "mode": noise.mode, "n_noise": noise.n_noise,
-            "n_samples": noise.n_samples}
-
-
 def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Interval],
          boot: Bootstrap | None, noise: NoiseInfo | None, keys: list[str]) -> str:
     header = list(header)
@@ -525,7 +359,7 @@ def _csv(header: list[str], rows: list[list[Any]], intervals: Mapping[str, Inter
     if intervals:
         header += ["ci_low", "ci_high", "ci_level", "n_boot", "seed", "skipped", "ci_method",
                    "flags"]
-        seed = "" if boot is None or boot.seed is None else _seed_text(boot.seed)
+        seed = "" if boot is None or boot.seed is None else seed_text(boot.seed)
         for row, key in zip(rows, keys, strict=True):
             iv = intervals.get(key)
             if iv is None:  # a score without an interval: empty cells
@@ -641,41 +475,44 @@ class MultiReport(ScoreMapping):
         return _csv(["metric", "best", "best_reference", "min", "max", "mean", "std"], rows,
                     self.intervals, self.bootstrap, self.noise, list(self._values))
 
-    def format(self, diagnostics: int | str | None = 0) -> str:
-        """The table of best values and spreads (with intervals: the best reference's);
-        ``diagnostics`` as in :meth:`Report.format`, for every reference."""
+    def blocks(self, diagnostics: int | str | None = 0) -> list[Block]:
+        """The table of best values and spreads (with intervals: the best reference's)
+        under the references' summary; ``diagnostics`` as in :meth:`Report.format`, for
+        every reference."""
         top = _diagnostics_rows(diagnostics)
         intervals = self.intervals
-        head: list[str] = [self._heading()]
         first = self._first()
         sig, perm = first.significance, first.permutation
 
         def best(k: str) -> Any:
             return self.reports[self.best_reference[k]]
-        rows = [[k, METRICS[k].name, f"{v: .6f}", self.best_reference[k],
-                 f"{self.spread[k].min: .6f}", f"{self.spread[k].max: .6f}",
-                 f"{self.spread[k].mean: .6f}"]
-                + ([interval_cell(intervals, k)] if intervals else [])
-                + (significance_cells(best(k).significance.get(k)) if sig is not None else [])
-                + ([permutation_cell(best(k).permutation[k])] if perm is not None else [])
+        rows = [[k, METRICS[k].name, v, self.best_reference[k], *self.spread[k][:3]]
+                + ([interval_value(intervals, k)] if intervals else [])
+                + (significance_values(best(k).significance.get(k)) if sig is not None else [])
+                + ([permutation_value(best(k).permutation[k])] if perm is not None else [])
                 for k, v in self._values.items()]
-        header = ["metric", "score", "best", "best reference", "min", "max", "mean"]
+        columns = [Column("metric"), Column("score"), Column("best", " .6f"),
+                   Column("best reference"), *(Column(c, " .6f") for c in ("min", "max", "mean"))]
+        groups = [3, 3]
         if intervals:
-            header.append(interval_header(self.bootstrap, " (best reference)"))
+            columns.append(Column(interval_header(self.bootstrap, " (best reference)"),
+                                  align="left"))
+            groups.append(1)
         if sig is not None:
-            header += ["z (best)", "p-value (best)"]
+            columns += [Column("z (best)", ".3f", missing=""),
+                        Column("p-value (best)", missing="")]
+            groups.append(2)
         if perm is not None:
-            header.append("permutation p-value (best)")
-        head.append(text_table(header, rows, indent=2))
-        head += bootstrap_notes(intervals, self.bootstrap, keys=self._values)
-        head += significance_notes(sig) + permutation_notes(perm)
+            columns.append(Column("permutation p-value (best)"))
+            groups.append(1)
+        notes = [*bootstrap_notes(intervals, self.bootstrap, keys=self._values),
+                 *significance_notes(sig), *permutation_notes(perm)]
+        out: list[Block] = [ResultTable(columns, rows, self._heading(), notes, keep=1,
+                                        groups=groups, indent=2)]
         if top != 0:
             for name, report in self.reports.items():
-                head += ["", f"against {visible(name)}:", report.diagnostics.format(top)]
-        return "\n".join(head)
-
-    def __str__(self) -> str:
-        return self.format()
+                out += [Shown(f"against {visible(name)}:"), *report.diagnostics.blocks(top)]
+        return out
 
     def __repr__(self) -> str:
         return f"MultiReport({self._values!r})"

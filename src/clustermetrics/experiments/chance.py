@@ -21,10 +21,10 @@ from ..compute.progress import progress_bar
 from ..evaluation.evaluate import evaluate
 from ..inference.bootstrap import check_seed
 from ..render.json_text import dumps
+from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..render.text import csv_text
 from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
-from .plain_text import text_table
 
 __all__ = ["ChanceSetup", "ChanceCurves", "ChanceResult", "SETUPS", "chance_study", "chance_text",
            "chance_json", "chance_csv"]
@@ -125,20 +125,25 @@ def _run_setup(setup: ChanceSetup, ks: np.ndarray, keys: list[str], n_repeats: i
 
 
 # --------------------------------------------------------------------- output
-def chance_text(curves: Sequence[ChanceCurves]) -> str:
+def chance_blocks(curves: Sequence[ChanceCurves]) -> list[Block]:
     """Per experiment: one row per score, the mean at each k; adjusted scores first."""
-    parts = []
+    blocks: list[Block] = []
     for c in curves:
         s = c.setup
         keys = sorted(c.mean, key=lambda m: (not METRICS[m].adjusted, list(c.mean).index(m)))
-        header = ["score", "adj", *(f"k={k}" for k in c.ks), "max sd"]
-        rows = [[m, "yes" if METRICS[m].adjusted else "",
-                 *(f"{v:.3f}" for v in c.mean[m]), f"{c.std[m].max():.3f}"] for m in keys]
+        header = ["score", "adj", *(Column(f"k={k}", ".3f") for k in c.ks),
+                  Column("max sd", ".3f")]
+        rows = [[m, "yes" if METRICS[m].adjusted else "", *c.mean[m].tolist(),
+                 float(c.std[m].max())] for m in keys]
         seed = "" if c.seed is None else f", seed {c.seed}"
-        parts += [f"{s.title} (n_samples = {s.n_samples}; mean of {c.n_repeats} draws per "
-                  f"k{seed})",
-                  text_table(header, rows), ""]
-    return "\n".join(parts).rstrip()
+        blocks.append(ResultTable(header, rows, f"{s.title} (n_samples = {s.n_samples}; mean "
+                                  f"of {c.n_repeats} draws per k{seed})", keep=2))
+    return blocks
+
+
+def chance_text(curves: Sequence[ChanceCurves]) -> str:
+    """:func:`chance_blocks` as text."""
+    return blocks_text(chance_blocks(curves))
 
 
 def chance_json(curves: Sequence[ChanceCurves]) -> str:
@@ -159,8 +164,11 @@ class ChanceResult:
 
     curves: Sequence[ChanceCurves]
 
+    def blocks(self) -> list[Block]:
+        return chance_blocks(self.curves)
+
     def format(self) -> str:
-        return chance_text(self.curves)
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return chance_json(self.curves)

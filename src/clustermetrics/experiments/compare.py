@@ -24,13 +24,14 @@ from ..evaluation.paired import paired_comparison
 from ..inference.bootstrap import check_seed
 from ..inference.noise import NOISE_MODES
 from ..render.json_text import dumps
+from ..render.tables import Block, Cell, Column, ResultTable, blocks_text
 from ..render.text import csv_text, pvalue_text, visible
 from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
 from .algorithms import ALGORITHMS, MAX_PAIRWISE, MAX_SEED, SEED_RANGE, Fitted, resolve_algorithms
 from .datasets import Dataset
 from .hierarchy_study import CurveResult, dataset_curve
-from .plain_text import percent, seconds, text_table
+from .plain_text import percent_column, seconds
 
 __all__ = ["Run", "Comparison", "compare", "runs_table", "runs_json", "runs_csv", "RECOVERY_KEYS",
            "captured_warnings", "merge_counts", "table_metrics", "mark_near_best", "holm",
@@ -366,29 +367,35 @@ def _where(run: Run) -> str:
                                                            else f" (k = {run.k})")
 
 
-def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str:
-    """One row per algorithm and dataset (score columns: :func:`table_metrics`); notes
-    (subsamples, noise) and the warnings of each run below the table."""
+#: The columns of a run's recovery rates and their times (the paper's rates in %).
+RATE_COLUMNS = (Column("exact %", percent_column), Column("t s", seconds),
+                Column("greedy %", percent_column), Column("t s", seconds),
+                Column("pseudo %", percent_column))
+
+
+def runs_blocks(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> list[Block]:
+    """One row per algorithm and dataset (score columns: :func:`table_metrics`); the
+    legend, the notes (subsamples, noise) and the warnings of each run below the table;
+    then the best cuts of the agglomerative trees, if any."""
     columns = table_metrics(runs, metrics)
-    header = ["dataset", "algorithm", "k", "m", "N", "fit s", *columns,
-              "exact %", "t s", "greedy %", "t s", "pseudo %"]
+    header = [Column("dataset"), Column("algorithm"), Column("k"), Column("m"), Column("N"),
+              Column("fit s", ".2f"), *(Column(k, ".3f") for k in columns), *RATE_COLUMNS]
     marked = [r.near_best for r in runs if r.near_best is not None]
     if marked:
-        header.append(f"vs best {marked[0].key} (Holm p)")
+        header.append(Column(f"vs best {marked[0].key} (Holm p)"))
     rows, notes = [], []
     for r in runs:
         t = r.recovery_seconds
-        rows.append([r.dataset, r.algorithm, "-" if r.k is None else str(r.k),
-                     str(r.n_clusters), str(r.n_samples), f"{r.fit_seconds:.2f}",
-                     *(_score(r.scores, key) for key in columns),
-                     percent(r.rate("exact")), seconds(t["exact"]),
-                     percent(r.rate("greedy")), seconds(t["greedy"]),
-                     percent(r.rate("pseudo"))])
+        rows.append([r.dataset, r.algorithm, r.k, r.n_clusters, r.n_samples, r.fit_seconds,
+                     *(r.scores.get(key) for key in columns),
+                     r.rate("exact"), t["exact"], r.rate("greedy"), t["greedy"],
+                     r.rate("pseudo")])
         if marked:
             nb = r.near_best
-            rows[-1].append("-" if nb is None else "best" if nb.is_best else
-                            "no verdict !" if nb.flags else
-                            f"{'≈ ' if nb.tied else 'worse '}{pvalue_text(nb.pvalue)}")
+            rows[-1].append(None if nb is None else Cell("best") if nb.is_best else
+                            Cell("no verdict !") if nb.flags else
+                            Cell(f"{'≈ ' if nb.tied else 'worse '}{pvalue_text(nb.pvalue)}",
+                                 nb.pvalue))
             if nb is not None and nb.n_skipped:
                 notes.append(f"{_where(r)}: paired jackknife: {nb.n_skipped} of the "
                              f"items skipped ({nb.key} undefined without them)")
@@ -397,7 +404,6 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
         if r.warnings:
             notes.append(f"{_where(r)}: warnings: "
                          f"{visible('; '.join(r.warnings), backslash=False)}")
-    text = text_table(header, rows)
     legend = ("k: clusters asked for (- : the algorithm chooses); m: clusters found; "
               "exact / greedy / pseudo: recovery rates (Li & Klette) and their times")
     if marked:
@@ -407,12 +413,18 @@ def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str
         flags = sorted({f for nb in marked for f in nb.flags})
         if flags:
             legend += f"; no verdict ! = the test cannot judge ({'; '.join(flags)})"
-    return "\n".join([text, "", legend] + (["notes:", *notes] if notes else [])
-                     + curves_text(runs, columns))
+    table = ResultTable(header, rows, notes=[legend, *(["notes:", *notes] if notes else [])],
+                        keep=2)
+    return [table, *curves_blocks(runs, columns)]
 
 
-def curves_text(runs: Sequence[Run], columns: Sequence[str]) -> list[str]:
-    """Best cut of each agglomerative tree beside its value at the true k (lines)."""
+def runs_table(runs: Sequence[Run], metrics: Sequence[str] | None = None) -> str:
+    """:func:`runs_blocks` as text."""
+    return blocks_text(runs_blocks(runs, metrics))
+
+
+def curves_blocks(runs: Sequence[Run], columns: Sequence[str]) -> list[Block]:
+    """Best cut of each agglomerative tree beside its value at the true k."""
     curves = list({id(r.curve): r for r in runs if r.curve is not None}.values())
     if not curves:
         return []
@@ -422,19 +434,15 @@ def curves_text(runs: Sequence[Run], columns: Sequence[str]) -> list[str]:
         best = r.curve.scores.best
         for key in keys:
             if key in best:
-                rows.append([r.dataset, r.algorithm, key, str(best[key].n_clusters),
-                             f"{best[key].value:.3f}", f"{r.curve.at(key, r.curve.true_k):.3f}"])
-    notes = [f"  {visible(r.dataset)} / {r.algorithm}: {visible(n, backslash=False)}"
+                rows.append([r.dataset, r.algorithm, key, best[key].n_clusters,
+                             best[key].value, r.curve.at(key, r.curve.true_k)])
+    notes = [f"{visible(r.dataset)} / {r.algorithm}: {visible(n, backslash=False)}"
              for r in curves for n in [r.curve.source, *r.curve.scores.notes]
              if n != f"{r.dataset}, {r.algorithm} linkage"]
-    return ["", "Every cut of the agglomerative trees: best cut per score and the value at "
-                "the true number of classes", text_table(
-                    ["dataset", "algorithm", "score", "best k", "value", "at true k"], rows),
-            *notes]
-
-
-def _score(scores: dict[str, float], key: str) -> str:
-    return f"{scores[key]:.3f}" if key in scores else "-"
+    return [ResultTable(["dataset", "algorithm", "score", "best k", Column("value", ".3f"),
+                         Column("at true k", ".3f")], rows,
+                        "Every cut of the agglomerative trees: best cut per score and the "
+                        "value at the true number of classes", notes, keep=3)]
 
 
 def runs_json(runs: Sequence[Run]) -> str:
@@ -478,8 +486,11 @@ class Comparison:
     runs: Sequence[Run]
     shown: Sequence[str] | None = None
 
+    def blocks(self) -> list[Block]:
+        return runs_blocks(self.runs, self.shown)
+
     def format(self) -> str:
-        return runs_table(self.runs, self.shown)
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return runs_json(self.runs)

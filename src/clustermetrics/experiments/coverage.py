@@ -35,10 +35,10 @@ from ..inference.bootstrap import (
     replicate_values,
 )
 from ..render.json_text import dumps
+from ..render.tables import Block, Cell, ResultTable, blocks_text
 from ..render.text import csv_text, named_twice
 from ..scores.registry import METRICS, resolve_metrics
 from ..table import Contingency
-from .plain_text import text_table
 
 __all__ = ["CoverageShape", "CoverageRow", "CoverageResult", "SHAPES", "DEFAULT_KEYS",
            "DEFAULT_SIZES", "coverage_study", "population_table"]
@@ -205,36 +205,40 @@ class CoverageResult:
     level: float = 0.95
     seed: Any = None
 
-    def format(self) -> str:
+    def blocks(self) -> list[Block]:
         """One table per shape: per score and method, coverage and mean width at each
-        sample size; flagged shares below."""
-        parts = []
+        sample size; items per cell and flagged shares below."""
+        blocks: list[Block] = []
         for shape in dict.fromkeys(r.shape for r in self.rows):
             rows = [r for r in self.rows if r.shape == shape]
             sizes = list(dict.fromkeys(r.n for r in rows))
             m = rows[0].n_tables
             se = math.sqrt(self.level * (1 - self.level) / m)
-            parts.append(f"shape {shape}: coverage of {self.level:.0%} intervals (mean "
-                         f"width) over {m} samples, {rows[0].n_boot} replicates each; "
-                         f"binomial s.e. at the nominal level {se:.3f}")
-            table = {}
+            table: dict[tuple[str, str], dict[int, CoverageRow]] = {}
             for r in rows:
                 table.setdefault((r.metric, r.method), {})[r.n] = r
-            body = [[metric, method, *(f"{v[n].coverage:.2f} ({v[n].mean_width:.3f})"
-                                       if n in v else "" for n in sizes)]
+            body = [[metric, method, *(Cell(f"{v[n].coverage:.2f} ({v[n].mean_width:.3f})",
+                                            v[n].coverage) if n in v else None
+                                       for n in sizes)]
                     for (metric, method), v in table.items()]
-            parts.append(text_table(["score", "method", *(f"n={n}" for n in sizes)], body))
             first = {r.n: r for r in rows}
-            parts.append("items per cell (n / nnz): " + ", ".join(
-                f"n={n}: {first[n].items_per_cell:.1f}" for n in sizes))
-            flags = {}
+            flags: dict[str, dict[int, float]] = {}
             for r in rows:
                 flags.setdefault(r.metric, {})[r.n] = r.flagged
             shares = [f"{k} " + "/".join(f"{v[n]:.2f}" for n in sizes)
                       for k, v in flags.items() if any(v.values())]
-            parts.append("flagged share: " + ("; ".join(shares) if shares else "none"))
-            parts.append("")
-        return "\n".join(parts).rstrip()
+            notes = ["items per cell (n / nnz): " + ", ".join(
+                f"n={n}: {first[n].items_per_cell:.1f}" for n in sizes),
+                "flagged share: " + ("; ".join(shares) if shares else "none")]
+            blocks.append(ResultTable(
+                ["score", "method", *(f"n={n}" for n in sizes)], body,
+                f"shape {shape}: coverage of {self.level:.0%} intervals (mean width) over {m} "
+                f"samples, {rows[0].n_boot} replicates each; binomial s.e. at the nominal "
+                f"level {se:.3f}", notes, keep=2))
+        return blocks
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return dumps([r._asdict() for r in self.rows])

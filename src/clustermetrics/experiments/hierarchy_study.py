@@ -11,12 +11,12 @@ import numpy as np
 
 from ..hierarchy.cuts import HierarchyScores, score_hierarchy
 from ..render.json_text import dumps
+from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..render.text import csv_text, visible
 from ..scores.registry import METRICS
 from . import plots
 from .datasets import Dataset
-from .html import Image, Section, Table
-from .plain_text import text_table
+from .html import Image, Section
 
 __all__ = ["LINKAGE_METHODS", "MAX_LINKAGE_POINTS", "CurveResult", "linkage_tree",
            "score_curve", "curve_sections", "dataset_curve"]
@@ -72,16 +72,22 @@ class CurveResult:
     def _at_shown(self, key: str) -> list[float]:
         return [self.at(key, k) for k in self.shown_k]
 
-    def format(self) -> str:
+    def table(self, caption: str, notes: Iterable[str] = ()) -> ResultTable:
+        """Each score's best cut, its value there and at each shown cut, its direction."""
+        return ResultTable(
+            ["score", "best n_clusters", Column("value", ".4f"),
+             *[Column(f"at k={k}", ".4f") for k in self.shown_k], "better"],
+            [[key, k, v, *self._at_shown(key), str(METRICS[key].better)]
+             for key, k, v, _ in self.rows()], caption, list(notes))
+
+    def blocks(self) -> list[Block]:
         n = int(self.scores.children.shape[0] + 1)
-        head = (f"{visible(self.source)}: {n:,} points, {n - 1:,} merges; best cut per score "
-                f"(true number of classes: {self.true_k})")
-        table = text_table(["score", "best n_clusters", "value",
-                            *[f"at k={k}" for k in self.shown_k]],
-                           [[key, str(k), f"{v:.4f}", *[f"{t:.4f}" for t in
-                                                         self._at_shown(key)]]
-                            for key, k, v, _ in self.rows()])
-        return "\n".join([head, table, *self.scores.notes])
+        return [self.table(f"{visible(self.source)}: {n:,} points, {n - 1:,} merges; best cut "
+                           f"per score (true number of classes: {self.true_k})",
+                           self.scores.notes)]
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return dumps({"source": self.source,
@@ -125,12 +131,7 @@ def curve_sections(result: CurveResult, image: str = "hierarchy_curves") -> list
         f"each score's best cut, the dotted line the true number of classes "
         f"({result.true_k}).",
         Image(image, png, "Score against the number of clusters (log scale)."),
-        Table(["score", "best n_clusters", "value", *[f"at k={c}" for c in result.shown_k],
-               "better"],
-              [[key, k, f"{v:.4f}", *[f"{t:.4f}" for t in result._at_shown(key)],
-                str(METRICS[key].better)]
-               for key, k, v, _ in result.rows()], "Best cut per score."),
-        *scores.notes,
+        result.table("Best cut per score.", scores.notes),
     ]
     return [Section(f"Scores of every cut of the tree: {result.source}", blocks)]
 

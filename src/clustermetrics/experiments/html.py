@@ -2,13 +2,14 @@
 also written beside the page, so the page works alone and the images can be reused.
 
 A page is a title plus sections; a section is a heading and blocks, each a paragraph
-(``str``), preformatted text (:class:`Pre`), a table (:class:`Table`) or an image
-(:class:`Image`).
+(``str``), a table (:class:`~clustermetrics.render.tables.ResultTable`, drawn by
+:func:`clustermetrics.render.html.table_html`: it scrolls inside its own container, its
+header stays in view, a click on a header sorts its column, by the page's one inline
+script, so the page needs nothing beside it) or an image (:class:`Image`).
 
 User text (labels, file and column names) reaches the page as the text tables and plots
 show it: control characters, line separators and bidi controls as Python escapes and
-backslashes doubled (:func:`clustermetrics.render.text.visible`), then HTML-escaped. A
-:class:`Pre` block is a text table already, so it is only HTML-escaped.
+backslashes doubled (:func:`clustermetrics.render.text.visible`), then HTML-escaped.
 """
 
 from __future__ import annotations
@@ -20,22 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from ..render.html import SORT_SCRIPT, TABLE_CSS, table_html
 from ..render.html import escape as _escape
 from ..render.html import text as _text
+from ..render.tables import ResultTable
 
-__all__ = ["Pre", "Table", "Image", "Section", "render_page", "write_report"]
-
-
-class Pre(NamedTuple):
-    """Preformatted text (a terminal table)."""
-
-    text: str
-
-
-class Table(NamedTuple):
-    header: Sequence[str]
-    rows: Sequence[Sequence[object]]
-    caption: str = ""
+__all__ = ["Image", "Section", "render_page", "write_report"]
 
 
 class Image(NamedTuple):
@@ -46,7 +37,7 @@ class Image(NamedTuple):
     caption: str = ""
 
 
-Block = str | Pre | Table | Image
+Block = str | ResultTable | Image
 
 
 @dataclass
@@ -60,11 +51,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem 
 max-width:1200px;padding:0 1rem;color:#222;line-height:1.45}
 h1{font-size:1.6rem;border-bottom:2px solid #ddd;padding-bottom:.3rem}
 h2{font-size:1.25rem;margin-top:2.2rem;border-bottom:1px solid #eee}
-pre{background:#f6f8fa;padding:.8rem;overflow-x:auto;font-size:.8rem;line-height:1.3}
-table{border-collapse:collapse;font-size:.82rem;margin:.6rem 0}
-th,td{border:1px solid #ddd;padding:.2rem .5rem;text-align:right}
-th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
-caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}
+p{overflow-wrap:anywhere}
 figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85rem;color:#555}nav a{margin-right:1rem}
 """
@@ -75,14 +62,8 @@ def _anchor(title: str) -> str:
 
 
 def _block(block: Block) -> str:
-    if isinstance(block, Pre):
-        return f"<pre>{_escape(block.text)}</pre>"
-    if isinstance(block, Table):
-        cap = f"<caption>{_text(block.caption)}</caption>" if block.caption else ""
-        head = "".join(f"<th>{_text(h)}</th>" for h in block.header)
-        body = "".join("<tr>" + "".join(f"<td>{_text(c)}</td>" for c in row)
-                       + "</tr>" for row in block.rows)
-        return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    if isinstance(block, ResultTable):
+        return table_html(block)
     if isinstance(block, Image):
         data = base64.b64encode(block.png).decode("ascii")
         cap = _text(block.caption or block.name)
@@ -96,9 +77,11 @@ def _block(block: Block) -> str:
 def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str:
     """The HTML text of the page.
 
-    >>> page = render_page("T", [Section("A b", ["x < y", Pre("1  2")])])
+    >>> page = render_page("T", [Section("A b", ["x < y", ResultTable(["n"], [[1]])])])
     >>> '<h2 id="a-b">A b</h2>' in page, "x &lt; y" in page, page.rstrip().endswith("</html>")
     (True, True, True)
+    >>> '<td class="num" data-value="1">1</td>' in page, "<pre" in page
+    (True, False)
     """
     nav = " ".join(f'<a href="#{_anchor(s.title)}">{_text(s.title)}</a>'
                    for s in sections)
@@ -107,9 +90,9 @@ def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str
                      for s in sections)
     intro_html = f"<p>{_text(intro)}</p>" if intro else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f"<title>{_text(title)}</title><style>{_CSS}</style></head>\n<body>"
+            f"<title>{_text(title)}</title><style>{_CSS}{TABLE_CSS}</style></head>\n<body>"
             f"<h1>{_text(title)}</h1>{intro_html}<nav>{nav}</nav>\n{body}\n"
-            f"</body></html>\n")
+            f"<script>{SORT_SCRIPT}</script></body></html>\n")
 
 
 def write_report(directory: str | os.PathLike, title: str, sections: Sequence[Section],

@@ -12,18 +12,19 @@ from collections.abc import Mapping, Sequence
 
 from ..evaluation.diagnostics import diagnose
 from ..evaluation.paired_results import PairedComparison
+from ..render.tables import Cell, Column, ResultTable
 from ..render.text import pvalue_text
 from ..scores.registry import METRICS
 from ..table import Contingency
 from . import plots
-from .chance import ChanceCurves, chance_text
-from .compare import Run, runs_table
+from .chance import ChanceCurves, chance_blocks
+from .compare import Run, runs_blocks
 from .coverage import CoverageResult
 from .datasets import Dataset
 from .hierarchy_study import curve_sections, dataset_curve
-from .html import Block, Image, Pre, Section, Table
-from .recovery_study import Study, paper_examples, paper_kc_tables, paper_tables, shortfalls_text
-from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_text
+from .html import Block, Image, Section
+from .recovery_study import Study, examples_blocks, paper_blocks, paper_kc_blocks, shortfalls_blocks
+from .timing import PAPER_ALGORITHM1_SECONDS, Timing, timing_blocks
 
 __all__ = ["pick_run", "chosen_run_section", "compare_sections", "paired_table", "paired_sections",
            "demo_sections",
@@ -78,16 +79,17 @@ def chosen_run_section(run: Run, dataset: Dataset, runs: Sequence[Run]) -> Secti
 def _diagnostics_blocks(table: Contingency, top: int = 5) -> list[Block]:
     """The ``top`` largest split and merge errors (clustermetrics.evaluation.diagnostics)."""
     diag = diagnose(table)
-    splits = Table(["class", "size", "best cluster", "recall", "outside", "split over"],
-                   [[c.label, c.size, c.best_cluster, f"{c.recall:.3f}", c.split,
-                     _parts(c.splits)] for c in diag.classes[:top]],
-                   f"Largest split errors: classes spread over clusters (clusters holding "
-                   f">= {diag.min_share:.0%} of the class)")
-    merges = Table(["cluster", "size", "majority class", "purity", "others", "merges"],
-                   [[c.label, c.size, c.majority_class, f"{c.purity:.3f}", c.merged,
-                     _parts(c.merges)] for c in diag.clusters[:top]],
-                   f"Largest merge errors: clusters mixing classes (classes making up "
-                   f">= {diag.min_share:.0%} of the cluster)")
+    recall, purity = Column("recall", ".3f"), Column("purity", ".3f")
+    splits = ResultTable(["class", "size", "best cluster", recall, "outside", "split over"],
+                         [[c.label, c.size, c.best_cluster, c.recall, c.split, _parts(c.splits)]
+                          for c in diag.classes[:top]],
+                         f"Largest split errors: classes spread over clusters (clusters "
+                         f"holding >= {diag.min_share:.0%} of the class)")
+    merges = ResultTable(["cluster", "size", "majority class", purity, "others", "merges"],
+                         [[c.label, c.size, c.majority_class, c.purity, c.merged,
+                           _parts(c.merges)] for c in diag.clusters[:top]],
+                         f"Largest merge errors: clusters mixing classes (classes making up "
+                         f">= {diag.min_share:.0%} of the cluster)")
     return [splits, merges]
 
 
@@ -95,16 +97,16 @@ def _parts(entries: Sequence[tuple]) -> str:
     return ", ".join(f"{label}: {count} ({share:.0%})" for label, count, share in entries)
 
 
-def _scores_table(runs: Sequence[Run]) -> Table:
+def _scores_table(runs: Sequence[Run]) -> ResultTable:
     keys = list(dict.fromkeys(k for r in runs for k in r.scores))
-    header = ["score", *(f"{r.dataset} {r.algorithm}" + ("" if r.k is None else f" k={r.k}")
+    header = ["score", *(Column(f"{r.dataset} {r.algorithm}" + ("" if r.k is None
+                                                                 else f" k={r.k}"), ".4f")
                          for r in runs)]
-    rows = [[f"{k} ({METRICS[k].name})", *(f"{r.scores[k]:.4f}" if k in r.scores else "-"
-                                           for r in runs)] for k in keys]
-    return Table(header, rows, "Every registered score, one column per run")
+    rows = [[f"{k} ({METRICS[k].name})", *(r.scores.get(k) for r in runs)] for k in keys]
+    return ResultTable(header, rows, "Every registered score, one column per run")
 
 
-def paired_table(runs: Sequence[Run]) -> Table | None:
+def paired_table(runs: Sequence[Run]) -> ResultTable | None:
     """The paired comparisons of ``compare --paired``: every run against the best run of
     its dataset (None when the runs were not compared)."""
     marked = [r for r in runs if r.near_best is not None]
@@ -117,24 +119,26 @@ def paired_table(runs: Sequence[Run]) -> Table | None:
     for r in marked:
         nb = r.near_best
         assert nb is not None
-        rows.append([r.dataset, r.algorithm, "-" if r.k is None else r.k,
-                     f"{r.scores[key]:.4f}",
-                     "best" if nb.is_best else f"{nb.difference:+.4f}",
-                     "-" if nb.is_best or nb.flags else
-                     f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]",
-                     "-" if nb.is_best or nb.flags else pvalue_text(nb.raw_pvalue),
-                     "-" if nb.is_best or nb.flags else pvalue_text(nb.pvalue),
+        judged = not (nb.is_best or nb.flags)
+        rows.append([r.dataset, r.algorithm, r.k, r.scores[key],
+                     Cell("best") if nb.is_best else nb.difference,
+                     Cell(f"[{nb.interval[0]:+.4f}, {nb.interval[1]:+.4f}]", nb.interval[0])
+                     if judged else None,
+                     Cell(pvalue_text(nb.raw_pvalue), nb.raw_pvalue) if judged else None,
+                     Cell(pvalue_text(nb.pvalue), nb.pvalue) if judged else None,
                      "best" if nb.is_best else "; ".join(nb.flags) if nb.flags
                      else "yes" if nb.tied else "no",
-                     "-" if nb.is_best else nb.n_skipped])
-    return Table(["dataset", "algorithm", "k", f"{key} ({METRICS[key].name})",
-                  "difference from the best", f"{level:.0%} interval", "p-value",
-                  "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})",
-                  "items skipped"], rows,
-                 f"Paired comparison with the best run of each dataset by {key}: a paired "
-                 "jackknife t test over the points (difference = run - best), p-values of "
-                 "\"no difference\" adjusted over each dataset's runs by Holm's step-down "
-                 "method; where the test cannot judge, its flag instead of a verdict")
+                     None if nb.is_best else nb.n_skipped])
+    return ResultTable(["dataset", "algorithm", "k", Column(f"{key} ({METRICS[key].name})", ".4f"),
+                        Column("difference from the best", "+.4f"),
+                        Column(f"{level:.0%} interval", align="left"),
+                        "p-value", "Holm-adjusted p", f"near the best (Holm p >= {first.alpha:g})",
+                        "items skipped"], rows,
+                       f"Paired comparison with the best run of each dataset by {key}: a "
+                       "paired jackknife t test over the points (difference = run - best), "
+                       "p-values of \"no difference\" adjusted over each dataset's runs by "
+                       "Holm's step-down method; where the test cannot judge, its flag "
+                       "instead of a verdict", keep=2)
 
 
 def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
@@ -145,7 +149,7 @@ def compare_sections(runs: Sequence[Run], datasets: Mapping[str, Dataset], *,
     run = pick_run(runs, chosen)
     curves = list({id(r.curve): r.curve for r in runs if r.curve is not None}.values())
     paired = paired_table(runs)
-    return [Section("Results", [Pre(runs_table(runs, metrics)), _scores_table(runs)]),
+    return [Section("Results", [*runs_blocks(runs, metrics), _scores_table(runs)]),
             *([Section("Paired comparison with the best run", [paired])] if paired else []),
             chosen_run_section(run, datasets[run.dataset], runs),
             *(s for i, c in enumerate(curves) for s in curve_sections(c, f"hierarchy_{i}")),
@@ -157,22 +161,8 @@ def paired_sections(result: PairedComparison) -> list[Section]:
     its interval and p-value (or the flag saying why the test cannot judge it), and which
     is better."""
     a, b = result.names  # user text: the page escapes it, once
-    names = {"a": a, "b": b, "tie": "tie"}
-    rows = [[f"{key} ({METRICS[key].name})", f"{s.a:.4f}", f"{s.b:.4f}",
-             f"{s.difference:+.4f}",
-             "-" if s.flags else f"[{s.interval[0]:+.4f}, {s.interval[1]:+.4f}]",
-             "-" if s.flags else pvalue_text(s.pvalue), names[s.better],
-             "; ".join(s.flags) if s.flags else "yes" if s.significant() else "no",
-             s.n_skipped]
-            for key, s in result.scores.items()]
-    table = Table(["score", a, b, f"difference ({a} - {b})", f"{result.level:.0%} interval",
-                   "p-value", "better", f"significant at {1 - result.level:.3g}",
-                   "items skipped"], rows,
-                  f"Paired jackknife over N = {result.n_samples} items: t intervals of the "
-                  "differences and two-sided p-values of \"no difference\" from one rule "
-                  "(jackknife standard error, Tukey 1958; Student's t at Satterthwaite's "
-                  "degrees of freedom, 1946)")
-    return [Section(f"Paired comparison: {a} against {b}", [table, *result.notes])]
+    table, = result.blocks()
+    return [Section(f"Paired comparison: {a} against {b}", [table])]
 
 
 def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing], *,
@@ -189,20 +179,19 @@ def demo_sections(study: Study, small: Sequence[Timing], large: Sequence[Timing]
     run = pick_run(last, chosen)
     return [
         Section("Recovery rates (Tables 1-2)", [
-            Pre(paper_tables(study)),
-            *([Pre(kc)] if (kc := paper_kc_tables(study)) else []),
+            *paper_blocks(study), *paper_kc_blocks(study),
             Image("recovery_vs_n", plots.recovery_plot(rates, pseudo),
                   "Exact and pseudo recovery rate against the number of true clusters n, "
                   "per algorithm (mean of the tables' runs, bars: min to max)")]),
         Section("Greedy below exact, pseudo misleadingly high", [
-            Pre(paper_examples()), Pre(shortfalls_text(study))]),
+            *examples_blocks(), *shortfalls_blocks(study)]),
         Section("Timing: Algorithm 1 against exact and greedy", [
-            Pre(timing_text(small, large)),
+            *timing_blocks(small, large),
             Image("timing", plots.timing_plot(small, large, PAPER_ALGORITHM1_SECONDS),
                   "Seconds to compute the recovery rate against n, log scale; crosses: "
                   "the paper's Algorithm 1 times (Table 1)")]),
         Section(f"All scores for n = {n_max} (Table 1's runs)", [
-            Pre(runs_table(last)), _scores_table(last)]),
+            *runs_blocks(last), _scores_table(last)]),
         chosen_run_section(run, study.datasets[n_max], last),
         *curve_sections(dataset_curve(study.datasets[n_max])),
         Section("Data", [study.datasets[n_max].description + ". " + _DATA_NOTES[study.data]]),
@@ -229,7 +218,7 @@ def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:
             Image("chance", plots.chance_plot(curves),
                   "One line per score: adjusted scores thick and named, the others thin "
                   "and coloured by family; unbounded scores below, symmetric-log axis")]),
-        Section("Chance tables", [Pre(chance_text(curves))]),
+        Section("Chance tables", [*chance_blocks(curves)]),
     ]
 
 
@@ -242,5 +231,5 @@ def coverage_sections(result: CoverageResult) -> list[Section]:
             "of a coverage estimated from the study's samples.",
             Image("coverage", plots.coverage_plot(result.rows, result.level),
                   "Coverage against n (log scale), one panel per table shape and score")]),
-        Section("Coverage tables", [Pre(result.format())]),
+        Section("Coverage tables", [*result.blocks()]),
     ]

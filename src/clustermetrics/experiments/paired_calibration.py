@@ -29,9 +29,9 @@ from ..evaluation.evaluate import check_intervals, no_interval_lines
 from ..evaluation.paired import paired_comparison
 from ..inference.bootstrap import check_level, check_seed
 from ..render.json_text import dumps
+from ..render.tables import Block, Cell, ResultTable, blocks_text
 from ..render.text import csv_text, named_twice
 from ..scores.registry import resolve_metrics
-from .plain_text import text_table
 
 __all__ = ["CalibrationRow", "CalibrationResult", "DEFAULT_CLASSES", "DEFAULT_KEEPS",
            "DEFAULT_KEYS", "DEFAULT_SIZES", "null_labels", "paired_calibration"]
@@ -178,35 +178,36 @@ class CalibrationResult:
         """The rows whose false-positive rate is above their binomial limit."""
         return [r for r in self.rows if r.rate > r.limit]
 
-    def format(self) -> str:
+    def blocks(self) -> list[Block]:
         """One table per (classes, keep): per score, the false-positive rate at each n
         (``*`` above the binomial limit, flagged share in parentheses when any)."""
-        parts = []
         m = self.rows[0].trials if self.rows else 0
-        parts.append(f"false-positive rate of the paired test at alpha = {self.alpha:g} on "
-                     f"equally good clusterings, {m} samples per cell; * above "
-                     f"alpha + 3 binomial standard errors ({_limit(self.alpha, m):.3f} "
-                     "when none is flagged); (x%) the share flagged, without a p-value")
+        blocks: list[Block] = [
+            f"false-positive rate of the paired test at alpha = {self.alpha:g} on equally "
+            f"good clusterings, {m} samples per cell; * above alpha + 3 binomial standard "
+            f"errors ({_limit(self.alpha, m):.3f} when none is flagged); (x%) the share "
+            "flagged, without a p-value"]
         for shape in dict.fromkeys((r.n_classes, r.keep) for r in self.rows):
             rows = [r for r in self.rows if (r.n_classes, r.keep) == shape]
             sizes = list(dict.fromkeys(r.n for r in rows))
             table: dict[str, dict[int, CalibrationRow]] = {}
             for r in rows:
                 table.setdefault(r.metric, {})[r.n] = r
-            body = [[metric, *(_cell(v[n]) if n in v else "" for n in sizes)]
-                    for metric, v in table.items()]
+            body = [[metric, *(Cell(_cell(v[n]), v[n].rate) if n in v else None
+                               for n in sizes)] for metric, v in table.items()]
             first = {r.n: r for r in rows}
-            parts.append("")
-            parts.append(f"{shape[0]} classes, keep {shape[1]:g} (items per cell: "
-                         + ", ".join(f"n={n}: {first[n].items_per_cell:.1f}" for n in sizes)
-                         + ")")
-            parts.append(text_table(["score", *(f"n={n}" for n in sizes)], body))
+            blocks.append(ResultTable(
+                ["score", *(f"n={n}" for n in sizes)], body,
+                f"{shape[0]} classes, keep {shape[1]:g} (items per cell: "
+                + ", ".join(f"n={n}: {first[n].items_per_cell:.1f}" for n in sizes) + ")"))
         over = self.above_limit
-        parts.append("")
-        parts.append(f"above the limit: {len(over)} of {len(self.rows)}" + (
+        blocks.append(f"above the limit: {len(over)} of {len(self.rows)}" + (
             ": " + "; ".join(f"{r.metric} {r.n_classes}x keep {r.keep:g} n={r.n} "
                              f"{r.rate:.3f} > {r.limit:.3f}" for r in over) if over else ""))
-        return "\n".join(parts)
+        return blocks
+
+    def format(self) -> str:
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return dumps({"alpha": self.alpha, "seed": self.seed,

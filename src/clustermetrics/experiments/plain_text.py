@@ -1,16 +1,6 @@
-"""Plain-text tables and number formats shared by the experiments' outputs."""
+"""Number formats shared by the experiments' tables."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from ..render.text import text_table as shared_table
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """The experiments' tables, numbers right-aligned
-    (``clustermetrics.render.text.text_table``)."""
-    return shared_table(header, rows, align_numbers=True)
 
 
 def seconds(t: float) -> str:
@@ -33,3 +23,13 @@ def percent(x: float) -> str:
     """
     text = f"{100 * x:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def percent_column(x: float) -> str:
+    """A rate in percent with one decimal, always: a column of rates aligns on its
+    point (:func:`percent` drops a trailing ``.0``, as the paper's tuples do).
+
+    >>> percent_column(0.88), percent_column(1.0), percent_column(2 / 3)
+    ('88.0', '100.0', '66.7')
+    """
+    return f"{100 * x:.1f}"

@@ -34,14 +34,15 @@ import numpy as np
 
 from ..inference.bootstrap import check_seed
 from ..render.json_text import dumps
+from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..render.text import csv_text, visible
 from ..scores.recovery import pseudo_recovery_rate_score, recovery
 from ..table import Contingency
 from .algorithms import MAX_PAIRWISE, MAX_SEED, SEED_RANGE, resolve_algorithms
-from .compare import Run, compare, runs_csv
+from .compare import RATE_COLUMNS, Run, compare, runs_csv
 from .datasets import SIMULATED, Dataset, halo_description, overlapping_clusters, stellar_halo
-from .plain_text import percent, seconds, text_table
-from .timing import Timing, timing_text
+from .plain_text import percent, percent_column, seconds
+from .timing import Timing, timing_blocks
 
 __all__ = ["Study", "DemoResult", "recovery_study", "paper_tables", "paper_examples", "EXAMPLE_3",
            "shortfalls", "shortfalls_text", "demo_json", "demo_csv", "PAPER_ROWS",
@@ -130,22 +131,31 @@ def _first(X: np.ndarray, y: np.ndarray, n: int, n_per_cluster: int, overlap: fl
                    f"({n_per_cluster} points each, overlap {overlap:g}, seed {seed})")
 
 
-def paper_tables(study: Study) -> str:
-    """Tables 1-2 in the paper's layout, one table per seed, one row per n and algorithm."""
-    parts = []
+def paper_blocks(study: Study) -> list[Block]:
+    """Tables 1-2 in the paper's order, one table per seed, one row per n and algorithm,
+    the paper's five numbers (exact %, its seconds, greedy %, its seconds, pseudo %) a
+    column each; the legend below them."""
+    blocks: list[Block] = []
     for i, (seed, runs) in enumerate(zip(study.seeds, study.runs, strict=True)):
-        header = ["n", "algorithm", "m", "(exact %, t s, greedy %, t s, pseudo %)"]
-        rows = [[str(r.n_classes), r.algorithm, str(r.n_clusters), _paper_cell(r)]
-                for r in runs]
-        parts += [f"Table {i + 1}. Iteration {i + 1} (algorithm seed {seed}; "
-                  f"{study.n_per_cluster:,} points per cluster, {_data_note(study)}, "
-                  f"data seed {study.data_seed})", text_table(header, rows)]
+        t = [r.recovery_seconds for r in runs]
+        rows = [[r.n_classes, r.algorithm, r.n_clusters, r.rate("exact"), s["exact"],
+                 r.rate("greedy"), s["greedy"], r.rate("pseudo")]
+                for r, s in zip(runs, t, strict=True)]
         notes = run_notes(runs)
-        parts += (["notes:", *notes] if notes else []) + [""]
-    parts.append("m: clusters found. exact = optimal one-to-one matching (the paper's "
-                 "Algorithm 1, solved in polynomial time); greedy = Algorithm 2; "
-                 "pseudo = Definition 3.")
-    return "\n".join(parts)
+        blocks.append(ResultTable(
+            ["n", "algorithm", "m", *RATE_COLUMNS], rows,
+            f"Table {i + 1}. Iteration {i + 1} (algorithm seed {seed}; "
+            f"{study.n_per_cluster:,} points per cluster, {_data_note(study)}, "
+            f"data seed {study.data_seed})", ["notes:", *notes] if notes else [], keep=2))
+    blocks.append("m: clusters found. exact = optimal one-to-one matching (the paper's "
+                  "Algorithm 1, solved in polynomial time); greedy = Algorithm 2; "
+                  "pseudo = Definition 3; t s: its seconds.")
+    return blocks
+
+
+def paper_tables(study: Study) -> str:
+    """:func:`paper_blocks` as text."""
+    return blocks_text(paper_blocks(study))
 
 
 # Li & Klette's Tables 1 and 2 as printed, on their own data (the simulated galaxy halos),
@@ -169,32 +179,39 @@ PAPER_ROWS = (
 _K, _C = "meanshift_kmeans", "meanshift_hierarchical"
 
 
-def paper_kc_tables(study: Study) -> str:
+def paper_kc_blocks(study: Study) -> list[Block]:
     """Algorithms K and C side by side in the paper's layout, ``(k1 %, t1 sec, k2 %, t2
     sec, p %) (c1 %, t1 sec, c2 %, t2 sec, p %)``, k1 the greedy rate (Algorithm 2) and
     k2 the exact one, each of our rows followed by the paper's printed row for that n
-    (its values on its own data). Empty when K or C was not run."""
+    (its values on its own data); the legend below. Empty when K or C was not run."""
     if not {_K, _C} <= set(study.algorithms()):
-        return ""
-    parts = []
+        return []
+    blocks: list[Block] = []
     for i, (seed, runs) in enumerate(zip(study.seeds, study.runs, strict=True)):
         by = {(r.algorithm, r.n_classes): r for r in runs}
         paper = PAPER_ROWS[i] if i < len(PAPER_ROWS) else {}
-        rows = []
+        rows: list[list[Any]] = []
         for n in study.ns:
-            rows.append([str(n), "ours", _kc_cell(by[_K, n]), _kc_cell(by[_C, n])])
+            rows.append([n, "ours", _kc_cell(by[_K, n]), _kc_cell(by[_C, n])])
             if n in paper:
-                rows.append(["", "paper", *paper[n]])
-        parts += [f"Table {i + 1} (K and C). Iteration {i + 1} (algorithm seed {seed})",
-                  text_table(["n", "", "K: (k1 %, t1 sec, k2 %, t2 sec, p %)",
-                              "C: (c1 %, t1 sec, c2 %, t2 sec, p %)"], rows), ""]
-    parts.append("K = mean shift then k-means (meanshift_kmeans); C = mean shift then "
-                 "single-linkage clustering as MATLAB clusterdata (meanshift_hierarchical). "
-                 "k1, c1: greedy rate (Algorithm 2); k2, c2: exact rate (Algorithm 1, solved "
-                 "here in polynomial time); p: pseudo rate. 'paper' rows: Li & Klette's "
-                 "printed values on their own data (simulated galaxy halos, 10,000 points "
-                 "each), for comparison only; ours are on the stand-in data above.")
-    return "\n".join(parts)
+                rows.append([n, "paper", *paper[n]])
+        blocks.append(ResultTable(
+            ["n", "", "K: (k1 %, t1 sec, k2 %, t2 sec, p %)",
+             "C: (c1 %, t1 sec, c2 %, t2 sec, p %)"], rows,
+            f"Table {i + 1} (K and C). Iteration {i + 1} (algorithm seed {seed})", keep=2))
+    blocks.append(
+        "K = mean shift then k-means (meanshift_kmeans); C = mean shift then "
+        "single-linkage clustering as MATLAB clusterdata (meanshift_hierarchical). "
+        "k1, c1: greedy rate (Algorithm 2); k2, c2: exact rate (Algorithm 1, solved "
+        "here in polynomial time); p: pseudo rate. 'paper' rows: Li & Klette's "
+        "printed values on their own data (simulated galaxy halos, 10,000 points "
+        "each), for comparison only; ours are on the stand-in data above.")
+    return blocks
+
+
+def paper_kc_tables(study: Study) -> str:
+    """:func:`paper_kc_blocks` as text ("" when K or C was not run)."""
+    return blocks_text(paper_kc_blocks(study))
 
 
 def _kc_cell(run: Run) -> str:
@@ -253,22 +270,27 @@ def _paper_cell(run: Run) -> str:
             f"{percent(run.rate('pseudo'))})")
 
 
-def paper_examples() -> str:
+def examples_blocks() -> list[Block]:
     """Examples 3-5 recomputed: exact 58.18 %, greedy 51.76 %, pseudo 100 % (paper's M)."""
     t = Contingency.from_matrix(EXAMPLE_3.T,  # our orientation: classes in rows
                                 class_labels=[f"C{i + 1}" for i in range(5)],
                                 cluster_labels=[f"G{k + 1}" for k in range(5)])
     exact, greedy = recovery(t), recovery(t, method="greedy")
     pseudo = pseudo_recovery_rate_score(t)
-    rows = [["exact (Alg. 1, Example 3)", f"{100 * exact.rate:.2f}", "58.18"],
-            ["greedy (Alg. 2, Example 4)", f"{100 * greedy.rate:.2f}", "51.76"],
-            ["pseudo (Definition 3)", f"{100 * pseudo:.2f}", "-"]]
-    return "\n".join([
+    rows = [["exact (Alg. 1, Example 3)", 100 * exact.rate, 58.18],
+            ["greedy (Alg. 2, Example 4)", 100 * greedy.rate, 51.76],
+            ["pseudo (Definition 3)", 100 * pseudo, None]]
+    return [ResultTable(
+        ["rate", Column("ours %", ".2f"), Column("paper %", ".2f")], rows,
         "The paper's Example 3 table (5 galaxies x 5 clusters of its algorithm K):",
-        text_table(["rate", "ours %", "paper %"], rows),
-        "Greedy takes G4-C2 (10000) and G5-C1 (8388) first, then G3-C5 (5460): the optimum "
-        "needs G2-C5 and G3-C3 instead. Every cluster touches a distinct galaxy, so the "
-        "pseudo rate is 100 % although barely half of the points are recovered."])
+        ["Greedy takes G4-C2 (10000) and G5-C1 (8388) first, then G3-C5 (5460): the optimum "
+         "needs G2-C5 and G3-C3 instead. Every cluster touches a distinct galaxy, so the "
+         "pseudo rate is 100 % although barely half of the points are recovered."])]
+
+
+def paper_examples() -> str:
+    """:func:`examples_blocks` as text."""
+    return blocks_text(examples_blocks())
 
 
 def shortfalls(study: Study, *, pseudo_gap: float = 0.25) -> tuple[list[Run], list[Run]]:
@@ -282,25 +304,30 @@ def shortfalls(study: Study, *, pseudo_gap: float = 0.25) -> tuple[list[Run], li
     return below, high
 
 
-def shortfalls_text(study: Study, *, pseudo_gap: float = 0.25, limit: int = 8) -> str:
-    """Where greedy falls below exact and pseudo is misleadingly high, as two tables."""
+def shortfalls_blocks(study: Study, *, pseudo_gap: float = 0.25,
+                     limit: int = 8) -> list[Block]:
+    """Where greedy falls below exact and pseudo is misleadingly high, as two tables
+    (or a line saying there is none)."""
     below, high = shortfalls(study, pseudo_gap=pseudo_gap)
     total = sum(len(t) for t in study.runs)
+    head = ["n", "algorithm", "seed", *(Column(f"{m} %", percent_column)
+                                         for m in ("exact", "greedy", "pseudo"))]
 
-    def rows(runs: list[Run]) -> list[list[str]]:
-        return [[str(r.n_classes), r.algorithm, str(r.seed), percent(r.rate("exact")),
-                 percent(r.rate("greedy")), percent(r.rate("pseudo"))] for r in runs[:limit]]
+    def table(runs: list[Run], caption: str) -> Block:
+        if not runs:
+            return caption + "."
+        return ResultTable(head, [[r.n_classes, r.algorithm, r.seed, r.rate("exact"),
+                                   r.rate("greedy"), r.rate("pseudo")] for r in runs[:limit]],
+                           caption + " (largest gaps first):", keep=2)
 
-    head = ["n", "algorithm", "seed", "exact %", "greedy %", "pseudo %"]
-    parts = [f"Greedy below exact in {len(below)} of {total} runs"
-             + (" (largest gaps first):" if below else ".")]
-    if below:
-        parts.append(text_table(head, rows(below)))
-    parts.append(f"Pseudo at least {percent(pseudo_gap)} points above exact in {len(high)} "
-                 f"of {total} runs" + (" (largest gaps first):" if high else "."))
-    if high:
-        parts.append(text_table(head, rows(high)))
-    return "\n".join(parts)
+    return [table(below, f"Greedy below exact in {len(below)} of {total} runs"),
+            table(high, f"Pseudo at least {percent(pseudo_gap)} points above exact in "
+                        f"{len(high)} of {total} runs")]
+
+
+def shortfalls_text(study: Study, *, pseudo_gap: float = 0.25, limit: int = 8) -> str:
+    """:func:`shortfalls_blocks` as text."""
+    return blocks_text(shortfalls_blocks(study, pseudo_gap=pseudo_gap, limit=limit))
 
 
 @dataclass(frozen=True)
@@ -311,10 +338,12 @@ class DemoResult:
     small: Sequence[Timing]
     large: Sequence[Timing]
 
+    def blocks(self) -> list[Block]:
+        return [*paper_blocks(self.study), *paper_kc_blocks(self.study), *examples_blocks(),
+                *shortfalls_blocks(self.study), *timing_blocks(self.small, self.large)]
+
     def format(self) -> str:
-        kc = paper_kc_tables(self.study)
-        return "\n\n".join([paper_tables(self.study), *([kc] if kc else []), paper_examples(),
-                             shortfalls_text(self.study), timing_text(self.small, self.large)])
+        return blocks_text(self.blocks())
 
     def to_json(self) -> str:
         return demo_json(self.study, [*self.small, *self.large])

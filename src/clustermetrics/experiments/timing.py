@@ -16,9 +16,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..scores.recovery import recovery
 from ..table import Contingency
-from .plain_text import percent, seconds, text_table
+from .plain_text import percent_column, seconds
 
 __all__ = ["Timing", "PAPER_ALGORITHM1_SECONDS", "dense_table", "sparse_table",
            "time_methods", "bruteforce_timing", "scaling_timing", "timing_text"]
@@ -117,29 +118,35 @@ def _warm_up() -> None:
         recovery(dense_table(3), method=method)
 
 
-def timing_text(small: Sequence[Timing], large: Sequence[Timing]) -> str:
+def timing_blocks(small: Sequence[Timing], large: Sequence[Timing]) -> list[Block]:
     """The two timing tables, with the paper's Algorithm 1 seconds alongside."""
-    parts = []
+    blocks: list[Block] = []
     if small:
-        parts += ["Time of the recovery rate on dense n x n tables (10,000 items per class), "
-                  "seconds", _pivot(small, paper=True), ""]
+        blocks.append(_pivot(small, "Time of the recovery rate on dense n x n tables "
+                                    "(10,000 items per class), seconds", paper=True))
     if large:
-        parts += ["Exact and greedy on sparse n x n tables (100 items per class, 4 clusters "
-                  "each), seconds", _pivot(large, paper=False)]
-    return "\n".join(parts).rstrip()
+        blocks.append(_pivot(large, "Exact and greedy on sparse n x n tables (100 items "
+                                    "per class, 4 clusters each), seconds", paper=False))
+    return blocks
 
 
-def _pivot(rows: Sequence[Timing], *, paper: bool) -> str:
+def timing_text(small: Sequence[Timing], large: Sequence[Timing]) -> str:
+    """:func:`timing_blocks` as text."""
+    return blocks_text(timing_blocks(small, large))
+
+
+def _pivot(rows: Sequence[Timing], caption: str, *, paper: bool) -> ResultTable:
     methods = list(dict.fromkeys(r.method for r in rows))
     ns = list(dict.fromkeys(r.n for r in rows))
     by = {(r.n, r.method): r for r in rows}
-    header = ["n", *methods] + (["paper Alg. 1"] if paper else []) + ["exact %", "greedy %"]
+    header = [Column("n"), *(Column(m, seconds) for m in methods),
+              *([Column("paper Alg. 1", seconds)] if paper else []),
+              Column("exact %", percent_column), Column("greedy %", percent_column)]
     body = []
     for n in ns:
-        line = [str(n)] + [seconds(by[n, m].seconds) if (n, m) in by else "-" for m in methods]
+        line = [n, *(by[n, m].seconds if (n, m) in by else None for m in methods)]
         if paper:
-            line.append(seconds(PAPER_ALGORITHM1_SECONDS[n])
-                        if n in PAPER_ALGORITHM1_SECONDS else "-")
-        line += [percent(by[n, m].rate) if (n, m) in by else "-" for m in ("exact", "greedy")]
+            line.append(PAPER_ALGORITHM1_SECONDS.get(n))
+        line += [by[n, m].rate if (n, m) in by else None for m in ("exact", "greedy")]
         body.append(line)
-    return text_table(header, body)
+    return ResultTable(header, body, caption)

@@ -207,14 +207,14 @@ def display_width(text: str) -> int:
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int = 0,
-               align_numbers: bool = False) -> Shown:
+               right: Sequence[bool] | None = None) -> Shown:
     """Columns two spaces apart, padded to their widest cell, trailing blanks stripped;
     every cell goes through :func:`visible`, so each row is exactly one line.
 
-    Text is left-aligned; with ``align_numbers`` a column whose cells are all numbers (or
-    "-" / empty) is right-aligned.
+    Text is left-aligned; ``right`` says which columns are right-aligned (the numbers of
+    a :class:`~clustermetrics.render.tables.ResultTable`).
 
-    >>> print(text_table(["a", "n"], [["x", "1"], ["y\\ny", "10"]], align_numbers=True))
+    >>> print(text_table(["a", "n"], [["x", "1"], ["y\\ny", "10"]], right=[False, True]))
     a      n
     x      1
     y\\ny  10
@@ -222,8 +222,8 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], indent: int
     cells = [[visible(v) for v in header]] + [[visible(v) for v in row] for row in rows]
     sizes = [[display_width(c) for c in row] for row in cells]
     widths = [max(r[i] for r in sizes) for i in range(len(cells[0]))]
-    right = [align_numbers and len(cells) > 1 and all(_is_number(r[i]) for r in cells[1:])
-             for i in range(len(widths))]
+    if right is None:
+        right = [False] * len(widths)
     pad = " " * indent
 
     def cell(text: str, size: int, width: int, right_: bool) -> str:
@@ -242,13 +242,14 @@ LINE_WIDTH = 100
 
 def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[Any]], keep: int,
                   groups: Sequence[int] = (), indent: int = 0,
-                  width: int = LINE_WIDTH) -> Shown:
+                  width: int = LINE_WIDTH, right: Sequence[bool] | None = None) -> Shown:
     """:func:`text_table`, folded into as many tables as it takes to keep lines within
     ``width``: each repeats the first ``keep`` columns (those that name the rows), a blank
     line between them. The other columns come in ``groups`` (their counts, in order; by
     default one group each), kept whole while they fit: the values of every run in one
     table, their intervals in the next. A group wider than ``width`` is cut between its
-    columns; a column wider than that alone still gets a table of its own.
+    columns; a column wider than that alone still gets a table of its own. ``right``:
+    the right-aligned columns, as in :func:`text_table`.
 
     >>> print(wrapped_table(["k", "a", "b", "c"], [["x", "1", "2", "3"]], 1, [2, 1], width=8))
     k  a  b
@@ -276,19 +277,12 @@ def wrapped_table(header: Sequence[str], rows: Sequence[Sequence[Any]], keep: in
                 tables.append([])
             tables[-1].append(i)
     if len(tables) <= 1:
-        return text_table(header, rows, indent)
+        return text_table(header, rows, indent, right=right)
+    shown = [[*range(keep), *t] for t in tables]
     return Shown("\n\n".join(
-        text_table([header[i] for i in [*range(keep), *t]],
-                   [[r[i] for i in [*range(keep), *t]] for r in rows], indent)
-        for t in tables))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return text in ("-", "")
-    return True
+        text_table([header[i] for i in cols], [[r[i] for i in cols] for r in rows], indent,
+                   right=None if right is None else [right[i] for i in cols])
+        for cols in shown))
 
 
 def csv_cell(value: Any) -> Any:
