@@ -287,7 +287,9 @@ def test_report_tables_sort_by_a_click_on_a_numeric_header(browser, report):
         info = browser.execute_script(TABLE_JS, table, None)
         where = f"{kind} report, sortable table {i}" + (f" {info['label']!r}" if info["label"]
                                                         else "")
-        for col in info["numeric"]:
+        # its first and last numeric columns (counts come first, scores last): each
+        # column is five round trips to the browser, and a report has about a hundred
+        for col in sorted(set(info["numeric"][:1] + info["numeric"][-1:])):
             _check_sorts(browser, table, col, where)
             checked += 1
     assert checked, f"{kind} report: no sortable table has a column of numeric data-value cells"
