@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: demo test test-quick test-gpu lint bench bench-defaults clean readme java docs docs-build
+.PHONY: demo test test-quick test-gpu lint bench bench-defaults clean readme java browser docs docs-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,15 +31,26 @@ java:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
 
-test: $(STAMP) java
+# The browser tests (tests/project/test_browser.py) drive a headless Chromium through its
+# driver; Debian packages both, and the tests use them as they are (nothing is downloaded).
+browser:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  echo "chromium not found: installing chromium and chromium-driver for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+# The site built by docs-build is the one the browser tests open (CLUSTERMETRICS_DOCS_SITE):
+# built once, just before.
+test: $(STAMP) java browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(MAKE) docs-build
-	$(BIN)/python -m pytest -q -n auto  # one worker per core
+	CLUSTERMETRICS_DOCS_SITE=build/site $(BIN)/python -m pytest -q -n auto  # one worker per core
 
 # The inner loop while editing: every test but those marked slow (@pytest.mark.slow, the
 # dozen that take 8-40 s each: Spark start-ups, compiles, long generated searches)
-test-quick: $(STAMP)
+test-quick: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 # On a machine with an NVIDIA GPU (CUDA 12): the GPU tests (tests/gpu, collected only with
