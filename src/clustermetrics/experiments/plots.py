@@ -118,8 +118,10 @@ def _touching(axis: Any, renderer: Any) -> bool:
 
 
 def _png(fig: Any) -> bytes:
-    """The figure as PNG at ``SCALE`` times its layout resolution; the file records that
-    resolution (its pHYs chunk), from which a page shows it at its laid-out size."""
+    """The figure, its tick labels thinned where they touch (:func:`_legible`), as PNG at
+    ``SCALE`` times its layout resolution; the file records that resolution (its pHYs
+    chunk), from which a page shows it at its laid-out size."""
+    _legible(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI * SCALE)
     return buf.getvalue()
@@ -287,7 +289,7 @@ def recovery_plot(rates: Mapping[str, Mapping[int, Sequence[float]]],
         ax.grid(alpha=0.3)
     left.set_ylabel("%")
     _figure_legend(fig, [left, right])
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 @_plain_text
@@ -315,7 +317,7 @@ def timing_plot(small: Sequence[Any], large: Sequence[Any],
     left.set_title("recovery rate of an n x n table")
     right.set_title("exact and greedy on sparse tables")
     _figure_legend(fig, [left, right])
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 @_plain_text
@@ -334,7 +336,7 @@ def chance_plot(curves: Sequence[Any]) -> bytes:
         axes[0, col].set_title(visible(c.setup.title))
         for ax in axes[len(panels):, col]:
             ax.set_axis_off()
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 def _chance_panels(c: Any) -> list[tuple[bool, list[str]]]:
@@ -426,7 +428,7 @@ def heatmap_plot(table: Contingency, title: str, max_lines: int = HEATMAP_MAX_LI
     ax.set_yticks(range(len(row_names)), row_names, fontsize=8)
     ax.set(xlabel="predicted cluster", ylabel="true class", title=visible(title))
     fig.colorbar(image, ax=ax, label="share of the class (W)")
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 def _capped(table: Contingency, r: np.ndarray, c: np.ndarray, max_lines: int):
@@ -467,7 +469,7 @@ def projection_plot(X: np.ndarray, y: np.ndarray, labelings: Mapping[str, np.nda
         ax.set_yticks([])
     for ax in axes[len(panels):]:
         ax.set_axis_off()
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 def _colours(labels: np.ndarray, truth: np.ndarray, matching) -> np.ndarray:
@@ -530,7 +532,7 @@ def coverage_plot(rows: Sequence[Any], level: float) -> bytes:
             if j == 0:
                 ax.set_ylabel("coverage")
     _figure_legend(fig, list(axes.ravel()), fontsize=7)
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 HIERARCHY_LINES = 10  # scores per panel of the hierarchy plot (one colour each)
@@ -641,7 +643,7 @@ def hierarchy_plot(n_clusters: np.ndarray, values: Mapping[str, np.ndarray],
         ax.set_axis_off()
     if title:
         fig.suptitle(visible(title))
-    return _png(_legible(fig))
+    return _png(fig)
 
 
 #: Every figure the reports draw, by kind (the gallery's file name for it).
