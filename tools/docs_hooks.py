@@ -5,8 +5,8 @@
   ``docs/peers.md``.
 * ``architecture.md``: the layers, read from the import graph (``tools/layers.py``).
 * the lists the code accepts (algorithms, datasets, commands) wherever a page names them.
-* ``gallery/*.png``: the HTML reports' figures, drawn by ``clustermetrics.experiments.plots``
-  on small data.
+* ``gallery/*.png`` and the gallery page's sections: every figure kind the HTML reports
+  draw (``clustermetrics.experiments.plots.FIGURES``), drawn on small data.
 """
 
 from __future__ import annotations
@@ -140,19 +140,83 @@ def score_reference() -> str:
 
 
 # ------------------------------------------------------------------ gallery
+GALLERY_PLACEHOLDER = "<!-- gallery -->"
+
+#: Each figure kind of ``plots.FIGURES``: the gallery's heading and what it shows here.
+GALLERY_TEXT = {
+    "heatmap": ("Contingency heatmap",
+                "Each class's share per cluster, rows and columns ordered by the exact "
+                "recovery matching (its cells on the diagonal); KMeans (k = 3) on "
+                "scikit-learn's iris data."),
+    "projection": ("Projection",
+                   "The first two principal components coloured by the truth and by each "
+                   "clustering; each cluster takes the colour of the class it is matched "
+                   "to, noise is grey."),
+    "recovery": ("Recovery rate against the number of clusters",
+                 "Exact and pseudo recovery rate of KMeans and a Gaussian mixture on the "
+                 "first n of 6 overlapping simulated clusters (Li & Klette's study, small: "
+                 "60 points per cluster)."),
+    "timing": ("Timing of the recovery rate",
+               "Seconds to compute the recovery rate on dense n x n tables (Algorithm 1's "
+               "enumeration, exact and greedy, with the paper's Algorithm 1 times) and on "
+               "sparse ones, log scale; timed on the machine that built this site."),
+    "chance": ("Scores under chance",
+               "Mean score of two random labelings against k (a reduced "
+               "`clustermetrics chance`): adjusted scores stay near 0, the others drift "
+               "with k; unbounded scores below, in panels of similar magnitude."),
+    "coverage": ("Coverage of the bootstrap intervals",
+                 "Share of samples whose interval holds the population score against the "
+                 "sample size, per interval method (a reduced `clustermetrics coverage`: "
+                 "20 samples per point, so the grey band of +-2 standard errors is wide)."),
+    "hierarchy": ("Every cut of a dendrogram",
+                  "Scores of every cut of Ward's tree of the iris data against its number "
+                  "of clusters, the best cut of each score starred, the true number of "
+                  "classes dotted; panels group scores by range and magnitude."),
+}
+
+
+def _kinds() -> list[str]:
+    """The figure kinds the reports draw, each with its gallery text (else the build
+    fails, so no figure is left out of the gallery)."""
+    from clustermetrics.experiments.plots import FIGURES
+
+    if missing := set(FIGURES) - set(GALLERY_TEXT):
+        raise ValueError(f"tools/docs_hooks.py: no gallery text for {sorted(missing)}")
+    return list(FIGURES)
+
+
+def gallery_page() -> str:
+    """One section per figure kind of ``plots.FIGURES``, its image drawn by gallery()."""
+    return "\n".join(f"## {GALLERY_TEXT[kind][0]}\n\n{GALLERY_TEXT[kind][1]}\n\n"
+                     f"![{GALLERY_TEXT[kind][0]}](gallery/{kind}.png)\n"
+                     for kind in _kinds())
+
+
 def gallery() -> dict[str, bytes]:
-    """The reports' figures on small data (a few seconds)."""
+    """Every figure kind of ``plots.FIGURES`` on small data (a few seconds)."""
+    from clustermetrics.experiments import plots
+
+    arguments = _gallery_arguments()
+    return {kind: plots.FIGURES[kind](*arguments[kind]) for kind in _kinds()}
+
+
+def _gallery_arguments() -> dict[str, tuple]:
     from sklearn.cluster import KMeans
     from sklearn.datasets import load_iris
     from sklearn.mixture import GaussianMixture
 
-    from clustermetrics.experiments import plots
     from clustermetrics.experiments.chance import ChanceSetup, chance_study
+    from clustermetrics.experiments.coverage import coverage_study
+    from clustermetrics.experiments.hierarchy_study import linkage_tree, score_curve
     from clustermetrics.experiments.recovery_study import recovery_study
+    from clustermetrics.experiments.timing import (
+        PAPER_ALGORITHM1_SECONDS,
+        bruteforce_timing,
+        scaling_timing,
+    )
 
     X, y = load_iris(return_X_y=True)
-    names = load_iris().target_names
-    truth = names[y]
+    truth = load_iris().target_names[y]
     kmeans = KMeans(3, n_init=4, random_state=0).fit_predict(X)
     gmm = GaussianMixture(3, random_state=0).fit_predict(X)
     table = cm.Contingency.from_labels(truth, kmeans)
@@ -164,15 +228,28 @@ def gallery() -> dict[str, bytes]:
             run.rate("exact"))
         pseudo.setdefault(run.algorithm, {}).setdefault(run.n_classes, []).append(
             run.rate("pseudo"))
-    curves = chance_study(["ari", "ami", "nmi", "ri", "vi", "recovery_rate", "bcubed_f"],
+    curves = chance_study(["ari", "ami", "nmi", "ri", "vi", "mi", "chi2", "recovery_rate",
+                           "bcubed_f"],
                           setups=[ChanceSetup("equal", "two random labelings, k clusters each",
                                               200, None, 40)],
                           n_repeats=3, n_points=6, seed=0)
+    coverage = coverage_study(["4x4-near-perfect", "8x10"], [250, 1000], ["ari", "nmi"],
+                              n_tables=20, n_boot=50, population=10**4)
+    curve = score_curve(truth, linkage_tree(X, "ward"), "iris, ward linkage",
+                        ["ari", "nmi", "fmi", "pair_precision", "pair_recall", "ami",
+                         "recovery_rate", "vi", "mi", "mcnemar", "southwood", "kendall_tau",
+                         "clustering_ratio"])
+    s = curve.scores
     return {
-        "heatmap": plots.heatmap_plot(table, "iris: KMeans (k = 3) against the species"),
-        "projection": plots.projection_plot(X, truth, {"KMeans": kmeans, "GMM": gmm}),
-        "recovery": plots.recovery_plot(rates, pseudo),
-        "chance": plots.chance_plot(curves),
+        "heatmap": (table, "iris: KMeans (k = 3) against the species"),
+        "projection": (X, truth, {"KMeans": kmeans, "GMM": gmm}),
+        "recovery": (rates, pseudo),
+        "timing": (bruteforce_timing(range(2, 8)), scaling_timing((10, 100, 1000)),
+                   PAPER_ALGORITHM1_SECONDS),
+        "chance": (curves,),
+        "coverage": (coverage.rows, coverage.level),
+        "hierarchy": (s.n_clusters, s.values, s.best, curve.true_k,
+                      "iris: every cut of Ward's tree"),
     }
 
 
@@ -297,4 +374,5 @@ GENERATED = {
     "<!-- benchmarks-readme -->": benchmarks_record,
     "<!-- membership-scores -->": membership_markdown_table,
     "<!-- cover-scores -->": cover_markdown_table,
+    GALLERY_PLACEHOLDER: gallery_page,
 }

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import os
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +27,16 @@ from ..render.html import escape as _escape
 from ..render.html import text as _text
 from ..render.tables import ResultTable
 
-__all__ = ["Image", "Section", "render_page", "write_report"]
+__all__ = ["Image", "Section", "css_size", "render_page", "write_report"]
 
 
 class Image(NamedTuple):
-    """A PNG: ``name`` is its file name without ``.png`` (letters, digits, - and _)."""
+    """A PNG: ``name`` is its file name without ``.png`` (letters, digits, - and _).
+
+    A PNG that records its resolution (a pHYs chunk, as matplotlib writes) is shown at
+    100 CSS pixels per inch of it: a figure laid out at 100 dpi and saved at 200 dpi
+    for high-density screens is shown at its laid-out size, crisp rather than twice as
+    large."""
 
     name: str
     png: bytes
@@ -45,6 +51,8 @@ class Section:
     title: str
     blocks: list[Block] = field(default_factory=list)
 
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
@@ -67,11 +75,42 @@ def _block(block: Block) -> str:
     if isinstance(block, Image):
         data = base64.b64encode(block.png).decode("ascii")
         cap = _text(block.caption or block.name)
-        return (f'<figure><img src="data:image/png;base64,{data}" alt="{cap}" '
+        size = css_size(block.png)
+        dims = f'width="{size[0]}" height="{size[1]}" ' if size else ""
+        return (f'<figure><img src="data:image/png;base64,{data}" alt="{cap}" {dims}'
                 f'data-file="{_escape(block.name)}.png"><figcaption>{cap} '
                 f'(<a href="{_escape(block.name)}.png">{_escape(block.name)}.png</a>)'
                 f"</figcaption></figure>")
     return f"<p>{_text(block)}</p>"
+
+
+def css_size(png: bytes) -> tuple[int, int] | None:
+    """(width, height) in CSS pixels of a PNG, 100 to the inch of its recorded
+    resolution; None when it records none (or is no PNG): it is shown as it is.
+
+    >>> import struct, zlib
+    >>> def chunk(kind, body):
+    ...     return struct.pack(">I", len(body)) + kind + body + struct.pack(
+    ...         ">I", zlib.crc32(kind + body))
+    >>> ihdr = chunk(b"IHDR", struct.pack(">IIBBBBB", 2200, 840, 8, 6, 0, 0, 0))
+    >>> phys = chunk(b"pHYs", struct.pack(">IIB", 7874, 7874, 1))  # 200 dpi
+    >>> css_size(_PNG_SIGNATURE + ihdr + phys), css_size(_PNG_SIGNATURE + ihdr)
+    ((1100, 420), None)
+    """
+    if not png.startswith(_PNG_SIGNATURE) or png[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", png[16:24])
+    at = 8
+    while at + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        if kind == b"pHYs" and length == 9 and png[at + 16] == 1:  # unit: the metre
+            per_metre = struct.unpack(">I", png[at + 8:at + 12])[0]
+            inches = 100 / (per_metre * 0.0254) if per_metre else 0
+            return (round(width * inches), round(height * inches)) if inches else None
+        if kind in (b"IDAT", b"IEND"):  # pHYs comes before the image data
+            return None
+        at += 12 + length
+    return None
 
 
 def render_page(title: str, sections: Sequence[Section], intro: str = "") -> str:

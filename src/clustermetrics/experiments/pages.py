@@ -217,7 +217,8 @@ def chance_sections(curves: Sequence[ChanceCurves]) -> list[Section]:
             f"{adjusted or 'none'}.",
             Image("chance", plots.chance_plot(curves),
                   "One line per score: adjusted scores thick and named, the others thin "
-                  "and coloured by family; unbounded scores below, symmetric-log axis")]),
+                  "and coloured by family; unbounded scores below, in panels of similar "
+                  "magnitude")]),
         Section("Chance tables", [*chance_blocks(curves)]),
     ]
 
