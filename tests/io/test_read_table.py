@@ -201,7 +201,7 @@ def test_every_format_is_recognised_by_its_suffixes():
         for suffix in kind.suffixes:
             assert format_of(f"x{suffix}") is kind
             assert format_of(f"x{suffix.upper()}") is kind
-        assert kind.delimited == bool(kind.default_sep)
+        assert kind.delimited == (kind.dialect is not None)
 
 
 def test_a_glob_of_two_formats_is_refused(tmp_path):

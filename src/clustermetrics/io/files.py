@@ -17,16 +17,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ._common import PARAMETERS
 from .delimited import is_blank, read_bytes, resolve_sep, scan
 from .formats import FORMATS, format_of, format_of_files
 
-__all__ = ["expand_paths", "is_glob", "read_label_columns", "read_label_file", "read_labels",
-           "read_table_rows", "read_weighted_labels"]
-
-# how errors spell the parameters; the command line passes its flags instead
-PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
-              "drop_null": "drop_null", "weight_col": "weight_col",
-              "memory_limit": "memory_limit"}
+__all__ = ["PARAMETERS", "expand_paths", "is_glob", "read_label_columns", "read_label_file",
+           "read_labels", "read_table_rows", "read_weighted_labels"]
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
