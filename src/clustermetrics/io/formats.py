@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .delimited import TEXT, Dialect
+from .jsonl import duckdb_json, jsonl_batches, jsonl_columns, spark_json
 from .parquet import (
     ColumnTypes,
     duckdb_parquet,
@@ -34,8 +35,8 @@ from .parquet import (
     spark_parquet,
 )
 
-__all__ = ["DELIMITED", "FORMATS", "PARQUET", "Columns", "Engine", "FileFormat", "Text",
-           "format_of", "format_of_files"]
+__all__ = ["DELIMITED", "FORMATS", "JSON_LINES", "PARQUET", "Columns", "Engine", "FileFormat",
+           "Text", "format_of", "format_of_files"]
 
 
 class Engine(Protocol):
@@ -134,12 +135,21 @@ PARQUET = FileFormat(
                    spark=spark_parquet),
     labels="the column's own type, exactly (see below)",
     in_memory=("pyarrow", "parquet"), out_of_core=True)
+JSON_LINES = FileFormat(
+    name="JSON Lines", suffixes=(".jsonl", ".ndjson"), link_suffix=".jsonl",
+    reader=Columns(check=jsonl_columns, batches=jsonl_batches, duckdb=duckdb_json,
+                   spark=spark_json),
+    labels="one JSON object per line, its keys the columns; each column holds one JSON "
+           "type: strings, 64-bit integers, floats or true/false (a mix, an integer beyond "
+           "64 bits, or one a float column cannot hold exactly is an error naming the "
+           "line); `null` or an absent key is a missing label",
+    in_memory=("pyarrow", "parquet"))
 DELIMITED = FileFormat(
     name="text", suffixes=(".csv", ".tsv", ".tab", ".txt"), link_suffix=".csv",
     reader=Text(), dialect=TEXT, catch_all=True,
     labels="the exact text of each field (the rules below)")
 # the order of recognition: a catch-all format comes last
-FORMATS = (PARQUET, DELIMITED)
+FORMATS = (PARQUET, JSON_LINES, DELIMITED)
 
 
 def format_of(path: str | os.PathLike) -> FileFormat:
