@@ -29,8 +29,8 @@ import numpy as np
 
 from ..render.text import find_column
 
-__all__ = ["TEXT", "WHITESPACE", "Dialect", "Layout", "is_blank", "open_text", "read_bytes",
-           "resolve_sep", "scan"]
+__all__ = ["TEXT", "WHITESPACE", "Dialect", "Layout", "csv_rows", "is_blank", "open_text",
+           "read_bytes", "read_table_rows", "resolve_sep", "scan", "start_line", "text_frame"]
 
 # a cell of only these characters (or none) is a missing label
 WHITESPACE = " \t\n\r\x0b\x0c"
@@ -413,3 +413,39 @@ class _Scanner:
         names = next(reader, [""])
         assert len(names) == self.ncols, (names, self.ncols)
         return names
+
+
+def csv_rows(data: bytes, sep: str, longest: int):
+    """Python's ``csv`` reader of a checked file's bytes (``longest``: its layout's)."""
+    # csv refuses fields above its limit (128 KiB by default): the scan knows the longest
+    if longest > csv.field_size_limit():
+        csv.field_size_limit(longest + 1)
+    # only \n ends a line for csv, so its line numbers count line feeds, as the scan does
+    text = io.StringIO(data.decode("utf-8-sig"), newline="\n")
+    return csv.reader(text, delimiter=sep, quotechar='"', doublequote=True, strict=True)
+
+
+def start_line(reader, fields: list[str]) -> int:
+    """The line where the row just read starts (quoted fields may span lines)."""
+    return reader.line_num - sum(f.count("\n") for f in fields)
+
+
+def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
+    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a blank
+    line among the rows is a row of empty fields."""
+    sep = resolve_sep(path, sep)
+    data = read_bytes(path)
+    layout = scan(path, sep, data=data)
+    reader = csv_rows(data, sep, layout.longest)
+    head = next(reader)
+    body = []
+    for fields in reader:
+        if len(body) == layout.rows:
+            break
+        body.append((start_line(reader, fields), fields or [""] * layout.ncols))
+    return head, body
+
+def text_frame(path: str, sep: str | None = None) -> tuple[list[str], list[list]]:
+    """The header and the values (text) of each column of a table (names may repeat)."""
+    header, body = read_table_rows(path, sep)
+    return list(header), [[fields[i] for _, fields in body] for i in range(len(header))]

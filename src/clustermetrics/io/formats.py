@@ -25,13 +25,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .delimited import TEXT, Dialect
-from .jsonl import duckdb_json, jsonl_batches, jsonl_columns, spark_json
+from .delimited import TEXT, Dialect, text_frame
+from .jsonl import duckdb_json, jsonl_batches, jsonl_columns, jsonl_frame, spark_json
 from .parquet import (
     ColumnTypes,
     duckdb_parquet,
     parquet_batches,
     parquet_columns,
+    parquet_frame,
     spark_parquet,
 )
 
@@ -48,12 +49,20 @@ class Engine(Protocol):
     def columns(self, reader: Columns) -> Any: ...
 
 
+# every column of a file, (names, values of each): a data file of the experiments
+Frame = tuple[list[str], list[list[Any]]]
+
+
 @dataclass(frozen=True)
 class Text:
     """Delimited text: read by each engine's reading of text by the rules."""
 
     def table(self, engine: Engine) -> Any:
         return engine.text()
+
+    def frame(self, path: str, sep: str | None = None) -> Frame:
+        """Every column of a table, as text."""
+        return text_frame(path, sep)
 
 
 @dataclass(frozen=True)
@@ -64,15 +73,20 @@ class Columns:
     row. The engines' readers, each told those types: ``batches(path, columns, checked,
     batch_rows)``, the record batches the in-memory reader counts; ``duckdb(con, links,
     checked)``, the DuckDB relation of the files; ``spark(reader, links, checked)``, the
-    Spark frame (``reader``: ``spark.read`` told the schema)."""
+    Spark frame (``reader``: ``spark.read`` told the schema). ``read_frame(path, sep)``:
+    every column of a file, as Python values (the experiments' data files)."""
 
     check: Callable[..., ColumnTypes]
     batches: Callable[[str, list[str], ColumnTypes, int], Iterator[Any]]
     duckdb: Callable[[Any, list[str], ColumnTypes], Any]
     spark: Callable[[Any, list[str], ColumnTypes], Any]
+    read_frame: Callable[[str, str | None], Frame]
 
     def table(self, engine: Engine) -> Any:
         return engine.columns(self)
+
+    def frame(self, path: str, sep: str | None = None) -> Frame:
+        return self.read_frame(path, sep)
 
 
 @dataclass(frozen=True)
@@ -132,13 +146,13 @@ class FileFormat:
 PARQUET = FileFormat(
     name="Parquet", suffixes=(".parquet", ".pq"), link_suffix=".parquet",
     reader=Columns(check=parquet_columns, batches=parquet_batches, duckdb=duckdb_parquet,
-                   spark=spark_parquet),
+                   spark=spark_parquet, read_frame=parquet_frame),
     labels="the column's own type, exactly (see below)",
     in_memory=("pyarrow", "parquet"), out_of_core=True)
 JSON_LINES = FileFormat(
     name="JSON Lines", suffixes=(".jsonl", ".ndjson"), link_suffix=".jsonl",
     reader=Columns(check=jsonl_columns, batches=jsonl_batches, duckdb=duckdb_json,
-                   spark=spark_json),
+                   spark=spark_json, read_frame=jsonl_frame),
     labels="one JSON object per line, its keys the columns; each column holds one JSON "
            "type: strings, 64-bit integers, floats or true/false (a mix, an integer beyond "
            "64 bits, or one a float column cannot hold exactly is an error naming the "

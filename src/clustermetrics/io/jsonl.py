@@ -34,7 +34,7 @@ from ..render.text import find_column
 from ._common import PARAMETERS
 from .parquet import ColumnTypes, LabelType, pyarrow
 
-__all__ = ["duckdb_json", "jsonl_batches", "jsonl_columns", "spark_json"]
+__all__ = ["duckdb_json", "jsonl_batches", "jsonl_columns", "jsonl_frame", "spark_json"]
 
 _INT64 = (-2**63, 2**63 - 1)
 _FLOAT_EXACT = 2**53  # every integer up to this magnitude is a float exactly
@@ -223,6 +223,14 @@ def jsonl_batches(path: str, columns: list[str], checked: ColumnTypes,
             values = [[] for _ in columns]
     if values[0]:
         yield batch()
+
+
+def jsonl_frame(path: str, sep: str | None = None) -> tuple[list[str], list[list]]:
+    """The keys (in the order they first appear) and the values of each key of a JSON
+    Lines file, as Python parsed them (a line without a key: None)."""
+    rows = [row for _, _, row in _objects(path)]
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    return keys, [[row.get(key) for row in rows] for key in keys]
 
 
 def _literal(text: str) -> str:

@@ -48,8 +48,8 @@ from .chunks import ContingencyBuilder
 from .weights import check_problems, column_weights
 
 __all__ = ["ColumnTypes", "LabelType", "arrow_labels", "duckdb_parquet", "from_parquet",
-           "label_types", "parquet_batches", "parquet_columns", "pyarrow", "spark_parquet",
-           "typed_table", "weight_type"]
+           "label_types", "parquet_batches", "parquet_columns", "parquet_frame", "pyarrow",
+           "spark_parquet", "typed_table", "weight_type"]
 
 _DECIMAL_DIGITS = 38  # the widest DECIMAL DuckDB and Spark hold
 
@@ -347,6 +347,26 @@ def duckdb_parquet(con: Any, links: list[str], checked: ColumnTypes) -> Any:
 def spark_parquet(reader: Any, links: list[str], checked: ColumnTypes) -> Any:
     """Spark's frame of Parquet parts (``reader``: ``spark.read``, told the schema)."""
     return reader.parquet(*links)
+
+
+def parquet_frame(path: str, sep: str | None = None) -> tuple[list[str], list[list]]:
+    """The column names and the values of each column of a Parquet file (names may
+    repeat), read by pyarrow, else by DuckDB."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        pq = None
+    if pq is not None:
+        table = pq.ParquetFile(path).read()  # read_table refuses a repeated name
+        return list(table.column_names), [c.to_pylist() for c in table.columns]
+    try:
+        import duckdb
+    except ImportError as exc:
+        raise ImportError("reading Parquet needs pyarrow or duckdb: "
+                          "pip install 'clustermetrics[duckdb]'") from exc
+    rel = duckdb.connect().read_parquet(path)
+    rows = rel.fetchall()
+    return list(rel.columns), [[r[i] for r in rows] for i in range(len(rel.columns))]
 
 
 def from_parquet(source: str | list[str], true_col: str, pred_col: str, *,
