@@ -4,7 +4,8 @@
   (``clustermetrics.METRICS``), each score's docstring and the peer tables of
   ``docs/peers.md``.
 * ``architecture.md``: the layers, read from the import graph (``tools/layers.py``).
-* the lists the code accepts (algorithms, datasets, commands) wherever a page names them.
+* the lists the code accepts (algorithms, datasets, commands, file formats) wherever a
+  page names them.
 * ``gallery/*.png`` and the gallery page's sections: every figure kind the HTML reports
   draw (``clustermetrics.experiments.plots.FIGURES``), drawn on small data.
 """
@@ -335,6 +336,27 @@ def formats() -> str:
     return "\n".join(rows)
 
 
+def file_formats() -> str:
+    """The file formats every engine reads, from their registry (``io.formats``)."""
+    from clustermetrics.io.formats import FORMATS
+
+    def names(kind: Any) -> str:
+        if kind.catch_all:
+            listed = ", ".join(f"`{s}`" for s in kind.suffixes)
+            named = f"{listed} and any name no other format has"
+        else:
+            named = ", ".join(f"`{s}`" for s in kind.suffixes)
+        if kind.dialect is not None:
+            named += f" (gzip when it ends in `{kind.dialect.compression}`)"
+        return named
+
+    rows = ["| format | file names | labels | in memory needs |", "|---|---|---|---|"]
+    rows += [f"| {kind.name} | {names(kind)} | {kind.labels} | "
+             f"{f'pyarrow (extra `{kind.in_memory[1]}`)' if kind.in_memory else '—'} |"
+             for kind in FORMATS]
+    return "\n".join(rows)
+
+
 def deprecated_names() -> str:
     """The deprecated aliases, each with the registry key and function that replace it."""
     rows = ["| old name | use | key |", "|---|---|---|"]
@@ -371,6 +393,7 @@ GENERATED = {
     "<!-- datasets -->": datasets,
     "<!-- commands -->": commands,
     "<!-- formats -->": formats,
+    "<!-- file-formats -->": file_formats,
     "<!-- benchmarks-readme -->": benchmarks_record,
     "<!-- membership-scores -->": membership_markdown_table,
     "<!-- cover-scores -->": cover_markdown_table,

@@ -21,7 +21,22 @@ def files(tmp_path):
     pq.write_table(pa.table({"t": t, "p": p}), tmp_path / "d.parquet")
     (tmp_path / "d.csv").write_text("t,p\n" + "".join(f"{a},{b}\n" for a, b in zip(t, p,
                                                                                    strict=True)))
+    (tmp_path / "d.jsonl").write_text("".join(json.dumps({"p": b, "t": a}) + "\n"
+                                              for a, b in zip(t, p, strict=True)))
     return tmp_path, t, p
+
+
+@pytest.mark.parametrize("engine", ["auto", "memory", "duckdb",
+                                    pytest.param("spark", marks=pytest.mark.slow)])
+def test_json_lines_give_the_report_of_the_same_table_as_csv(files, capsys, engine):
+    d, t, p = files
+    reports = []
+    for path in (d / "d.jsonl", d / "d.csv"):
+        code, out, err = _run(capsys, "score", path, "--true-col", "t", "--pred-col", "p",
+                              "--format", "json", "--engine", engine)
+        assert code == 0, err
+        reports.append(json.loads(out))
+    assert reports[0]["scores"] == reports[1]["scores"] == dict(cm.evaluate(t, p))
 
 
 def test_parquet_auto_uses_duckdb_and_matches_memory(files, capsys):
@@ -79,6 +94,12 @@ def test_drop_null_in_memory_text_files(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["score", "{d}/d.parquet", "--true-col", "t", "--pred-col", "p", "--sep", ";"],
      "--sep applies to delimited text files; {d}/d.parquet is Parquet"),
+    (["score", "{d}/d.jsonl", "--true-col", "t", "--pred-col", "p", "--sep", ";"],
+     "--sep applies to delimited text files; {d}/d.jsonl is JSON Lines"),
+    (["score", "{d}/d.jsonl", "{d}/d.jsonl"], "{d}/d.jsonl is JSON Lines: label files hold "
+     "one label per line of text; read a JSON Lines table with --true-col and --pred-col"),
+    (["score", "{d}/d.jsonl", "--true-col", "t", "--pred-col", "q", "--engine", "spark"],
+     "{d}/d.jsonl has no column 'q' (--pred-col); columns are: 'p', 't'"),
     (["score", "{d}/d.csv", "--true-col", "t", "--pred-col", "p", "--header"],
      "--header applies to the two-file form"),
     (["score", "", "--true-col", "t", "--pred-col", "p"], "TRUTH is an empty path"),

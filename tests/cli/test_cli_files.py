@@ -131,10 +131,35 @@ def _parquet_parts_of_two_types(d):
     return d / "*.parquet", "column 't' is"
 
 
+def _jsonl_and_text(d):
+    (d / "a.csv").write_text("t,p\na,x\n")
+    (d / "b.jsonl").write_text('{"t": "a", "p": "x"}\n')
+    return d / "[ab].*", "matches both JSON Lines and text files"
+
+
+def _jsonl_not_json(d):
+    (d / "x.jsonl").write_text('{"t": "a", "p": "x"}\nt,p\n')
+    return d / "x.jsonl", "x.jsonl line 2 is not JSON: Expecting value (character 1)"
+
+
+def _jsonl_parts_of_two_types(d):
+    (d / "a.jsonl").write_text('{"t": 1, "p": "x"}\n')
+    (d / "b.jsonl").write_text('{"p": "x", "t": "1"}\n')
+    return d / "*.jsonl", "column 't' holds numbers"
+
+
+def _jsonl_part_without_column(d):
+    (d / "a.jsonl").write_text('{"t": 1, "p": "x"}\n')
+    (d / "b.jsonl").write_text('{"t": 1, "q": "x"}\n')
+    return d / "*.jsonl", "b.jsonl has no column 'p' (--pred-col); columns are: 't', 'q'"
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("make", [_gz_not_gzip, _binary, _latin1, _folder, _no_match, _mixed,
                                   _unbalanced, _parquet_part_without_column,
-                                  _parquet_parts_of_two_types])
+                                  _parquet_parts_of_two_types, _jsonl_and_text,
+                                  _jsonl_not_json, _jsonl_parts_of_two_types,
+                                  _jsonl_part_without_column])
 def test_unreadable_files_are_one_line(capsys, tmp_path, engine, make):
     path, message = make(tmp_path)
     line = _one_line_error(capsys, "score", path, "--true-col", "t", "--pred-col", "p",

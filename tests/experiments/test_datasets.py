@@ -122,6 +122,19 @@ def test_read_parquet_keeps_label_types(tmp_path):
     assert d.y.tolist() == [7, 8, 7]
 
 
+def test_read_json_lines_keeps_label_types_and_names_what_is_missing(tmp_path):
+    f = tmp_path / "d.jsonl"
+    f.write_text('{"f1": 0.5, "y": 7, "f2": 1}\n{"f2": 2, "f1": 1.5, "y": true}\n')
+    d = read_dataset(f, "y")
+    assert d.X.tolist() == [[0.5, 1.0], [1.5, 2.0]]
+    assert d.y.tolist() == [7, True] and type(d.y[1]) is bool
+    f.write_text('{"f1": 0.5, "y": 7}\n{"y": 8}\n')
+    with pytest.raises(ValueError, match="feature column 'f1' has a missing value .row 2."):
+        read_dataset(f, "y")
+    with pytest.raises(ValueError, match="sep applies to delimited text files; .* is JSON Lines"):
+        read_dataset(f, "y", sep=";")
+
+
 def test_missing_label_column_lists_columns(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,b,species\n1,2,x\n")

@@ -1,10 +1,12 @@
 """read_table: one file, one table, whatever its format and whatever engine counts it.
 
 Hypothesis draws labels (text with separators, quotes, line breaks and non-ASCII letters,
-integers, missing labels) and writes them as CSV, TSV, gzip CSV, Parquet and globs of
-parts; every engine must give the table of the labels written, or, with a missing label
-and no ``drop_null``, an error naming the column. The format registry is checked against
-the names it declares, and every bad argument is a ValueError naming it.
+integers, floats, booleans, missing labels) and writes them in every file format (CSV,
+TSV, gzip CSV, Parquet, JSON Lines) and as globs of parts; every engine must give the
+table of the labels written, or, with a missing label and no ``drop_null``, an error
+naming the column. A file that breaks a format's rules is refused alike by every engine.
+The format registry is checked against the names it declares, and every bad argument is
+a ValueError naming it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import json
 import os
 import sys
 import tempfile
@@ -26,10 +29,12 @@ import clustermetrics as cm
 from clustermetrics import Contingency
 from clustermetrics.cli.engines import table_from_files
 from clustermetrics.io import engines
-from clustermetrics.io.formats import DELIMITED, FORMATS, PARQUET, format_of
+from clustermetrics.io.formats import DELIMITED, FORMATS, JSON_LINES, PARQUET, format_of
 
 ENGINES = ("memory", "duckdb", "spark")
-LAYOUTS = ("csv", "tsv", "csv.gz", "parquet", "csv parts", "parquet parts")
+LAYOUTS = ("csv", "tsv", "csv.gz", "parquet", "jsonl", "csv parts", "parquet parts",
+           "jsonl parts")
+TYPED = ("parquet", "jsonl")  # layouts whose labels keep their type
 WHITESPACE = " \t\n\r\x0b\x0c"
 
 
@@ -43,9 +48,10 @@ def spark(spark_session):
 # (line ends are LF here; the rules for CR are test_file_spec's); None is a missing label
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"),
                max_size=6)
-LABELS = st.one_of(st.lists(st.one_of(TEXT, st.none()), min_size=1, max_size=30),
-                   st.lists(st.one_of(st.integers(-2**63, 2**63 - 1), st.none()),
-                            min_size=1, max_size=30))
+LABELS = st.one_of(*(st.lists(st.one_of(values, st.none()), min_size=1, max_size=30)
+                     for values in (TEXT, st.integers(-2**63, 2**63 - 1),
+                                    st.floats(allow_nan=False, allow_infinity=False),
+                                    st.booleans())))
 
 
 def _text(value) -> str:
@@ -62,10 +68,24 @@ def _write_text(path: str, columns: dict[str, list], sep: str, gz: bool = False)
 
 
 def _arrow_type(values: list) -> pa.DataType:
-    """One type per column, in every part: text, else integers, else only missing."""
-    if any(isinstance(v, str) for v in values):
-        return pa.string()
-    return pa.int64() if any(isinstance(v, int) for v in values) else pa.null()
+    """One type per column, in every part: text, booleans, floats, integers, else only
+    missing."""
+    for kind, arrow in ((str, pa.string()), (bool, pa.bool_()), (float, pa.float64()),
+                        (int, pa.int64())):
+        if any(isinstance(v, kind) for v in values):
+            return arrow
+    return pa.null()
+
+
+def _write_jsonl(path: str, columns: dict[str, list], ascii_only: bool) -> None:
+    """One object per row; a missing label is null, or after the first row of the file
+    every other time an absent key (the first row names every column)."""
+    lines = []
+    for i, row in enumerate(zip(*columns.values(), strict=True)):
+        obj = {c: v for c, v in zip(columns, row, strict=True) if not (v is None and i % 2)}
+        lines.append(json.dumps(obj, ensure_ascii=ascii_only))
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
 
 
 def write(folder: str, layout: str, t: list, p: list) -> str:
@@ -81,8 +101,12 @@ def write(folder: str, layout: str, t: list, p: list) -> str:
         pq.write_table(pa.table({c: pa.array(v, types[c]) for c, v in (("t", t), ("p", p))}),
                        path)
         return path
+    if layout == "jsonl":
+        path = os.path.join(folder, "labels.jsonl")
+        _write_jsonl(path, {"t": t, "p": p}, ascii_only=False)
+        return path
     # two parts with their columns in either order, combined by name
-    suffix = "csv" if layout == "csv parts" else "parquet"
+    suffix = layout.split()[0]
     cut = (len(t) + 1) // 2
     for i, part in enumerate(((("t", t[:cut]), ("p", p[:cut])),
                               (("p", p[cut:]), ("t", t[cut:])))):
@@ -91,6 +115,8 @@ def write(folder: str, layout: str, t: list, p: list) -> str:
         path = os.path.join(folder, f"part-{i}.{suffix}")
         if suffix == "csv":
             _write_text(path, dict(part), ",")
+        elif suffix == "jsonl":
+            _write_jsonl(path, dict(part), ascii_only=True)
         else:
             pq.write_table(pa.table({c: pa.array(v, types[c]) for c, v in part}), path)
     return os.path.join(folder, f"part-*.{suffix}")
@@ -98,7 +124,7 @@ def write(folder: str, layout: str, t: list, p: list) -> str:
 
 def expected(t: list, p: list, layout: str, drop_null: bool):
     """("table", the table of the labels written) or ("error", what the message says)."""
-    text = "parquet" not in layout
+    text = not layout.startswith(TYPED)
 
     def missing(value) -> bool:
         return value is None or (text and not _text(value).strip(WHITESPACE))
@@ -178,6 +204,7 @@ def test_read_table_is_exported_and_lazy():
     ("a.parquet", PARQUET), ("A.PQ", PARQUET), ("dir/*.parquet", PARQUET),
     ("a.csv", DELIMITED), ("a.tsv", DELIMITED), ("a.csv.gz", DELIMITED),
     ("a.parquet.gz", DELIMITED), ("labels", DELIMITED), ("a.txt", DELIMITED),
+    ("a.jsonl", JSON_LINES), ("B.NDJSON", JSON_LINES), ("parts/*.jsonl", JSON_LINES),
 ])
 def test_format_of_a_name(name, kind):
     assert format_of(name) is kind
@@ -201,7 +228,7 @@ def test_every_format_is_recognised_by_its_suffixes():
         for suffix in kind.suffixes:
             assert format_of(f"x{suffix}") is kind
             assert format_of(f"x{suffix.upper()}") is kind
-        assert kind.delimited == bool(kind.default_sep)
+        assert kind.delimited == (kind.dialect is not None)
 
 
 def test_a_glob_of_two_formats_is_refused(tmp_path):
@@ -209,6 +236,81 @@ def test_a_glob_of_two_formats_is_refused(tmp_path):
     pq.write_table(pa.table({"t": [1], "p": [2]}), tmp_path / "b.parquet")
     with pytest.raises(ValueError, match="matches both Parquet and text files"):
         cm.read_table(tmp_path / "[ab].*", true_col="t", pred_col="p", engine="memory")
+
+
+# ------------------------------------------------------------- JSON Lines: types and rules
+@pytest.mark.slow  # starts Spark
+def test_json_lines_keep_each_json_type_exactly(tmp_path, spark):
+    """int64 extremes, a float column with integers in it, booleans, weights; blank
+    lines, CRLF line ends and absent keys, the same table from every engine."""
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"t": 9223372036854775807, "p": 0.5, "w": 2, "x": [1]}\r\n\n \t\n'
+                     b'{"p": 1, "t": -9223372036854775808, "w": 0.25}\n'
+                     b'{"t": 9223372036854775807, "p": 1e-300, "w": 1}\n'
+                     b'{"t": 5, "w": 1}\n{"t": null, "p": 2.5, "w": 7}')
+    want = Contingency.from_labels([2**63 - 1, -2**63, 2**63 - 1], [0.5, 1.0, 1e-300],
+                                   sample_weight=[2, 0.25, 1])
+    for engine in ENGINES:
+        stats: dict = {}
+        got = cm.read_table(path, true_col="t", pred_col="p", weight_col="w",
+                            engine=engine, spark=spark, drop_null=True, stats=stats)
+        assert got == want and got.real_valued, engine
+        assert stats == {"rows": 5, "skipped": 2}, engine
+    bools = tmp_path / "b.ndjson"
+    bools.write_text('{"t": true, "p": "\\u00e9"}\n{"t": false, "p": "e\\u0301"}\n')
+    want = Contingency.from_labels([True, False], ["\u00e9", "e\u0301"])
+    for engine in ENGINES:
+        assert cm.read_table(bools, true_col="t", pred_col="p", engine=engine,
+                             spark=spark) == want, engine
+
+
+JSONL_REFUSED = [
+    (b'{"t": 1, "p": "a"}\n{"t": "1", "p": "a"}\n',
+     r"column 't' holds numbers \(.*d.jsonl line 1\) and strings \(.*d.jsonl line 2\)"),
+    (b'{"t": true, "p": 1}\n{"t": 1, "p": 1}\n', "column 't' holds true/false"),
+    (b'{"t": 9223372036854775808, "p": 1}\n',
+     "line 1: column 't' holds the integer 9223372036854775808, beyond the 64-bit"),
+    (b'{"t": -9223372036854775809, "p": 1}\n', "beyond the 64-bit integers"),
+    (b'{"t": 9007199254740993, "p": 1}\n{"t": 0.5, "p": 1}\n',
+     "line 1: column 't' holds the integer 9007199254740993 among numbers with a fraction"),
+    (b'{"t": 1, "p": 1e999}\n', "line 1: column 'p' holds a number beyond the floats"),
+    (b'{"t": NaN, "p": 1}\n', "line 1: NaN is not a JSON number"),
+    (b'{"t": 1, "p": 2, "t": 3}\n', "line 1: key 't' appears twice in one object"),
+    (b'{"t": "\\ud800", "p": 1}\n', "line 1: a .u escape names half of a surrogate pair"),
+    (b'{"t": 1, "p": 1}\n[1, 2]\n', "line 2 holds a JSON list, not an object"),
+    (b'{"t": {"a": 1}, "p": 1}\n', "column 't' holds an object, which cannot hold labels"),
+    (b'{"t": 1, "p": [1]}\n', "column 'p' holds an array"),
+    (b'{"t": 1, "p": 1}\r{"t": 2, "p": 1}\n', "line 1: a carriage return that does not end"),
+    (b'{"t": 1, "p": 1,}\n', "line 1 is not JSON"),
+    (b'{"t": "\xff", "p": 1}\n', "line 1 is not UTF-8 text"),
+    (b'{"t": 1, "T": 1, "p": 1}\n', "has columns 't' and 'T' \\(true_col\\), names that differ"),
+    (b'{"t": 1}\n{"t": 2, "q": 1}\n', "has no column 'p' \\(pred_col\\); columns are: 't', 'q'"),
+    (b"\n \n", "d.jsonl has no rows"),
+]
+
+
+@pytest.mark.parametrize("content, message", JSONL_REFUSED)
+@pytest.mark.parametrize("engine", ENGINES + ("auto",))
+def test_a_json_lines_file_breaking_its_rules_is_refused_by_every_engine(tmp_path, content,
+                                                                        message, engine):
+    # the check runs before an engine reads a row (before Spark starts)
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        cm.read_table(path, true_col="t", pred_col="p", engine=engine)
+
+
+@pytest.mark.parametrize("weights, message", [
+    (b'true', "column 'w' \\(weight_col\\) holds true/false; weights are integers"),
+    (b'null', "column 'w' \\(weight_col\\) holds only null"),
+    (b'"1"}\n{"t": 1, "p": 1, "w": 2', "column 'w' holds strings"),
+])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_lines_weights_are_numbers_or_text(tmp_path, weights, message, engine):
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"t": 1, "p": 1, "w": ' + weights + b"}\n")
+    with pytest.raises(ValueError, match=message):
+        cm.read_table(path, true_col="t", pred_col="p", weight_col="w", engine=engine)
 
 
 # ------------------------------------------------------------------------ bad arguments
@@ -263,11 +365,15 @@ def test_a_memory_limit_asks_auto_for_duckdb(table_file):
     assert stats["rows"] == 2
 
 
-@pytest.mark.parametrize("engine", ["memory", "duckdb", "auto"])
-def test_a_separator_for_parquet_is_refused_by_every_engine(table_file, engine):
+@pytest.mark.parametrize("engine", ENGINES + ("auto",))
+def test_a_separator_for_a_typed_format_is_refused_by_every_engine(table_file, engine):
     with pytest.raises(ValueError, match="sep applies to delimited text files; .* is Parquet"):
         cm.read_table(table_file.with_suffix(".parquet"), true_col="t", pred_col="p",
                       sep=";", engine=engine)
+    jsonl = table_file.with_suffix(".jsonl")
+    jsonl.write_text('{"t": "a", "p": "x"}\n')
+    with pytest.raises(ValueError, match="sep applies to delimited text files; .* is JSON Lines"):
+        cm.read_table(jsonl, true_col="t", pred_col="p", sep=";", engine=engine)
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "spark"])

@@ -18,6 +18,7 @@ from clustermetrics.experiments.algorithms import ALGORITHMS
 from clustermetrics.experiments.coverage import SHAPES
 from clustermetrics.experiments.datasets import DATASETS
 from clustermetrics.inference.bootstrap import METHODS
+from clustermetrics.io.formats import FORMATS as FILE_FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -70,7 +71,7 @@ def test_the_check_of_help_lists_can_fail():
 
 @pytest.mark.parametrize("generate, names", [
     (HOOKS.algorithms, list(ALGORITHMS)), (HOOKS.datasets, list(DATASETS)),
-    (HOOKS.commands, list(SUMMARIES))])
+    (HOOKS.commands, list(SUMMARIES)), (HOOKS.file_formats, [f.name for f in FILE_FORMATS])])
 def test_generated_lists_name_all_the_code_accepts(generate, names):
     assert _named(generate(), names) == set(names)
 
@@ -80,9 +81,10 @@ def test_pages_that_list_algorithms_datasets_and_commands_generate_them():
     assert "<!-- algorithms -->" in experiments and "<!-- datasets -->" in experiments
     assert "<!-- commands -->" in (DOCS / "guide" / "cli.md").read_text()
     assert "<!-- formats -->" in (DOCS / "guide" / "cli.md").read_text()
+    assert "<!-- file-formats -->" in (DOCS / "guide" / "cli.md").read_text()
     assert all(marker in HOOKS.GENERATED for marker in
                ("<!-- algorithms -->", "<!-- datasets -->", "<!-- commands -->",
-                "<!-- formats -->"))
+                "<!-- formats -->", "<!-- file-formats -->"))
     assert _named(HOOKS.formats(), list(FORMATS)) == set(FORMATS)
 
 

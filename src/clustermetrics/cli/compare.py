@@ -48,7 +48,8 @@ def add_compare_command(sub) -> None:
     p.add_argument("--dataset", default=None,
                    help="comma-separated built-in datasets: " + ", ".join(
                        name + _DATASET_NOTES.get(name, "") for name in DATASETS))
-    p.add_argument("--data", metavar="FILE", help="your CSV/TSV or Parquet file of features")
+    p.add_argument("--data", metavar="FILE", help="your table file of features (of any "
+                                                   "format score reads)")
     p.add_argument("--label-col", help="the ground-truth column of --data")
     p.add_argument("--features", help="comma-separated feature columns of --data "
                                       "(default: every column but the label)")

@@ -27,7 +27,8 @@ def add_hierarchy_command(sub) -> None:
                     "(--linkage Z.npy with --truth), score every cut from 1 to N clusters "
                     "in one pass and print each score's best cut.")
     p.add_argument("data", nargs="?", metavar="DATA",
-                   help="CSV/TSV or Parquet file of features and the truth column")
+                   help="table file of features and the truth column (of any format "
+                        "score reads)")
     p.add_argument("--true-col", help="the ground-truth column of DATA")
     p.add_argument("--features", help="comma-separated feature columns of DATA (default: "
                                       "every column but the truth)")

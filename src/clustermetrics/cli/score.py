@@ -24,7 +24,7 @@ from ..evaluation.inference_text import (
 from ..evaluation.report import MultiReport, Report
 from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
-from ..io.formats import format_of
+from ..io.formats import FORMATS, format_of
 from ..render.json_text import dumps
 from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..render.text import Shown, csv_text, named_twice, one_role, plural, visible
@@ -36,13 +36,17 @@ from .output import CliError, add_output_options, log, render
 
 __all__ = ["add_score_command"]
 
+# the tables every engine reads, as the format registry declares them
+_TABLES = ", ".join(f"{kind.name} ({'/'.join(kind.suffixes)})" for kind in FORMATS)
+_OUT_OF_CORE = ", ".join(kind.name for kind in FORMATS if kind.out_of_core)
+
 
 def add_score_command(sub) -> None:
     p = sub.add_parser(
         "score", help=SUMMARIES["score"],
         description="Score PRED against TRUTH (two files, one label per row), or two columns "
-                    "of one CSV/TSV table (--true-col/--pred-col). Labels are compared as the "
-                    "exact strings in the file.")
+                    f"of one table (--true-col/--pred-col): {_TABLES}. Labels are compared "
+                    "as the file holds them (text as its exact strings).")
     p.add_argument("truth", metavar="TRUTH", help="true labels, or the table")
     p.add_argument("pred", metavar="PRED", nargs="?", help="predicted labels")
     p.add_argument("--true-col", action="append",
@@ -66,7 +70,7 @@ def add_score_command(sub) -> None:
                                      "`clustermetrics metrics`)")
     p.add_argument("--engine", default="auto", choices=("auto",) + ENGINES,
                    help="who counts the (true, predicted) pairs: memory (Python), duckdb "
-                        "(out of core) or spark (local Spark); auto = duckdb for Parquet, "
+                        f"(out of core) or spark (local Spark); auto = duckdb for {_OUT_OF_CORE}, "
                         f"globs and tables over {AUTO_DUCKDB_BYTES >> 20} MB, else memory")
     p.add_argument("--memory-limit", help="DuckDB memory limit, e.g. 2GB (--engine duckdb)")
     p.add_argument("--drop-null", action="store_true",

@@ -6,7 +6,8 @@ satellite galaxies disrupted in the Milky Way, in energy / angular-momentum spac
 **stand-in** for it that does not model galaxies; it reproduces what makes that data hard
 to cluster (their Figures 3-4): many clusters, heavily overlapping, non-spherical, of
 unequal spread. :func:`load_dataset` gives both and scikit-learn's toy sets by name;
-:func:`read_dataset` reads a user's CSV or Parquet file of features plus a label column.
+:func:`read_dataset` reads a user's table file (CSV, Parquet...) of features plus a label
+column.
 
 Only numpy is needed at import; galpy, scikit-learn, pandas, pyarrow or duckdb are
 imported when a function needs them.
@@ -22,8 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..io.files import read_table_rows
-from ..io.formats import PARQUET, format_of
+from ..io.formats import format_of
 from ..render.text import find_column, named_twice, one_role
 from ..scores.spec import deprecated_alias
 from .halo import stellar_halo
@@ -170,14 +170,16 @@ def _sklearn_datasets():
 def read_dataset(path: str | os.PathLike, label_col: str, *,
                  feature_cols: Sequence[str] | None = None, sep: str | None = None,
                  names: Mapping[str, str] | None = None) -> Dataset:
-    """Features and true labels from a CSV/TSV or Parquet file.
+    """Features and true labels from a table file of any format the readers know (the
+    user guide's "How files are read").
 
-    ``label_col`` holds the ground truth (read as text from CSV, as stored from Parquet);
+    ``label_col`` holds the ground truth (read as text from CSV, as stored from a format
+    of typed columns);
     every other column (or only ``feature_cols``) is a feature and must be numeric. A
     column asked for must be named once in the file (other names may repeat), and the
     label column is not a feature. Raises ``ValueError`` naming the missing column (and
     listing the columns), the first non-numeric feature column (with an example value),
-    or a missing value; ``sep`` with a Parquet file is an error too. ``names`` respells
+    or a missing value; ``sep`` with a file that is not text is an error too. ``names`` respells
     parameters in messages (``{"sep": "--sep", "label_col": "--label-col"}``).
 
     Examples
@@ -194,11 +196,8 @@ def read_dataset(path: str | os.PathLike, label_col: str, *,
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file")
     kind = format_of(path)
-    if kind is PARQUET:
-        kind.check_sep(sep, path, (names or {}).get("sep", "sep"))
-        header, columns = _read_parquet(path)
-    else:
-        header, columns = _read_csv(path, sep)
+    kind.check_sep(sep, path, (names or {}).get("sep", "sep"))
+    header, columns = kind.reader.frame(path, sep)
     label_at = find_column(path, header, label_col, spell["label_col"])
     if feature_cols is None:
         features = [i for i in range(len(header)) if i != label_at]
@@ -218,31 +217,6 @@ def read_dataset(path: str | os.PathLike, label_col: str, *,
     where = "" if path == name else f" (file {path})"
     return Dataset(name, X, y, f"{X.shape[0]} rows, {X.shape[1]} features, labels in "
                                f"column '{label_col}'{where}")
-
-
-def _read_csv(path: str, sep: str | None) -> tuple[list[str], list[list]]:
-    """The header and the values of each column (names may repeat)."""
-    header, body = read_table_rows(path, sep)
-    return list(header), [[fields[i] for _, fields in body] for i in range(len(header))]
-
-
-def _read_parquet(path: str) -> tuple[list[str], list[list]]:
-    """The column names and the values of each column (names may repeat)."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        pq = None
-    if pq is not None:
-        table = pq.ParquetFile(path).read()  # read_table refuses a repeated name
-        return list(table.column_names), [c.to_pylist() for c in table.columns]
-    try:
-        import duckdb
-    except ImportError as exc:
-        raise ImportError("reading Parquet needs pyarrow or duckdb: "
-                          "pip install 'clustermetrics[duckdb]'") from exc
-    rel = duckdb.connect().read_parquet(path)
-    rows = rel.fetchall()
-    return list(rel.columns), [[r[i] for r in rows] for i in range(len(rel.columns))]
 
 
 def _numeric(path: str, name: str, values: list, option: str = "feature_cols") -> np.ndarray:

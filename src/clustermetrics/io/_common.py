@@ -1,10 +1,11 @@
-"""What every engine-backed source shares: the files a path stands for, the checked layout
-of text files, the NULL policy and the table of grouped counts."""
+"""What every engine-backed source shares: how messages spell the parameters, the links
+an engine reads files through, the checked layout of text files, the NULL policy and the
+table of grouped counts."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +13,15 @@ import numpy as np
 
 from ..table import Contingency
 from .delimited import Layout, is_blank, resolve_sep, scan
-from .files import PARAMETERS
-from .formats import format_of
 from .weights import WeightCells
 
-__all__ = ["TextPart", "check_nulls", "labels", "source_name", "stage", "table_from_groups",
-           "text_parts"]
+__all__ = ["PARAMETERS", "TextPart", "check_nulls", "labels", "source_name", "stage",
+           "table_from_groups", "text_parts"]
+
+# how errors spell the parameters; the command line passes its flags instead
+PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
+              "drop_null": "drop_null", "weight_col": "weight_col",
+              "memory_limit": "memory_limit"}
 
 
 def source_name(source: Any) -> str:
@@ -51,17 +55,19 @@ def text_parts(files: list[str], sep: str | None, true_col: str, pred_col: str,
     return parts
 
 
-def stage(files: list[str], folder: str) -> dict[str, str]:
+def stage(files: list[str], folder: str,
+          link_name: Callable[[str], str]) -> dict[str, str]:
     """{name an engine can read literally: original path}: engines read every path as a
     glob (``run[1].csv``), and Spark also skips names starting with ``_`` or ``.``, so each
-    file is linked from ``folder`` under a plain name that keeps what its suffix says."""
+    file is linked from ``folder`` under a plain name that keeps what its suffix says
+    (``link_name``: its format's, see ``FileFormat.link_name``)."""
     staged = {}
     for i, path in enumerate(files):
         if not os.path.isfile(path):  # a pipe or a device: the check would consume it
             raise ValueError(f"{path} is not a regular file (a pipe or a device?); DuckDB "
                              "and Spark read a file after it is checked, so read it with "
                              "engine 'memory'")
-        link = os.path.join(folder, f"part-{i:06d}{format_of(path).link_name(path)}")
+        link = os.path.join(folder, f"part-{i:06d}{link_name(path)}")
         try:
             os.symlink(os.path.abspath(path), link)
         except OSError:  # no symbolic links here: the path itself, read as it is

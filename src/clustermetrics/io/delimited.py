@@ -19,6 +19,7 @@ import codecs
 import csv
 import gzip
 import io
+import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,10 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ..render.text import find_column
-from .formats import DELIMITED
 
-__all__ = ["WHITESPACE", "Layout", "is_blank", "open_text", "read_bytes", "resolve_sep",
-           "scan"]
+__all__ = ["TEXT", "WHITESPACE", "Dialect", "Layout", "csv_rows", "is_blank", "open_text",
+           "read_bytes", "read_table_rows", "resolve_sep", "scan", "start_line", "text_frame"]
 
 # a cell of only these characters (or none) is a missing label
 WHITESPACE = " \t\n\r\x0b\x0c"
@@ -41,6 +41,35 @@ _EOF = -1  # the "byte" after the last one
 _START = -2  # the "byte" before the first one
 
 
+@dataclass(frozen=True)
+class Dialect:
+    """What a delimited file's name says of its reading: ``seps``, (suffix, separator)
+    pairs, then ``default_sep`` for any other suffix; ``compression``, a suffix after the
+    format's own that means the file is gzip compressed (read decompressed by every
+    engine). The text format of ``formats`` declares the one dialect, :data:`TEXT`."""
+
+    seps: tuple[tuple[str, str], ...]
+    default_sep: str
+    compression: str
+
+    def compressed(self, path: str | os.PathLike) -> bool:
+        return str(path).lower().endswith(self.compression)
+
+    def plain_name(self, path: str | os.PathLike) -> str:
+        """The lower-case name without a compression suffix."""
+        name = str(path).lower()
+        return name[:-len(self.compression)] if self.compressed(path) else name
+
+    def separator(self, path: str | os.PathLike) -> str:
+        """The separator of a file whose reader was given none."""
+        name = self.plain_name(path)
+        return next((sep for suffix, sep in self.seps if name.endswith(suffix)),
+                    self.default_sep)
+
+
+TEXT = Dialect(seps=((".tsv", "\t"), (".tab", "\t")), default_sep=",", compression=".gz")
+
+
 def is_blank(label: str) -> bool:
     """True for a missing label: empty, or only spaces, tabs and line breaks."""
     return not label.strip(WHITESPACE)
@@ -48,10 +77,10 @@ def is_blank(label: str) -> bool:
 
 def resolve_sep(path: str, sep: str | None, name: str = "sep") -> str:
     """The field separator: ``sep`` if given (``\\t`` or ``tab`` mean a tab), else the one
-    file's suffix implies (the text dialects of ``formats``: a tab for ``.tsv``/``.tab``
+    file's suffix implies (the dialect :data:`TEXT`: a tab for ``.tsv``/``.tab``
     files, a comma for everything else)."""
     if sep is None:
-        return DELIMITED.separator(path)
+        return TEXT.separator(path)
     if not isinstance(sep, str):
         raise ValueError(f"{name} must be a string, got {sep!r}")
     if sep in ("\\t", "tab"):
@@ -103,7 +132,7 @@ def _chunks(path: str, size: int) -> Iterator[bytes]:
     if file.is_dir():
         raise ValueError(f"{path} is a directory, not a file")
     try:
-        opened = gzip.open(file, "rb") if DELIMITED.compressed(path) else open(file, "rb")
+        opened = gzip.open(file, "rb") if TEXT.compressed(path) else open(file, "rb")
         with opened as fh:
             while chunk := fh.read(size):
                 yield chunk
@@ -119,7 +148,7 @@ def read_bytes(path: str) -> bytes:
 def open_text(path: str):
     """The file as text for ``csv``: UTF-8 without its BOM; only ``\\n`` splits lines, so
     line numbers count line feeds, as :func:`scan` does."""
-    raw = gzip.open(path, "rb") if DELIMITED.compressed(path) else open(path, "rb")
+    raw = gzip.open(path, "rb") if TEXT.compressed(path) else open(path, "rb")
     return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="\n")
 
 
@@ -207,7 +236,7 @@ class _Scanner:
         return Layout(self.path, self.sep, self._header(), self.ncols or 1,
                       self.rows + self.blank, self.blank, self.first_blank, self.run,
                       bool(self.crlf), frozenset(self.quoted_breaks), self.longest,
-                      DELIMITED.compressed(self.path))
+                      TEXT.compressed(self.path))
 
     def _check_text(self, chunk: bytes, final: bool) -> None:
         try:
@@ -384,3 +413,39 @@ class _Scanner:
         names = next(reader, [""])
         assert len(names) == self.ncols, (names, self.ncols)
         return names
+
+
+def csv_rows(data: bytes, sep: str, longest: int):
+    """Python's ``csv`` reader of a checked file's bytes (``longest``: its layout's)."""
+    # csv refuses fields above its limit (128 KiB by default): the scan knows the longest
+    if longest > csv.field_size_limit():
+        csv.field_size_limit(longest + 1)
+    # only \n ends a line for csv, so its line numbers count line feeds, as the scan does
+    text = io.StringIO(data.decode("utf-8-sig"), newline="\n")
+    return csv.reader(text, delimiter=sep, quotechar='"', doublequote=True, strict=True)
+
+
+def start_line(reader, fields: list[str]) -> int:
+    """The line where the row just read starts (quoted fields may span lines)."""
+    return reader.line_num - sum(f.count("\n") for f in fields)
+
+
+def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
+    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a blank
+    line among the rows is a row of empty fields."""
+    sep = resolve_sep(path, sep)
+    data = read_bytes(path)
+    layout = scan(path, sep, data=data)
+    reader = csv_rows(data, sep, layout.longest)
+    head = next(reader)
+    body = []
+    for fields in reader:
+        if len(body) == layout.rows:
+            break
+        body.append((start_line(reader, fields), fields or [""] * layout.ncols))
+    return head, body
+
+def text_frame(path: str, sep: str | None = None) -> tuple[list[str], list[list]]:
+    """The header and the values (text) of each column of a table (names may repeat)."""
+    header, body = read_table_rows(path, sep)
+    return list(header), [[fields[i] for _, fields in body] for i in range(len(header))]

@@ -1,7 +1,8 @@
 """Tables from files bigger than memory: the pair count runs as a GROUP BY inside DuckDB.
 
-DuckDB scans Parquet, CSV/TSV (also gzip) and globs of them out of core, spilling to disk
-within ``memory_limit``; only the non-zero cells of the table come back to Python.
+DuckDB scans every file format (``formats``: each format's reader names the DuckDB
+relation it reads through) and globs of them out of core, spilling to disk within
+``memory_limit``; only the non-zero cells of the table come back to Python.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ import numpy as np
 from ..render.text import find_column
 from ..table import Contingency
 from ..table.weight_values import MISSING
-from ._common import check_nulls, stage, table_from_groups, text_parts
+from ._common import PARAMETERS, check_nulls, stage, table_from_groups, text_parts
 from ._common import source_name as _name
 from .delimited import is_blank
-from .files import PARAMETERS, expand_paths
-from .formats import PARQUET, format_of
-from .parquet import label_types, weight_type
+from .files import expand_paths
+from .formats import Columns, format_of
 from .weights import FETCH, grouped_sql, text_digits, weight_cells
 
 __all__ = ["from_duckdb"]
@@ -45,15 +45,16 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
                 temp_directory: str | None = None, stats: dict | None = None,
                 progress: bool = False, names: Mapping[str, str] | None = None,
                 weight_col: str | None = None) -> Contingency:
-    """The table of two columns of a Parquet/CSV/TSV file, a glob of files, or a relation.
+    """The table of two columns of a file (of any format of the user guide's "How files
+    are read"), a glob of files, or a relation.
 
     Parameters
     ----------
     source : path or glob (``data/*.parquet``), or a ``duckdb.DuckDBPyRelation``. A path
         that exists is read as itself even if it holds ``*?[``; the parts of a glob are
-        combined by column name. Files other than ``.parquet``/``.pq`` are delimited text
-        (also gzip, ``.gz``), read by the rules of the user guide's "How files are read", exactly
-        as the in-memory reader and Spark read them.
+        combined by column name. The file's name says its format (``formats``); delimited
+        text (also gzip, ``.gz``) is read by the rules of the user guide's "How files are
+        read", exactly as the in-memory reader and Spark read it.
     true_col, pred_col : column names.
     sep : field separator of text files (one character; default: tab for ``.tsv``/``.tab``,
         else comma).
@@ -97,13 +98,11 @@ def from_duckdb(source: Any, true_col: str, pred_col: str, *, sep: str | None = 
             if not isinstance(source, (str, Path)):
                 return read.relation(_relation(source))
             files = expand_paths(source, "source")
-            staged = stage(files, work)
             kind = format_of(files[0])
-            if kind is PARQUET:
-                kind.check_sep(sep, source, read.spell["sep"])
-                return read.parquet(staged)
-            return read.text(staged, text_parts(files, sep, true_col, pred_col, drop_null,
-                                                names, weight_col))
+            read.staged = stage(files, work, kind.link_name)
+            read.sep = sep
+            kind.check_sep(sep, source, read.spell["sep"])
+            return kind.reader.table(read)
         finally:
             con.close()
 
@@ -119,7 +118,8 @@ class _Read:
         self.name = _name(source)
         self.true_col, self.pred_col = true_col, pred_col
         self.drop_null, self.stats = drop_null, stats
-        self.staged: dict[str, str] = {}
+        self.staged: dict[str, str] = {}  # {link DuckDB reads: the user's file}
+        self.sep: str | None = None
 
     def _error(self, exc) -> ValueError:
         message = str(exc).splitlines()[0]
@@ -135,19 +135,16 @@ class _Read:
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
 
-    def parquet(self, staged: dict[str, str]) -> Contingency:
-        """Parquet parts: each must hold both columns, once, with one type of the label
-        types every engine reads (``parquet.label_types``) in every part."""
-        self.staged = staged
-        types = label_types(list(staged.values()), self.true_col, self.pred_col, self.name,
-                            self.spell)
-        if self.weight_col is not None:
-            weight_type(list(staged.values()), self.weight_col, self.name, self.spell)
+    def columns(self, reader: Columns) -> Contingency:
+        """Typed columns: the format's check gives each column read one of the label types
+        every engine reads (``parquet.LabelType``), then its DuckDB relation is read."""
+        checked = reader.check(list(self.staged.values()), self.true_col, self.pred_col,
+                               self.weight_col, self.name, self.spell)
         try:
-            relation = self.con.read_parquet(list(staged), union_by_name=len(staged) > 1)
+            relation = reader.duckdb(self.con, list(self.staged), checked)
             _check_columns(relation, self.name, self.true_col, self.pred_col)
             self._check_weight(relation)
-            return self._typed(relation, files=types)
+            return self._typed(relation, files=checked.types)
         except self.duckdb.Error as exc:
             raise self._error(exc) from None
 
@@ -210,10 +207,12 @@ class _Read:
                              f"{columns[self.weight_col]}; weights are integers, floats, "
                              "decimals or numbers written as text")
 
-    def text(self, staged: dict[str, str], parts: list) -> Contingency:
+    def text(self) -> Contingency:
         """Delimited text, checked by the rules first: DuckDB is told every choice (no
         sniffing), each part's columns are picked by the part's own header."""
-        self.staged = staged
+        staged = self.staged
+        parts = text_parts(list(staged.values()), self.sep, self.true_col, self.pred_col,
+                           self.drop_null, self.spell, self.weight_col)
         groups: dict[tuple, list[str]] = {}
         for link, part in zip(staged, parts, strict=True):
             key = (part.layout.ncols, part.t, part.p, part.layout.gzip, part.layout.sep,

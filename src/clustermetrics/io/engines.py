@@ -1,9 +1,10 @@
 """Which engine counts a file's (true, predicted) pairs, and :func:`read_table`, the one
 entry point from a path to a :class:`~clustermetrics.Contingency`.
 
-The engines are the readers below: in memory (``files`` for text, ``parquet`` with
-pyarrow), DuckDB (``duckdb_engine``) and Spark (``spark_engine``); each reads every
-format of ``formats`` by the same rules, so the engine changes the cost, never the table.
+The engines are the readers below: in memory (``files`` for text, ``parquet`` for typed
+columns), DuckDB (``duckdb_engine``) and Spark (``spark_engine``); each reads every
+format of ``formats`` by the same rules (the format's reader calls the engine back), so
+the engine changes the cost, never the table.
 Errors name the parameters as ``names`` spells them (the command line passes its flags).
 """
 
@@ -20,10 +21,11 @@ import numpy as np
 from ..table import Contingency
 from ..table.exact_sums import Subject
 from ..table.validation import as_label_array
+from ._common import PARAMETERS
 from .duckdb_engine import from_duckdb
-from .files import PARAMETERS, expand_paths, is_glob, read_labels, read_weighted_labels
-from .formats import PARQUET, format_of
-from .parquet import from_parquet
+from .files import expand_paths, is_glob, read_labels, read_weighted_labels
+from .formats import Columns, format_of
+from .parquet import typed_table
 from .spark_engine import from_spark_files
 from .weights import text_weights
 
@@ -166,19 +168,46 @@ def _check_options(spell: Mapping[str, str], **given: Any) -> None:
 
 def _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header, drop_null,
                stats, spell) -> Contingency:
-    if pred_path is None:
-        kind = format_of(expand_paths(path, spell["path"])[0])
-        if kind is PARQUET:
-            kind.check_sep(sep, path, spell["sep"])
-            return from_parquet(path, true_col, pred_col, drop_null=drop_null, stats=stats,
-                                names=spell, weight_col=weight_col)
-    if weight_col is not None:
-        t, p, w = read_weighted_labels(path, true_col, pred_col, weight_col, sep=sep,
-                                       drop_null=drop_null, stats=stats, names=spell)
-        return weighted_table(t, p, w, str(path), weight_col, spell["weight_col"])
-    t, p = read_labels(path, pred_path, true_col=true_col, pred_col=pred_col, sep=sep,
-                       header=header, drop_null=drop_null, stats=stats, names=spell)
-    return Contingency.from_labels(t, p)
+    memory = _Memory(path, pred_path, true_col, pred_col, weight_col, sep, header, drop_null,
+                     stats, spell)
+    if pred_path is not None:  # two label files: lines of text
+        return memory.text()
+    memory.files = expand_paths(path, spell["path"])
+    kind = format_of(memory.files[0])
+    kind.check_sep(sep, path, spell["sep"])
+    return kind.reader.table(memory)
+
+
+class _Memory:
+    """One source read in this process (the arguments of :func:`table_with_engine`)."""
+
+    def __init__(self, path, pred_path, true_col, pred_col, weight_col, sep, header,
+                 drop_null, stats, spell):
+        self.path, self.pred_path, self.sep, self.header = path, pred_path, sep, header
+        self.true_col, self.pred_col, self.weight_col = true_col, pred_col, weight_col
+        self.drop_null, self.stats, self.spell = drop_null, stats, spell
+        self.files: list[str] = []
+
+    def text(self) -> Contingency:
+        if self.weight_col is not None:
+            t, p, w = read_weighted_labels(self.path, self.true_col, self.pred_col,
+                                           self.weight_col, sep=self.sep,
+                                           drop_null=self.drop_null, stats=self.stats,
+                                           names=self.spell)
+            return weighted_table(t, p, w, str(self.path), self.weight_col,
+                                  self.spell["weight_col"])
+        t, p = read_labels(self.path, self.pred_path, true_col=self.true_col,
+                           pred_col=self.pred_col, sep=self.sep, header=self.header,
+                           drop_null=self.drop_null, stats=self.stats, names=self.spell)
+        return Contingency.from_labels(t, p)
+
+    def columns(self, reader: Columns) -> Contingency:
+        name = str(self.path)
+        checked = reader.check(self.files, self.true_col, self.pred_col, self.weight_col,
+                               name, self.spell)
+        return typed_table(self.files, checked, reader.batches, self.true_col, self.pred_col,
+                           name, drop_null=self.drop_null, stats=self.stats, names=self.spell,
+                           weight_col=self.weight_col)
 
 
 def weighted_table(t: Any, p: Any, w: Any, name: str, col: str, option: str) -> Contingency:
@@ -200,9 +229,9 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
     of one label per line.
 
     Every engine reads a file by the same rules (the user guide's "How files are read"),
-    so the engine changes the cost, never the table. Files ending in ``.parquet`` or
-    ``.pq`` are Parquet; every other file is delimited text (decompressed first when its
-    name ends in ``.gz``).
+    so the engine changes the cost, never the table. The file's name says its format
+    (the guide's table of formats); a file no format recognises is delimited text
+    (decompressed first when its name ends in ``.gz``).
 
     Parameters
     ----------

@@ -9,24 +9,18 @@ the line.
 
 from __future__ import annotations
 
-import csv
 import glob
-import io
 import os
 from collections.abc import Mapping
 
 import numpy as np
 
-from .delimited import is_blank, read_bytes, resolve_sep, scan
+from ._common import PARAMETERS
+from .delimited import csv_rows, is_blank, read_bytes, resolve_sep, scan, start_line
 from .formats import FORMATS, format_of, format_of_files
 
-__all__ = ["expand_paths", "is_glob", "read_label_columns", "read_label_file", "read_labels",
-           "read_table_rows", "read_weighted_labels"]
-
-# how errors spell the parameters; the command line passes its flags instead
-PARAMETERS = {"true_col": "true_col", "pred_col": "pred_col", "sep": "sep",
-              "drop_null": "drop_null", "weight_col": "weight_col",
-              "memory_limit": "memory_limit"}
+__all__ = ["PARAMETERS", "expand_paths", "is_glob", "read_label_columns", "read_label_file",
+           "read_labels", "read_weighted_labels"]
 
 
 def read_labels(truth: str, pred: str | None = None, *, true_col: str | None = None,
@@ -129,20 +123,6 @@ def expand_paths(path: str, name: str = "path") -> list[str]:
     return files
 
 
-def _reader(data: bytes, sep: str, longest: int):
-    # csv refuses fields above its limit (128 KiB by default): the scan knows the longest
-    if longest > csv.field_size_limit():
-        csv.field_size_limit(longest + 1)
-    # only \n ends a line for csv, so its line numbers count line feeds, as the scan does
-    text = io.StringIO(data.decode("utf-8-sig"), newline="\n")
-    return csv.reader(text, delimiter=sep, quotechar='"', doublequote=True, strict=True)
-
-
-def _start_line(reader, fields: list[str]) -> int:
-    """The line where the row just read starts (quoted fields may span lines)."""
-    return reader.line_num - sum(f.count("\n") for f in fields)
-
-
 def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
                     allow_blank: bool = False,
                     names: Mapping[str, str] | None = None) -> np.ndarray:
@@ -159,7 +139,7 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
     sep = resolve_sep(path, sep, spell["sep"])
     data = read_bytes(path)
     layout = scan(path, sep, header=header, one_label=True, data=data)
-    reader = _reader(data, sep, layout.longest)
+    reader = csv_rows(data, sep, layout.longest)
     if header:
         next(reader)
     labels = []
@@ -169,7 +149,7 @@ def read_label_file(path: str, *, sep: str | None = None, header: bool = False,
         label = fields[0] if fields else ""
         if is_blank(label):
             if not allow_blank:
-                raise ValueError(f"{path} line {_start_line(reader, fields)} is empty: every "
+                raise ValueError(f"{path} line {start_line(reader, fields)} is empty: every "
                                  f"row needs a label ({spell['drop_null']} skips such rows)")
             label = ""
         labels.append(label)
@@ -202,7 +182,7 @@ class _TablePart:
         self.layout.check_blank(allow_blank)
 
     def columns(self) -> tuple[np.ndarray, np.ndarray]:
-        reader = _reader(self.data, self.sep, self.layout.longest)
+        reader = csv_rows(self.data, self.sep, self.layout.longest)
         next(reader)
         t, p, w = [], [], []
         for fields in reader:
@@ -219,7 +199,7 @@ class _TablePart:
                 label = fields[i]
                 if is_blank(label):
                     if not self.allow_blank:
-                        raise ValueError(f"{self.path} line {_start_line(reader, fields)}: "
+                        raise ValueError(f"{self.path} line {start_line(reader, fields)}: "
                                          f"column {col!r} is empty (missing label; "
                                          f"{self.spell['drop_null']} skips such rows)")
                     label = ""
@@ -234,19 +214,3 @@ def _strings(labels: list[str]) -> np.ndarray:
     out = np.empty(len(labels), dtype=object)
     out[:] = labels
     return out
-
-
-def read_table_rows(path: str, sep: str | None = None) -> tuple[list[str], list]:
-    """(header, [(line number, fields), ...]) of a CSV/TSV table with a header row; a blank
-    line among the rows is a row of empty fields."""
-    sep = resolve_sep(path, sep)
-    data = read_bytes(path)
-    layout = scan(path, sep, data=data)
-    reader = _reader(data, sep, layout.longest)
-    head = next(reader)
-    body = []
-    for fields in reader:
-        if len(body) == layout.rows:
-            break
-        body.append((_start_line(reader, fields), fields or [""] * layout.ncols))
-    return head, body

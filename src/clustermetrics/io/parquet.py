@@ -1,8 +1,10 @@
-"""Parquet label columns: one set of label types and one exact value per type, whatever
-engine reads the file.
+"""Typed label columns: one set of label types and one exact value per type, whatever
+engine reads the file; Parquet's check and reader, and the in-memory reader of every
+format of typed columns (:func:`typed_table`).
 
-The type of a column is the Arrow type pyarrow reads from the file (the Parquet schema and
-the Arrow schema stored beside it). Every engine checks the label columns against
+The type of a Parquet column is the Arrow type pyarrow reads from the file (the Parquet
+schema and the Arrow schema stored beside it); another format of typed columns gives its
+columns Arrow types by its own check. Every engine checks the label columns against
 :func:`label_types` before it reads a row, so a type that some engine cannot read exactly
 is refused by all of them with the same message, and :meth:`LabelType.exact` turns what
 each engine returns into the one value of the type:
@@ -41,13 +43,13 @@ from ..render.text import find_column
 from ..table import Contingency
 from ..table.exact_sums import Subject
 from ..table.weight_values import PROBLEMS, Weights
-from ._common import check_nulls, labels
+from ._common import PARAMETERS, check_nulls, labels
 from .chunks import ContingencyBuilder
-from .files import PARAMETERS, expand_paths
 from .weights import check_problems, column_weights
 
-__all__ = ["LabelType", "arrow_labels", "from_parquet", "label_types", "pyarrow",
-           "weight_type"]
+__all__ = ["ColumnTypes", "LabelType", "arrow_labels", "duckdb_parquet", "from_parquet",
+           "label_types", "parquet_batches", "parquet_columns", "parquet_frame", "pyarrow",
+           "spark_parquet", "typed_table", "weight_type"]
 
 _DECIMAL_DIGITS = 38  # the widest DECIMAL DuckDB and Spark hold
 
@@ -303,11 +305,91 @@ def arrow_labels(column) -> np.ma.MaskedArray:
     return np.ma.masked_array(column.to_numpy(zero_copy_only=False), mask=mask)
 
 
-def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool = False,
-                 stats: dict | None = None, names: Mapping[str, str] | None = None,
-                 batch_rows: int = 1 << 20, weight_col: str | None = None) -> Contingency:
-    """The table of two columns of a Parquet file or glob, read in memory by pyarrow one
-    record batch at a time (memory follows the table, not the file).
+@dataclass(frozen=True)
+class ColumnTypes:
+    """What the check of a format of typed columns found, before any engine reads a row:
+    the :class:`LabelType` of each label column and of the weight column, and how the
+    weights are read (``weight``: "int", "uint", "float", "decimal" or "text"; None
+    without weights). ``longest``: bytes of the longest record, where a reader has a
+    limit (0: none)."""
+
+    types: dict[str, LabelType]
+    weight: str | None = None
+    longest: int = 0
+
+
+def parquet_columns(files: list[str], true_col: str, pred_col: str, weight_col: str | None,
+                    name: str, names: Mapping[str, str] | None = None) -> ColumnTypes:
+    """The check of Parquet files: :func:`label_types`, and :func:`weight_type`."""
+    types = label_types(files, true_col, pred_col, name, names)
+    if weight_col is None:
+        return ColumnTypes(types)
+    types[weight_col], family = weight_type(files, weight_col, name, names)
+    return ColumnTypes(types, family)
+
+
+def parquet_batches(path: str, columns: list[str], checked: ColumnTypes, batch_rows: int):
+    """The record batches of ``columns`` of one Parquet file, read by pyarrow."""
+    pa = pyarrow()
+    try:
+        yield from pa.parquet.ParquetFile(path).iter_batches(batch_size=batch_rows,
+                                                             columns=columns)
+    except (OSError, pa.ArrowException) as exc:
+        raise ValueError(f"{path} cannot be read as Parquet: "
+                         f"{str(exc).splitlines()[0]}") from None
+
+
+def duckdb_parquet(con: Any, links: list[str], checked: ColumnTypes) -> Any:
+    """The DuckDB relation of Parquet parts (combined by column name)."""
+    return con.read_parquet(links, union_by_name=len(links) > 1)
+
+
+def spark_parquet(reader: Any, links: list[str], checked: ColumnTypes) -> Any:
+    """Spark's frame of Parquet parts (``reader``: ``spark.read``, told the schema)."""
+    return reader.parquet(*links)
+
+
+def parquet_frame(path: str, sep: str | None = None) -> tuple[list[str], list[list]]:
+    """The column names and the values of each column of a Parquet file (names may
+    repeat), read by pyarrow, else by DuckDB."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        pq = None
+    if pq is not None:
+        table = pq.ParquetFile(path).read()  # read_table refuses a repeated name
+        return list(table.column_names), [c.to_pylist() for c in table.columns]
+    try:
+        import duckdb
+    except ImportError as exc:
+        raise ImportError("reading Parquet needs pyarrow or duckdb: "
+                          "pip install 'clustermetrics[duckdb]'") from exc
+    rel = duckdb.connect().read_parquet(path)
+    rows = rel.fetchall()
+    return list(rel.columns), [[r[i] for r in rows] for i in range(len(rel.columns))]
+
+
+def from_parquet(source: str | list[str], true_col: str, pred_col: str, *,
+                 drop_null: bool = False, stats: dict | None = None,
+                 names: Mapping[str, str] | None = None, batch_rows: int = 1 << 20,
+                 weight_col: str | None = None) -> Contingency:
+    """The table of two columns of a Parquet file (or of the files of ``source``, a list of
+    parts), read in memory by pyarrow one record batch at a time (memory follows the
+    table, not the file); :func:`typed_table` reads the batches."""
+    files = [source] if isinstance(source, str) else list(source)
+    name = str(source) if isinstance(source, str) else ", ".join(files)
+    checked = parquet_columns(files, true_col, pred_col, weight_col, name, names)
+    return typed_table(files, checked, parquet_batches, true_col, pred_col, name,
+                       drop_null=drop_null, stats=stats, names=names, batch_rows=batch_rows,
+                       weight_col=weight_col)
+
+
+def typed_table(files: list[str], checked: ColumnTypes, batches: Any, true_col: str,
+                pred_col: str, name: str, *, drop_null: bool = False,
+                stats: dict | None = None, names: Mapping[str, str] | None = None,
+                batch_rows: int = 1 << 20, weight_col: str | None = None) -> Contingency:
+    """The table of two typed columns of ``files``, read in memory one record batch at a
+    time from ``batches(path, columns, checked, batch_rows)`` (the format's reader).
 
     Labels and missing labels are those of every other engine (see the module's table):
     NULL and NaN are missing, an error naming the column and the count unless
@@ -315,45 +397,34 @@ def from_parquet(source: str, true_col: str, pred_col: str, *, drop_null: bool =
     (:mod:`.weights`); each batch's cells keep their exact sums, which the table sums
     across batches and decides on once.
     """
-    pa = pyarrow()
-    files = expand_paths(source, "source")
-    name = str(source)
-    types = label_types(files, true_col, pred_col, name, names)
+    types, family = checked.types, checked.weight
     option = {**PARAMETERS, **(names or {})}["weight_col"]
-    family = weight_type(files, weight_col, name, names)[1] if weight_col is not None \
-        else None
     builder = ContingencyBuilder()
     cells = _WeightedCells()
     rows = t_null = p_null = skipped = 0
     problems = np.zeros(len(PROBLEMS) + 2, dtype=np.int64)
     columns = list(dict.fromkeys((true_col, pred_col, *([weight_col] if weight_col else []))))
     for path in files:
-        try:
-            batches = pa.parquet.ParquetFile(path).iter_batches(batch_size=batch_rows,
-                                                                columns=columns)
-            for batch in batches:
-                t, t_missing = labels(types[true_col].exact(arrow_labels(
-                    batch.column(columns.index(true_col)))), name, true_col, False)
-                p, p_missing = labels(types[pred_col].exact(arrow_labels(
-                    batch.column(columns.index(pred_col)))), name, pred_col, False)
-                bad = t_missing | p_missing
-                rows += batch.num_rows
-                t_null += int(t_missing.sum())
-                p_null += int(p_missing.sum())
-                skipped += int(bad.sum())
-                if bad.any():
-                    t, p = t[~bad], p[~bad]
-                if family is not None:
-                    w = arrow_labels(batch.column(columns.index(weight_col)))[~bad]
-                    kinds, values = column_weights(w, family)
-                    problems += np.bincount(kinds, minlength=problems.shape[0])
-                    if not problems[list(PROBLEMS)].any():  # else refused below
-                        cells.update(t, p, Weights.of(values, family == "float"))
-                elif t.shape[0]:
-                    builder.update(t, p)
-        except (OSError, pa.ArrowException) as exc:
-            raise ValueError(f"{path} cannot be read as Parquet: "
-                             f"{str(exc).splitlines()[0]}") from None
+        for batch in batches(path, columns, checked, batch_rows):
+            t, t_missing = labels(types[true_col].exact(arrow_labels(
+                batch.column(columns.index(true_col)))), name, true_col, False)
+            p, p_missing = labels(types[pred_col].exact(arrow_labels(
+                batch.column(columns.index(pred_col)))), name, pred_col, False)
+            bad = t_missing | p_missing
+            rows += batch.num_rows
+            t_null += int(t_missing.sum())
+            p_null += int(p_missing.sum())
+            skipped += int(bad.sum())
+            if bad.any():
+                t, p = t[~bad], p[~bad]
+            if family is not None:
+                w = arrow_labels(batch.column(columns.index(weight_col)))[~bad]
+                kinds, values = column_weights(w, family)
+                problems += np.bincount(kinds, minlength=problems.shape[0])
+                if not problems[list(PROBLEMS)].any():  # else refused below
+                    cells.update(t, p, Weights.of(values, family == "float"))
+            elif t.shape[0]:
+                builder.update(t, p)
     check_nulls(name, true_col, pred_col, t_null, p_null, skipped, rows, drop_null, stats)
     if family is None:
         return builder.result()

@@ -17,10 +17,10 @@ from typing import Any
 
 from ..render.text import find_column
 from ..table import Contingency
-from ._common import TextPart, stage, table_from_groups, text_parts
-from .files import PARAMETERS, expand_paths
-from .formats import PARQUET, format_of
-from .parquet import arrow_labels, label_types, weight_type
+from ._common import PARAMETERS, TextPart, stage, table_from_groups, text_parts
+from .files import expand_paths
+from .formats import Columns, FileFormat, format_of
+from .parquet import arrow_labels
 from .weights import FETCH, WeightCells, weight_cells, weight_plan
 
 __all__ = ["from_spark", "from_spark_files"]
@@ -59,7 +59,8 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
                      drop_null: bool = False, stats: dict | None = None, spark: Any = None,
                      names: Mapping[str, str] | None = None,
                      weight_col: str | None = None) -> Contingency:
-    """The table of two columns of a Parquet/CSV/TSV file or glob, counted by Spark.
+    """The table of two columns of a file (of any format of the user guide's "How files
+    are read") or glob, counted by Spark.
 
     Files are read as :func:`~clustermetrics.io.from_duckdb` reads them (a path that
     exists is itself; parts of a glob combine by column name; text by the rules of
@@ -76,41 +77,63 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     :func:`~clustermetrics.io.from_duckdb` reads them.
     """
     files = expand_paths(path)
-    weight = None if weight_col is None else \
-        (weight_col, {**PARAMETERS, **(names or {})}["weight_col"])
-    # the files are checked before Spark starts: a bad file fails in a moment
     kind = format_of(files[0])
-    parquet = kind is PARQUET
-    if parquet:
-        kind.check_sep(sep, path, {**PARAMETERS, **(names or {})}["sep"])
-        types = label_types(files, true_col, pred_col, str(path), names)
-        if weight_col is not None:
-            types[weight_col] = weight_type(files, weight_col, str(path), names)[0]
-            if str(types[weight_col].arrow) == "halffloat":  # no such type in Spark
-                raise ValueError(f"{path}: column {weight_col!r} ({weight[1]}) holds 16-bit "
-                                 "floats, which Spark cannot read as weights; the memory "
-                                 "and DuckDB engines read them exactly")
-    else:
-        parts = text_parts(files, sep, true_col, pred_col, drop_null, names, weight_col)
+    kind.check_sep(sep, path, {**PARAMETERS, **(names or {})}["sep"])
+    return kind.reader.table(_Files(path, files, kind, true_col, pred_col, sep, drop_null,
+                                    stats, spark, names, weight_col))
+
+
+class _Files:
+    """One source of files read by Spark: each reading checks the files before Spark
+    starts (a bad file fails in a moment), then reads them in a session."""
+
+    def __init__(self, path, files, kind: FileFormat, true_col, pred_col, sep, drop_null,
+                 stats, spark, names, weight_col):
+        self.path, self.files, self.kind = path, files, kind
+        self.true_col, self.pred_col, self.sep = true_col, pred_col, sep
+        self.drop_null, self.stats, self.spark, self.names = drop_null, stats, spark, names
+        self.weight = None if weight_col is None else \
+            (weight_col, {**PARAMETERS, **(names or {})}["weight_col"])
+
+    def text(self) -> Contingency:
+        parts = text_parts(self.files, self.sep, self.true_col, self.pred_col,
+                           self.drop_null, self.names, self.weight and self.weight[0])
         for part in parts:
             _check_spark_can_read(part.layout)
-    own = False
-    if spark is None:  # the session running in this process, else one of our own
-        spark, own = _local_session()
-    try:
-        with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
-            staged = stage(files, work)
-            if not parquet:
-                return _text_table(spark, path, staged, parts, true_col, pred_col, drop_null,
-                                   stats, weight)
-            t, p, n, cells = _spark_call(path, staged, lambda: _parquet_groups(
-                spark, list(staged), true_col, pred_col, types, weight))
-            return table_from_groups(types[true_col].exact(t), types[pred_col].exact(p), n,
-                                     str(path), true_col, pred_col, drop_null, stats,
+        return self._in_session(lambda spark, staged: _text_table(
+            spark, self.path, staged, parts, self.true_col, self.pred_col, self.drop_null,
+            self.stats, self.weight))
+
+    def columns(self, reader: Columns) -> Contingency:
+        weight_col = self.weight and self.weight[0]
+        checked = reader.check(self.files, self.true_col, self.pred_col, weight_col,
+                               str(self.path), self.names)
+        types = checked.types
+        if self.weight is not None and str(types[self.weight[0]].arrow) == "halffloat":
+            raise ValueError(f"{self.path}: column {self.weight[0]!r} ({self.weight[1]}) "
+                             "holds 16-bit floats, which Spark cannot read as weights; the "
+                             "memory and DuckDB engines read them exactly")
+
+        def read(spark, staged):
+            t, p, n, cells = _spark_call(self.path, staged, lambda: _typed_groups(
+                spark, reader, list(staged), checked, self.true_col, self.pred_col,
+                self.weight))
+            return table_from_groups(types[self.true_col].exact(t),
+                                     types[self.pred_col].exact(p), n, str(self.path),
+                                     self.true_col, self.pred_col, self.drop_null, self.stats,
                                      weights=cells)
-    finally:
-        if own:
-            spark.stop()
+        return self._in_session(read)
+
+    def _in_session(self, read):
+        """``read(spark, staged)`` in the session given, else the one running in this
+        process, else one of our own (stopped after)."""
+        spark, own = (self.spark, False) if self.spark is not None else _local_session()
+        try:
+            with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
+                return read(spark, stage(self.files, work, self.kind.link_name))
+        finally:
+            if own:
+                spark.stop()
 
 
 def _local_session():
@@ -250,16 +273,17 @@ def _first_line(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _parquet_groups(spark, links, true_col, pred_col, types, weight=None):
-    """Grouped cells of two Parquet columns, read with the schema of those columns alone
-    (Spark cannot even open a file holding a type it lacks, such as float16, in another
-    column); types Spark lacks are read as their stored values (``LabelType.spark``)."""
+def _typed_groups(spark, reader: Columns, links, checked, true_col, pred_col, weight=None):
+    """Grouped cells of two typed columns, read by the format's Spark reader with the
+    schema of those columns alone (Spark cannot even open a Parquet file holding a type it
+    lacks, such as float16, in another column); types Spark lacks are read as their stored
+    values (``LabelType.spark``)."""
     from pyspark.sql.types import StructField, StructType
 
     columns = (true_col, pred_col, *([weight[0]] if weight else []))
-    schema = StructType([StructField(col, types[col].spark())
+    schema = StructType([StructField(col, checked.types[col].spark())
                          for col in dict.fromkeys(columns)])
-    frame = spark.read.schema(schema).parquet(*links)
+    frame = reader.spark(spark.read.schema(schema), links, checked)
     return _grouped(frame, true_col, pred_col, weight)
 
 
