@@ -27,6 +27,7 @@ from ..evaluation.report import (
 from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
 from ..io.formats import format_of
+from ..io.spark_cluster import CONNECT_TIMEOUT_S, LOCAL_MASTER, MASTER_FORMS
 from ..render.json_text import dumps
 from ..render.text import (
     LINE_WIDTH,
@@ -75,9 +76,16 @@ def add_score_command(sub) -> None:
                                      "`clustermetrics metrics`)")
     p.add_argument("--engine", default="auto", choices=("auto",) + ENGINES,
                    help="who counts the (true, predicted) pairs: memory (Python), duckdb "
-                        "(out of core) or spark (local Spark); auto = duckdb for Parquet, "
-                        f"globs and tables over {AUTO_DUCKDB_BYTES >> 20} MB, else memory")
+                        "(out of core) or spark (local Spark, or a cluster with "
+                        "--spark-master); auto = duckdb for Parquet, globs and tables over "
+                        f"{AUTO_DUCKDB_BYTES >> 20} MB, else memory")
     p.add_argument("--memory-limit", help="DuckDB memory limit, e.g. 2GB (--engine duckdb)")
+    p.add_argument("--spark-master", metavar="URL",
+                   help=f"Spark master to count on (implies --engine spark): "
+                        f"{', '.join(MASTER_FORMS)}; default {LOCAL_MASTER} in this process. A "
+                        f"cluster must answer within {CONNECT_TIMEOUT_S:g} s, and its "
+                        "executors read the files themselves: each must see them at the "
+                        "same absolute path (a shared filesystem)")
     p.add_argument("--drop-null", action="store_true",
                    help="skip rows whose true or predicted label is missing (NULL or blank) "
                         "instead of failing; the number skipped is reported on stderr")
@@ -131,7 +139,8 @@ def _score(args: argparse.Namespace) -> str:
         if path == "":
             raise CliError(f"{what} is an empty path; give a file")
     _check_text_flags(args)
-    engine = choose_engine(args.engine, args.truth, args.pred, memory_limit=args.memory_limit)
+    engine = choose_engine(args.engine, args.truth, args.pred, memory_limit=args.memory_limit,
+                           master=args.spark_master)
     references = _references(args)
     pred_cols = args.pred_col or [None]
     named_twice(pred_cols, "--pred-col")
@@ -160,7 +169,8 @@ def _score(args: argparse.Namespace) -> str:
                 tables[name] = table_from_files(
                     engine, truth, args.pred, true_col=true_col, pred_col=pred_col,
                     sep=args.sep, header=args.header, memory_limit=args.memory_limit,
-                    drop_null=args.drop_null, log=log, weight_col=args.weight_col)
+                    drop_null=args.drop_null, log=log, weight_col=args.weight_col,
+                    master=args.spark_master)
             first = next(iter(tables.values()))
             noise_label = _noise_label(first, args.noise_label,
                                        f" in {pred_col!r}" if len(pred_cols) > 1 else "")
