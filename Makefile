@@ -46,12 +46,12 @@ test: $(STAMP) java browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(MAKE) docs-build
-	CLUSTERMETRICS_DOCS_SITE=build/site $(BIN)/python -m pytest -q -n auto  # one worker per core
+	CLUSTERMETRICS_DOCS_SITE=build/site $(BIN)/python -m pytest -q -n auto --dist loadgroup  # one worker per core; a group (xdist_group) on one
 
 # The inner loop while editing: every test but those marked slow (@pytest.mark.slow, the
 # dozen that take 8-40 s each: Spark start-ups, compiles, long generated searches)
 test-quick: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n auto -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not slow"
 
 # On a machine with an NVIDIA GPU (CUDA 12): the GPU tests (tests/gpu, collected only with
 # --gpu) and the GPU benchmark, in a venv of their own so that make test never installs a

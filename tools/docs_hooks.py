@@ -22,6 +22,7 @@ from typing import Any
 from mkdocs.structure.files import File
 
 import clustermetrics as cm
+from clustermetrics.io.spark_cluster import CONNECT_TIMEOUT_S, EXECUTOR_TIMEOUT_S, MASTER_FORMS
 from clustermetrics.scores.fuzzy import membership_markdown_table
 from clustermetrics.scores.registry import METRICS, _deprecated_names, cover_markdown_table
 from clustermetrics.scores.spec import ALIASES_REMOVED_IN
@@ -398,4 +399,7 @@ GENERATED = {
     "<!-- membership-scores -->": membership_markdown_table,
     "<!-- cover-scores -->": cover_markdown_table,
     GALLERY_PLACEHOLDER: gallery_page,
+    "<!-- spark-masters -->": lambda: ", ".join(f"`{form}`" for form in MASTER_FORMS),
+    "<!-- spark-connect-timeout -->": lambda: f"{CONNECT_TIMEOUT_S:g}",
+    "<!-- spark-executor-timeout -->": lambda: f"{EXECUTOR_TIMEOUT_S:g}",
 }

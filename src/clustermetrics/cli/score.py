@@ -25,6 +25,7 @@ from ..evaluation.report import MultiReport, Report
 from ..inference.bootstrap import DEFAULT_METHOD, METHODS
 from ..inference.noise import NOISE_MODES
 from ..io.formats import FORMATS, format_of
+from ..io.spark_cluster import CONNECT_TIMEOUT_S, LOCAL_MASTER, MASTER_FORMS
 from ..render.json_text import dumps
 from ..render.tables import Block, Column, ResultTable, blocks_text
 from ..render.text import Shown, csv_text, named_twice, one_role, plural, visible
@@ -70,9 +71,16 @@ def add_score_command(sub) -> None:
                                      "`clustermetrics metrics`)")
     p.add_argument("--engine", default="auto", choices=("auto",) + ENGINES,
                    help="who counts the (true, predicted) pairs: memory (Python), duckdb "
-                        f"(out of core) or spark (local Spark); auto = duckdb for {_OUT_OF_CORE}, "
-                        f"globs and tables over {AUTO_DUCKDB_BYTES >> 20} MB, else memory")
+                        "(out of core) or spark (local Spark, or a cluster with "
+                        f"--spark-master); auto = duckdb for {_OUT_OF_CORE}, globs and "
+                        f"tables over {AUTO_DUCKDB_BYTES >> 20} MB, else memory")
     p.add_argument("--memory-limit", help="DuckDB memory limit, e.g. 2GB (--engine duckdb)")
+    p.add_argument("--spark-master", metavar="URL",
+                   help=f"Spark master to count on (implies --engine spark): "
+                        f"{', '.join(MASTER_FORMS)}; default {LOCAL_MASTER} in this process. A "
+                        f"cluster must answer within {CONNECT_TIMEOUT_S:g} s, and its "
+                        "executors read the files themselves: each must see them at the "
+                        "same absolute path (a shared filesystem)")
     p.add_argument("--drop-null", action="store_true",
                    help="skip rows whose true or predicted label is missing (NULL or blank) "
                         "instead of failing; the number skipped is reported on stderr")
@@ -126,7 +134,8 @@ def _score(args: argparse.Namespace) -> str:
         if path == "":
             raise CliError(f"{what} is an empty path; give a file")
     _check_text_flags(args)
-    engine = choose_engine(args.engine, args.truth, args.pred, memory_limit=args.memory_limit)
+    engine = choose_engine(args.engine, args.truth, args.pred, memory_limit=args.memory_limit,
+                           master=args.spark_master)
     references = _references(args)
     pred_cols = args.pred_col or [None]
     named_twice(pred_cols, "--pred-col")
@@ -155,7 +164,8 @@ def _score(args: argparse.Namespace) -> str:
                 tables[name] = table_from_files(
                     engine, truth, args.pred, true_col=true_col, pred_col=pred_col,
                     sep=args.sep, header=args.header, memory_limit=args.memory_limit,
-                    drop_null=args.drop_null, log=log, weight_col=args.weight_col)
+                    drop_null=args.drop_null, log=log, weight_col=args.weight_col,
+                    master=args.spark_master)
             first = next(iter(tables.values()))
             noise_label = _noise_label(first, args.noise_label,
                                        f" in {pred_col!r}" if len(pred_cols) > 1 else "")

@@ -26,6 +26,7 @@ from .duckdb_engine import from_duckdb
 from .files import expand_paths, is_glob, read_labels, read_weighted_labels
 from .formats import Columns, format_of
 from .parquet import typed_table
+from .spark_cluster import check_master
 from .spark_engine import from_spark_files
 from .weights import text_weights
 
@@ -36,7 +37,7 @@ ENGINES = ("memory", "duckdb", "spark")
 AUTO_DUCKDB_BYTES = 256 << 20  # text tables above this go to DuckDB when it is installed
 # the parameters only this module's messages name, as the library spells them
 _PARAMETERS = {**PARAMETERS, "engine": "engine", "path": "path",
-               "two_files": "path and pred_path"}
+               "two_files": "path and pred_path", "master": "master", "spark": "spark"}
 
 
 def _spelling(names: Mapping[str, str] | None) -> dict[str, str]:
@@ -51,23 +52,37 @@ def _setting(spell: Mapping[str, str], parameter: str, value: str) -> str:
 
 
 def choose_engine(engine: str, path: Any, pred_path: Any = None, *,
-                  memory_limit: str | None = None,
+                  memory_limit: str | None = None, master: str | None = None,
                   names: Mapping[str, str] | None = None) -> str:
     """The engine that reads ``path``: the one asked for, or for ``auto`` the one that
     fits. ``auto`` gives two label files to memory, and a table to DuckDB when it is
     installed and the table is of a format read out of core (Parquet), a glob, or a file
     over :data:`AUTO_DUCKDB_BYTES`; else memory, when the in-memory reader of its format
-    is installed. ``memory_limit`` is DuckDB's: ``auto`` then means DuckDB, and another
-    engine is an error."""
+    is installed. ``memory_limit`` is DuckDB's and ``master`` Spark's: ``auto`` then
+    means that engine, and another engine is an error."""
     spell = _spelling(names)
     _check_paths(spell, path, pred_path)
+    if memory_limit is not None and master is not None:
+        raise ValueError(f"{spell['memory_limit']} is DuckDB's and {spell['master']} "
+                         "Spark's: give one of them")
+    if master is not None:
+        check_master(master, spell["master"])
+    # a memory limit is DuckDB's, a master Spark's: asking for one asks for its engine
     if engine == "auto" and memory_limit is not None and pred_path is None:
-        engine = "duckdb"  # a memory limit is DuckDB's: asking for one asks for DuckDB
+        engine = "duckdb"
+    if engine == "auto" and master is not None:
+        engine = "spark"
     chosen = _chosen(engine, path, pred_path, spell)
-    if memory_limit is not None and chosen != "duckdb":
-        duckdb = _setting(spell, "engine", "duckdb")
-        raise ValueError(f"{spell['memory_limit']} applies to {duckdb}, not {chosen}")
+    _check_engine_options(spell, chosen, memory_limit=memory_limit, master=master)
     return chosen
+
+
+def _check_engine_options(spell: Mapping[str, str], engine: str, **given: Any) -> None:
+    """An option of one engine given with another is an error, not ignored."""
+    for option, owner in (("memory_limit", "duckdb"), ("master", "spark")):
+        if given.get(option) is not None and engine != owner:
+            raise ValueError(f"{spell[option]} applies to {_setting(spell, 'engine', owner)}, "
+                             f"not {engine}")
 
 
 def _chosen(engine: str, path: Any, pred_path: Any, spell: Mapping[str, str]) -> str:
@@ -108,7 +123,8 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
                       weight_col: str | None = None, sep: str | None = None,
                       header: bool = False, drop_null: bool = False,
                       memory_limit: str | None = None, spark: Any = None,
-                      progress: bool = False, stats: dict | None = None,
+                      master: str | None = None, progress: bool = False,
+                      stats: dict | None = None,
                       names: Mapping[str, str] | None = None) -> Contingency:
     """The table of the labels in the file(s), counted by ``engine`` (one of
     :data:`ENGINES`); the parameters are :func:`read_table`'s, ``names`` how messages
@@ -120,6 +136,7 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
     _check_options(spell, path=path, pred_path=pred_path, true_col=true_col,
                    pred_col=pred_col, weight_col=weight_col, header=header,
                    drop_null=drop_null, progress=progress, stats=stats)
+    _check_engine_options(spell, engine, master=master)
     if engine != "memory" and not (true_col and pred_col):
         raise ValueError(f"{_setting(spell, 'engine', engine)} needs {spell['true_col']} and "
                          f"{spell['pred_col']}")
@@ -132,7 +149,8 @@ def table_with_engine(engine: str, path: Any, pred_path: Any = None, *,
                            weight_col=weight_col)
     if engine == "spark":
         return from_spark_files(path, true_col, pred_col, sep=sep, drop_null=drop_null,
-                                stats=stats, spark=spark, names=spell, weight_col=weight_col)
+                                stats=stats, spark=spark, names=spell, weight_col=weight_col,
+                                master=master)
     return _in_memory(path, pred_path, true_col, pred_col, weight_col, sep, header,
                       drop_null, stats, spell)
 
@@ -223,7 +241,8 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
                true_col: str | None = None, pred_col: str | None = None,
                weight_col: str | None = None, engine: str = "auto", sep: str | None = None,
                header: bool = False, drop_null: bool = False,
-               memory_limit: str | None = None, spark: Any = None, progress: bool = False,
+               memory_limit: str | None = None, spark: Any = None,
+               master: str | None = None, progress: bool = False,
                stats: dict | None = None) -> Contingency:
     """The contingency table of the labels in a file: two columns of a table, or two files
     of one label per line.
@@ -250,8 +269,9 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
         (integer sums are counts; others make a table of real masses).
     engine : {'auto', 'memory', 'duckdb', 'spark'}, default='auto'
         Who counts the pairs: ``memory`` (in this process), ``duckdb`` (out of core,
-        extra ``duckdb``), ``spark`` (local Spark, extra ``spark``). ``auto`` chooses
-        DuckDB, when installed, for Parquet, globs and text over 256 MB, else memory.
+        extra ``duckdb``), ``spark`` (Spark, local or a cluster, extra ``spark``).
+        ``auto`` chooses DuckDB, when installed, for Parquet, globs and text over 256 MB,
+        else memory; Spark when ``master`` is given.
     sep : str, optional
         Field separator of delimited text: one character, ``\\t`` or ``tab`` for a tab
         (default: a tab for ``.tsv``/``.tab`` files, else a comma). An error for Parquet.
@@ -263,7 +283,17 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
     memory_limit : str, optional
         DuckDB's memory limit, such as ``"4GB"`` (``engine="duckdb"`` only).
     spark : pyspark.sql.SparkSession, optional
-        The session of ``engine="spark"`` (default: the active one, else a local one).
+        The session of ``engine="spark"`` (default: the active one, else one started on
+        ``master`` and stopped after the read). A session given here wins over
+        ``master``, which is then checked but not used.
+    master : str, optional
+        The Spark master URL of the session started for ``engine="spark"`` (default
+        local mode, ``local[2]``): ``local[N]``, ``spark://HOST:PORT`` (a standalone
+        cluster), ``yarn`` or ``k8s://HOST:PORT``. It asks for Spark (another engine is
+        an error). A cluster must accept a connection within
+        :data:`~clustermetrics.io.spark_cluster.CONNECT_TIMEOUT_S` seconds, and every executor
+        must see the file(s) at the same absolute path (a shared filesystem); an active
+        session on another master is an error.
     progress : bool, default=False
         Show DuckDB's progress bar on stderr while it scans.
     stats : dict, optional
@@ -280,7 +310,8 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
         Naming the parameter: an unknown ``engine``, a missing file or column, a file that
         breaks the reading rules (naming the line), a missing label without
         ``drop_null``, an option that does not apply (``sep`` with Parquet,
-        ``memory_limit`` with another engine than DuckDB).
+        ``memory_limit`` with another engine than DuckDB, ``master`` with another than
+        Spark), a malformed or unreachable ``master``.
     ImportError
         When the engine (or pyarrow, for Parquet) is not installed, naming the extra.
 
@@ -296,7 +327,7 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
     >>> cm.adjusted_rand_score(table)
     0.0
     """
-    chosen = choose_engine(engine, path, pred_path, memory_limit=memory_limit)
+    chosen = choose_engine(engine, path, pred_path, memory_limit=memory_limit, master=master)
     if header and pred_path is None:
         raise ValueError("header applies to the two-file form (path and pred_path); a "
                          "table read with true_col and pred_col always starts with its "
@@ -304,4 +335,4 @@ def read_table(path: str | os.PathLike, pred_path: str | os.PathLike | None = No
     return table_with_engine(chosen, path, pred_path, true_col=true_col, pred_col=pred_col,
                              weight_col=weight_col, sep=sep, header=header,
                              drop_null=drop_null, memory_limit=memory_limit, spark=spark,
-                             progress=progress, stats=stats)
+                             master=master, progress=progress, stats=stats)

@@ -21,6 +21,14 @@ from ._common import PARAMETERS, TextPart, stage, table_from_groups, text_parts
 from .files import expand_paths
 from .formats import Columns, FileFormat, format_of
 from .parquet import arrow_labels
+from .spark_cluster import (
+    LOCAL_MASTER,
+    check_master,
+    cluster_paths,
+    is_local,
+    reach_master,
+    wait_for_executors,
+)
 from .weights import FETCH, WeightCells, weight_cells, weight_plan
 
 __all__ = ["from_spark", "from_spark_files"]
@@ -58,14 +66,23 @@ def from_spark(dataframe: Any, true_col: str, pred_col: str, *, drop_null: bool 
 def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None = None,
                      drop_null: bool = False, stats: dict | None = None, spark: Any = None,
                      names: Mapping[str, str] | None = None,
-                     weight_col: str | None = None) -> Contingency:
+                     weight_col: str | None = None,
+                     master: str | None = None) -> Contingency:
     """The table of two columns of a file (of any format of the user guide's "How files
     are read") or glob, counted by Spark.
 
     Files are read as :func:`~clustermetrics.io.from_duckdb` reads them (a path that
     exists is itself; parts of a glob combine by column name; text by the rules of
-    the user guide's "How files are read"). ``spark``: the SparkSession to use (default: a local
-    one, started and stopped here). ``names`` respells the parameters in messages.
+    the user guide's "How files are read"). ``spark``: the SparkSession to use (default:
+    the one active in this process, else one started and stopped here). ``master``: the
+    Spark master URL of the session started here (default ``local[2]``): ``local[N]``,
+    ``spark://HOST:PORT`` (a standalone cluster), ``yarn`` or ``k8s://HOST:PORT``. A
+    cluster must accept a connection within
+    :data:`~clustermetrics.io.spark_cluster.CONNECT_TIMEOUT_S` seconds; its executors
+    open the files themselves, so each must see every file at the same absolute path (a
+    shared filesystem). A session given as ``spark`` wins: ``master`` is then checked but
+    not used; an active session on another master than ``master`` is an error (a
+    process runs one). ``names`` respells the parameters in messages.
 
     Spark cannot be told every rule for files with CRLF line ends: it reads a CRLF inside a
     quoted label as LF, and takes a line break inside a quoted column name for the line
@@ -76,11 +93,14 @@ def from_spark_files(path: str, true_col: str, pred_col: str, *, sep: str | None
     ``weight_col``: a column of weights, summed exactly in Spark, as
     :func:`~clustermetrics.io.from_duckdb` reads them.
     """
+    spell = {**PARAMETERS, "master": "master", **(names or {})}
+    if master is not None:
+        check_master(master, spell["master"])
     files = expand_paths(path)
     kind = format_of(files[0])
-    kind.check_sep(sep, path, {**PARAMETERS, **(names or {})}["sep"])
+    kind.check_sep(sep, path, spell["sep"])
     return kind.reader.table(_Files(path, files, kind, true_col, pred_col, sep, drop_null,
-                                    stats, spark, names, weight_col))
+                                    stats, spark, names, weight_col, master))
 
 
 class _Files:
@@ -88,8 +108,10 @@ class _Files:
     starts (a bad file fails in a moment), then reads them in a session."""
 
     def __init__(self, path, files, kind: FileFormat, true_col, pred_col, sep, drop_null,
-                 stats, spark, names, weight_col):
+                 stats, spark, names, weight_col, master=None):
         self.path, self.files, self.kind = path, files, kind
+        self.master = master
+        self.option = {**PARAMETERS, "master": "master", **(names or {})}["master"]
         self.true_col, self.pred_col, self.sep = true_col, pred_col, sep
         self.drop_null, self.stats, self.spark, self.names = drop_null, stats, spark, names
         self.weight = None if weight_col is None else \
@@ -127,35 +149,61 @@ class _Files:
     def _in_session(self, read):
         """``read(spark, staged)`` in the session given, else the one running in this
         process, else one of our own (stopped after)."""
-        spark, own = (self.spark, False) if self.spark is not None else _local_session()
+        spark, own = (self.spark, False) if self.spark is not None else \
+            _local_session(self.master, self.option)
         try:
             with tempfile.TemporaryDirectory(prefix="clustermetrics-") as work:
-                return read(spark, stage(self.files, work, self.kind.link_name))
+                # executors elsewhere cannot see links in a folder of this machine
+                staged = stage(self.files, work, self.kind.link_name) \
+                    if is_local(_master_of(spark)) else cluster_paths(self.files, self.path)
+                return read(spark, staged)
         finally:
             if own:
                 spark.stop()
 
 
-def _local_session():
+def _local_session(master: str | None = None, option: str = "master"):
     """(session, ours): the SparkSession active in this process (the caller's: never
-    stopped by us), else a local one of our own that keeps the terminal quiet: the JVM's
-    own output (its log, its warnings) goes to a log file, not to stderr, and Spark shows
-    no progress bars."""
+    stopped by us), else one of our own on ``master`` (default local mode) that keeps the
+    terminal quiet: the JVM's own output (its log, its warnings) goes to a log file, not to
+    stderr, and Spark shows no progress bars. A process runs one SparkContext: an active
+    one on another master than ``master`` is an error naming ``option``."""
     try:
         from pyspark import SparkContext
         from pyspark.sql import SparkSession
     except ImportError:
         raise ImportError("reading files with Spark needs the spark extra: pip install "
                           "'clustermetrics[spark]'") from None
-    builder = (SparkSession.builder.master("local[2]").appName("clustermetrics")
+    active = SparkSession.getActiveSession()
+    running = active.sparkContext if active is not None else SparkContext._active_spark_context
+    builder = (SparkSession.builder.master(master or LOCAL_MASTER).appName("clustermetrics")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "8"))
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return active, False
+    if running is not None:
+        if master is not None and running.master != master:
+            raise ValueError(f"{option} {master!r}: this process already runs Spark on "
+                             f"{running.master!r}; pass that session as spark=, or stop it "
+                             "first")
+        # the caller's: a session on their context, which is theirs to stop
+        return (active if active is not None else builder.getOrCreate()), False
+    if master is not None and not is_local(master):
+        reach_master(master, option)  # Spark would wait minutes for a master that is not there
+    session = _started(builder, master)
+    try:
+        wait_for_executors(session.sparkContext, master or LOCAL_MASTER, option)
+    except ValueError:
+        session.stop()
+        raise
+    return session, True
+
+
+def _started(builder, master: str | None):
+    """A new session of ``builder``; the JVM it may start writes to a log file."""
+    from pyspark import SparkContext
+
     if SparkContext._gateway is not None:  # a JVM runs already: its output goes where it goes
-        return builder.getOrCreate(), True
+        return builder.getOrCreate()
     # the JVM inherits stderr when it starts: it gets a log file instead, for its life
     log = os.path.join(tempfile.mkdtemp(prefix="clustermetrics-spark-"), "spark.log")
     sys.stderr.flush()
@@ -164,13 +212,23 @@ def _local_session():
         with open(log, "ab") as fh:
             os.dup2(fh.fileno(), 2)
         try:
-            return builder.getOrCreate(), True
-        except Exception as exc:  # no Java, a JVM that does not start...
-            raise ValueError(f"Spark could not start (is Java installed? `java -version`); "
-                             f"its log: {log}: {_first_line(exc)}") from None
+            return builder.getOrCreate()
+        except Exception as exc:  # no Java, a JVM that does not start, a refused app...
+            raise ValueError(f"Spark could not start on {master or LOCAL_MASTER!r} (is Java "
+                             f"installed? `java -version`); its log: {log}: "
+                             f"{_first_line(exc)}") from None
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+def _master_of(spark) -> str:
+    """The master URL of a session ("" where it has none to tell, as over Spark Connect,
+    whose server is another process: read as a cluster)."""
+    try:
+        return spark.sparkContext.master
+    except Exception:  # Spark Connect sessions have no SparkContext here
+        return ""
 
 
 def _text_table(spark, path, staged, parts: list[TextPart], true_col, pred_col, drop_null,
