@@ -48,7 +48,7 @@ def labels_of(draw, dtype, n):
         return np.full(n, draw(values), dtype=dtype)
     if shape == "singletons" and dtype.kind in "iu" and n <= 100:
         start = draw(st.integers(int(np.iinfo(dtype).min), int(np.iinfo(dtype).max) - n))
-        return (np.arange(n) + start).astype(dtype)  # start + n fits the dtype
+        return np.array([start + i for i in range(n)], dtype=dtype)  # start + n fits the dtype
     return np.array(draw(st.lists(values, min_size=n, max_size=n)), dtype=dtype)
 
 

@@ -151,7 +151,7 @@ def _codec_problem(full: str, name: str) -> str | None:
     if not kind.delimited:
         return None
     hadoop = next((codec for codec in _CODECS if name.endswith(codec)), None)
-    ours = kind.compression if kind.compressed(full) else None
+    ours = kind.dialect.compression if kind.dialect and kind.compressed(full) else None
     if hadoop == ours:
         return None
     return (f"Hadoop would read it as {hadoop} compressed" if hadoop else
