@@ -138,7 +138,7 @@ def main() -> None:
                 if (a["cells"], a["rows"]) != (b["cells"], b["rows"]):
                     sys.exit(f"{path}: DuckDB found {a['cells']} cells of {a['rows']} rows, "
                              f"we found {b['cells']} of {b['rows']}")
-                line = (f"{rows:>11.0e} {a['cells']:>11.4g} {a['seconds']:>8.2f} "
+                line = (f"{rows:>11.0e} {a['cells']:>11d} {a['seconds']:>8.2f} "
                         f"{b['seconds']:>8.2f} {b['seconds'] / a['seconds']:>6.2f} "
                         f"{a['peak_gb']:>7.2f} {b['peak_gb']:>7.2f} "
                         f"{b['seconds'] / rows * 1e9:>7.1f} {b['read']:>7.1f} "
