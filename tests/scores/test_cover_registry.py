@@ -126,3 +126,20 @@ def test_covers_sharing_no_item_are_refused_by_every_score(key, t, shift, text):
     with pytest.raises(ValueError, match="share no item"):
         _score(key, t, p)
     _score(key, t, p, items=sorted(set().union(*t)) + sorted(set().union(*p), key=str))
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=60, deadline=None)
+@given(t=st.lists(st.frozensets(st.integers(0, 30), min_size=1, max_size=25), min_size=1,
+                  max_size=6),
+       p=st.lists(st.frozensets(st.integers(0, 30), min_size=1, max_size=25), min_size=1,
+                  max_size=6))
+def test_perfect_and_symmetric_bit_for_bit(key, t, p):
+    """Identical covers give exactly the perfect value (where the registry says always),
+    and a symmetric score the same float both ways round, not one rounding apart."""
+    entry = COVER_METRICS[key]
+    if entry.perfect_always:
+        assert _score(key, t, t) == entry.perfect
+    assume(set().union(*t) & set().union(*p))
+    if entry.symmetric:
+        assert _score(key, t, p) == _score(key, p, t)

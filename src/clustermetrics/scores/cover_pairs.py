@@ -21,7 +21,7 @@ import numpy as np
 
 from ..table.cover import as_cover_pair
 from .cover_element_centric import cover_element_centric_similarity_score
-from .cover_signatures import CoverPair, meetings, pair_counts, signatures
+from .cover_signatures import CoverPair, canonical, meetings, pair_counts, signatures
 from .cover_spec import CoverMetricInfo, check_finite_options
 from .spec import UndefinedMetricError
 
@@ -134,6 +134,9 @@ def _item_means(cover: CoverPair) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 
 
 def _bcubed(cover: CoverPair) -> tuple[float, float]:
+    # in the canonical order of the sides: P(T, P) is then R(P, T) bit for bit, and F
+    # (symmetric in P and R) is bitwise symmetric
+    cover, swapped = canonical(cover)
     precision, recall, has_pred, has_true, w = _item_means(cover)
     out = []
     for values, has, side in ((precision, has_pred, "pred"), (recall, has_true, "true")):
@@ -141,11 +144,12 @@ def _bcubed(cover: CoverPair) -> tuple[float, float]:
         if not total:
             # no 0/0 convention: a CoverPair never holds a side with no community (it
             # refuses one), so only a hand-built stand-in gets here
+            side = {"pred": "true", "true": "pred"}[side] if swapped else side
             raise ValueError(f"cover.{side} has no community: extended B-cubed averages "
                              "over the items in one")
         # fsum: one rounding for the sum of the per-item means, whatever their order
         out.append(min(math.fsum((w[has] * values[has]).tolist()) / total, 1.0))
-    return out[0], out[1]
+    return (out[1], out[0]) if swapped else (out[0], out[1])
 
 
 def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
