@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import clustermetrics as cm
 from clustermetrics import Cover
@@ -67,3 +69,20 @@ def test_a_cover_read_from_a_file_scores_as_the_same_cover_in_memory(tmp_path):
     truth = [["n1", "n2"], ["n3", "n4"]]
     assert cm.overlapping_nmi_score(truth, cover) == pytest.approx(
         cm.overlapping_nmi_score(truth, [["n1", "n2"], ["n2", "n3"], ["n4"]]), abs=1e-15)
+
+
+@settings(max_examples=20, deadline=None)
+@given(missing=st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+       which=st.sampled_from(["item_col", "community_col"]),
+       engine=st.sampled_from(["memory", "duckdb"]))
+def test_a_missing_column_is_named_by_read_covers_parameter(tmp_path_factory, missing, which,
+                                                            engine):
+    """The engines read a (true_col, pred_col) table; their message must name item_col or
+    community_col, the parameters the caller gave, never read_table's."""
+    path = _write(tmp_path_factory.mktemp("c"), "csv", ROWS)
+    columns = {"item_col": "node", "community_col": "community"}
+    if missing in columns.values():
+        return
+    columns[which] = missing
+    with pytest.raises(ValueError, match=rf"no column '{missing}' \({which}\)"):
+        cm.read_cover(path, engine=engine, **columns)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from cover_reference import community_f1, nf1
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
@@ -18,6 +18,7 @@ COVER = st.lists(COMMUNITY, min_size=1, max_size=5)
 @settings(max_examples=200, deadline=None)
 @given(COVER, COVER)
 def test_f1_and_nf1_equal_their_definition(t, p):
+    assume(set().union(*t) & set().union(*p))  # else refused: no item in common
     assert cm.community_f1_score(t, p) == pytest.approx(float(community_f1(t, p)),
                                                         rel=1e-15, abs=1e-15)
     assert cm.nf1_score(t, p) == pytest.approx(float(nf1(t, p)), rel=1e-15, abs=1e-15)
@@ -44,7 +45,7 @@ def test_a_prediction_sharing_no_item_scores_zero_and_counts():
     truth, pred = [[1, 2]], [[1, 2], [3, 4]]
     assert cm.community_f1_score(truth, pred) == 0.5
     assert cm.nf1_score(truth, pred) == 0.25
-    assert cm.nf1_score([[1, 2]], [[3, 4]]) == 0.0
+    assert cm.nf1_score([[1, 2]], [[3, 4]], items=[1, 2, 3, 4]) == 0.0
 
 
 @settings(max_examples=60, deadline=None)

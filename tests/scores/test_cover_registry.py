@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import clustermetrics as cm
@@ -43,6 +43,7 @@ def test_the_cover_registry_is_its_own():
 @settings(max_examples=40, deadline=None)
 @given(t=COVER, p=COVER, data=st.data())
 def test_invariant_to_order_and_names_of_items_and_communities(key, t, p, data):
+    assume(set().union(*t) & set().union(*p))  # else refused: no item in common
     base = _score(key, t, p)
     rename = {i: f"item {9 - i}" for i in range(10)}  # new ids, in another sorted order
     renamed = _score(key, [[rename[i] for i in c] for c in t],
@@ -59,6 +60,7 @@ def test_invariant_to_order_and_names_of_items_and_communities(key, t, p, data):
 @settings(max_examples=40, deadline=None)
 @given(t=COVER, p=COVER)
 def test_range_and_declared_symmetry(key, t, p):
+    assume(set().union(*t) & set().union(*p))  # else refused: no item in common
     entry = COVER_METRICS[key]
     value = _score(key, t, p)
     assert entry.lower - 1e-12 <= value <= entry.upper + 1e-12
@@ -112,3 +114,32 @@ def test_a_pair_built_once_gives_the_value_of_its_covers(key):
     p = [rng.choice(30, 5, replace=False).tolist() for _ in range(6)]
     pair = CoverPair(Cover.from_communities(t), Cover.from_communities(p))
     assert COVER_METRICS[key].compute(pair) == _score(key, t, p)
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=20, deadline=None)
+@given(t=COVER, shift=st.integers(10, 20), text=st.booleans())
+def test_covers_sharing_no_item_are_refused_by_every_score(key, t, shift, text):
+    """Covers of no common item (ids of another type: '1' is not 1) have nothing to
+    compare: every score refuses them, and scores them on an explicit item set."""
+    p = [[str(i) for i in c] if text else [i + shift for i in c] for c in t]
+    with pytest.raises(ValueError, match="share no item"):
+        _score(key, t, p)
+    _score(key, t, p, items=sorted(set().union(*t)) + sorted(set().union(*p), key=str))
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=60, deadline=None)
+@given(t=st.lists(st.frozensets(st.integers(0, 30), min_size=1, max_size=25), min_size=1,
+                  max_size=6),
+       p=st.lists(st.frozensets(st.integers(0, 30), min_size=1, max_size=25), min_size=1,
+                  max_size=6))
+def test_perfect_and_symmetric_bit_for_bit(key, t, p):
+    """Identical covers give exactly the perfect value (where the registry says always),
+    and a symmetric score the same float both ways round, not one rounding apart."""
+    entry = COVER_METRICS[key]
+    if entry.perfect_always:
+        assert _score(key, t, t) == entry.perfect
+    assume(set().union(*t) & set().union(*p))
+    if entry.symmetric:
+        assert _score(key, t, p) == _score(key, p, t)

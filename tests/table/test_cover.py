@@ -55,6 +55,10 @@ def test_the_pair_holds_both_covers_on_one_item_set_and_their_overlaps(t, p, mod
     items = explicit if mode == "explicit" else mode
     counted = set(explicit) if mode == "explicit" else set().union(*t) if mode == "true" \
         else union
+    if mode != "explicit" and not set().union(*t) & set().union(*p):
+        with pytest.raises(ValueError, match="share no item"):
+            CoverPair(Cover.from_communities(t), Cover.from_communities(p), items=items)
+        return
     kept_t = [c & counted for c in t if c & counted]
     kept_p = [c & counted for c in p if c & counted]
     if not kept_t or not kept_p:
@@ -154,9 +158,11 @@ def test_a_pair_is_built_once_and_passed_as_is():
      "unknown items 'all'"),
     (lambda: CoverPair(Cover.from_labels([1]), Cover.from_labels([1]), items=[0, 0]),
      "items names an item twice"),
-    (lambda: CoverPair(Cover.from_communities([[1]]), Cover.from_communities([[2]]),
-                       items="true"), "pred_cover has no community"),
-    (lambda: as_cover(np.array([0, 1, 1]), "true_cover"), "true_cover is a 1-D array"),
+    (lambda: CoverPair(Cover.from_communities([[1]]), Cover.from_communities([[1], [2]]),
+                       items=[2]), "true_cover has no community"),
+    (lambda: CoverPair(Cover.from_communities([[1, 2]]), Cover.from_communities([[2]]),
+                       items=[1]), "pred_cover has no community"),
+    (lambda: as_cover(np.array([0, 1, 1]), "true_cover"), "true_cover is a 1-D array of labels"),
     (lambda: as_cover_pair([[1]]), "pred_cover is required"),
     (lambda: as_cover_pair(as_cover_pair([[1]], [[1]]), [[1]]), "pred_cover must be None"),
 ])
@@ -171,3 +177,88 @@ def test_memory_is_memberships_plus_overlapping_pairs():
     pair = CoverPair(Cover.from_labels(labels), Cover.from_labels(labels))
     assert pair.overlaps.shape == (10**4, 10**4)
     assert pair.overlaps.nnz == 10**4
+
+
+def _matrix(draw, rows: int) -> np.ndarray:
+    """A 0/1 items x communities matrix of ``rows`` rows and no empty column."""
+    cols = draw(st.integers(1, 3))
+    m = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=cols, max_size=cols),
+                               min_size=rows, max_size=rows)), dtype=np.int64)
+    m[draw(st.integers(0, rows - 1)), :] = 1
+    return m
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(1, 6), st.integers(1, 6), st.booleans())
+def test_membership_matrices_of_different_row_counts_are_refused(data, n, m, sparse):
+    """Rows of a matrix are items by position: unequal counts cannot be the same items."""
+    a, b = _matrix(data.draw, n), _matrix(data.draw, m)
+    if sparse:
+        a, b = sp.csr_array(a), sp.csr_array(b)
+    if n == m:
+        assert CoverPair(a, b).n_items == n
+        return
+    for make in (CoverPair, as_cover_pair):
+        with pytest.raises(ValueError, match=rf"true_cover has {n} rows and pred_cover "
+                                             rf"{m} \(shapes \({n}, \d\) and \({m}, \d\)\)"):
+            make(a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(COVER, st.booleans())
+def test_covers_sharing_no_item_are_refused_saying_when_id_types_differ(t, as_text):
+    """Ids read from a file are text: '1' is not 1, and a cover of one scored against a
+    cover of the other shares no item; the error says so rather than scoring them."""
+    t = [frozenset(v + 100 for v in c if isinstance(v, int)) or frozenset({100}) for c in t]
+    p = [frozenset(str(v) for v in c) for c in t] if as_text else \
+        [frozenset(v + 1000 for v in c) for c in t]
+    message = (r"share no item: true ids are int \(\d+.*\), predicted ids are str \('"
+               if as_text else r"share no item \(true ids int")
+    with pytest.raises(ValueError, match=message):
+        CoverPair(t, p)
+
+
+@pytest.mark.parametrize("value", [None, 3, 2.5, "ab", b"ab"])
+def test_a_cover_pair_refuses_what_is_not_a_cover_by_name(value):
+    with pytest.raises(ValueError, match="true_cover must be a cover"):
+        CoverPair(value, [["a"]])
+    with pytest.raises(ValueError, match="pred_cover must be a cover"):
+        CoverPair([["a"]], value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(COVER, COVER)
+def test_a_cover_pair_takes_every_form_the_scores_take(t, p):
+    """CoverPair reads the same forms as as_cover_pair (lists, mappings, Covers)."""
+    if not set().union(*t) & set().union(*p):
+        return
+    built = as_cover_pair(Cover.from_communities(t), Cover.from_communities(p))
+    for a, b in ((t, p), (dict(enumerate(t)), p), (Cover.from_communities(t), p)):
+        pair = CoverPair(a, b)
+        assert pair.items.tolist() == built.items.tolist()
+        assert (pair.overlaps != built.overlaps).nnz == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.integers(1, 6))
+def test_array_likes_are_read_as_their_shape_says(data, n):
+    """A 0/1 DataFrame is a membership matrix (index: items, columns: communities), a
+    Series or object array of lists a list of communities; a 3-D array is refused with its
+    shape, a 1-D array of labels with the way to give a partition."""
+    import pandas as pd
+
+    m = _matrix(data.draw, n)
+    expected = _sets(Cover.from_membership(m))
+    assert _sets(as_cover(pd.DataFrame(m), "x")) == expected
+    frame = pd.DataFrame(m, index=[f"i{k}" for k in range(n)])
+    assert _sets(as_cover(frame, "x")) == {
+        k: {f"i{v}" for v in c} for k, c in expected.items()}
+    communities = [sorted(c) for c in expected.values()]
+    objects = np.empty(len(communities), dtype=object)
+    objects[:] = communities
+    assert _sets(as_cover(objects, "x")) == _sets(Cover.from_communities(communities))
+    assert _sets(as_cover(pd.Series(communities, index=list(expected)), "x")) == expected
+    with pytest.raises(ValueError, match=r"x is an array of shape \(1, "):
+        as_cover(m[None], "x")
+    with pytest.raises(ValueError, match="x is a 1-D array of labels"):
+        as_cover(np.arange(n), "x")

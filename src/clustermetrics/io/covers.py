@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from ..table.cover import Cover
-from .engines import read_table
+from .engines import choose_engine, table_with_engine
 
 __all__ = ["read_cover"]
 
@@ -55,7 +55,11 @@ def read_cover(path: str | os.PathLike, *, item_col: str, community_col: str,
     >>> cm.read_cover(path, item_col="node", community_col="community").to_communities()
     {'1': ['a', 'b'], '2': ['b', 'c']}
     """
-    table = read_table(path, true_col=item_col, pred_col=community_col, engine=engine,
-                       sep=sep, drop_null=drop_null, memory_limit=memory_limit, spark=spark,
-                       stats=stats)
+    # the engines read a (true_col, pred_col) table: their messages must name this
+    # function's parameters instead, or a missing column sends the reader to read_table
+    spell = {"true_col": "item_col", "pred_col": "community_col"}
+    chosen = choose_engine(engine, path, None, memory_limit=memory_limit, names=spell)
+    table = table_with_engine(chosen, path, true_col=item_col, pred_col=community_col,
+                              sep=sep, drop_null=drop_null, memory_limit=memory_limit,
+                              spark=spark, stats=stats, names=spell)
     return Cover.from_table(table)

@@ -13,6 +13,7 @@ similarity of covers (:mod:`.cover_element_centric`).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -20,8 +21,8 @@ import numpy as np
 
 from ..table.cover import as_cover_pair
 from .cover_element_centric import cover_element_centric_similarity_score
-from .cover_signatures import CoverPair, meetings, pair_counts, signatures
-from .cover_spec import CoverMetricInfo
+from .cover_signatures import CoverPair, canonical, meetings, pair_counts, signatures
+from .cover_spec import CoverMetricInfo, check_finite_options
 from .spec import UndefinedMetricError
 
 __all__ = ["COVER_ENTRIES", "bcubed_f_of_pair", "bcubed_precision_of_pair",
@@ -89,6 +90,7 @@ def omega_of_pair(cover: CoverPair, *, force_finite: bool = True,
                   finite_value: float = 1.0) -> float:
     """:func:`omega_score` of a built pair of covers (anything with ``.true``,
     ``.pred`` and ``.n_items``)."""
+    check_finite_options(force_finite, finite_value)
     counts = pair_counts(cover)
     m = counts.n_pairs
     agree = 0
@@ -131,22 +133,27 @@ def _item_means(cover: CoverPair) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return precision, recall, has_pred, has_true, w
 
 
-def _bcubed(cover: CoverPair, force_finite: bool, finite_value: float
-            ) -> tuple[float, float]:
+def _bcubed(cover: CoverPair) -> tuple[float, float]:
+    # in the canonical order of the sides: P(T, P) is then R(P, T) bit for bit, and F
+    # (symmetric in P and R) is bitwise symmetric
+    cover, swapped = canonical(cover)
     precision, recall, has_pred, has_true, w = _item_means(cover)
     out = []
-    for values, has, side in ((precision, has_pred, "predicted"),
-                              (recall, has_true, "true")):
-        total = w[has].sum()
-        out.append(min(float(np.sum(w[has] * values[has]) / total), 1.0) if total else
-                   _undefined(force_finite, finite_value, "extended B-cubed is undefined "
-                              f"(0/0): no item is in a {side} community"))
-    return out[0], out[1]
+    for values, has, side in ((precision, has_pred, "pred"), (recall, has_true, "true")):
+        total = math.fsum(w[has].tolist())
+        if not total:
+            # no 0/0 convention: a CoverPair never holds a side with no community (it
+            # refuses one), so only a hand-built stand-in gets here
+            side = {"pred": "true", "true": "pred"}[side] if swapped else side
+            raise ValueError(f"cover.{side} has no community: extended B-cubed averages "
+                             "over the items in one")
+        # fsum: one rounding for the sum of the per-item means, whatever their order
+        out.append(min(math.fsum((w[has] * values[has]).tolist()) / total, 1.0))
+    return (out[1], out[0]) if swapped else (out[0], out[1])
 
 
 def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
-                                    items: Any = "union", force_finite: bool = True,
-                                    finite_value: float = 1.0) -> float:
+                                    items: Any = "union") -> float:
     """Extended B-cubed precision of two covers (Amigó, Gonzalo, Artiles & Verdejo 2009).
 
     For items e, e' sharing at least one predicted community, the multiplicity precision is
@@ -154,9 +161,9 @@ def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
     true communities of an item. Each item's precision is the mean over those e' (e itself
     included), and the score the mean over the items in at least one predicted community
     (the others have no e' to average over). In [0, 1], 1.0 for identical covers; the
-    record-weighted B-cubed precision when both covers are partitions. Undefined (0/0) when
-    no item is in a predicted community: then ``finite_value`` (1.0: nothing was wrongly
-    joined), or with ``force_finite=False`` an :class:`~clustermetrics.UndefinedMetricError`.
+    record-weighted B-cubed precision when both covers are partitions (to rounding: the
+    per-item means are rounded before their sum). Never 0/0: a cover pair keeps at least
+    one community on each side, so some item is in a predicted community.
 
     Parameters
     ----------
@@ -182,28 +189,25 @@ def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
     metrics based on formal constraints", Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
     pair = as_cover_pair(true_cover, pred_cover, items=items)
-    return bcubed_precision_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+    return bcubed_precision_of_pair(pair)
 
 
-def bcubed_precision_of_pair(cover: CoverPair, *, force_finite: bool = True,
-                             finite_value: float = 1.0) -> float:
+def bcubed_precision_of_pair(cover: CoverPair) -> float:
     """:func:`extended_bcubed_precision_score` of a built pair of covers (anything with ``.true``,
     ``.pred`` and ``.n_items``)."""
-    return _bcubed(cover, force_finite, finite_value)[0]
+    return _bcubed(cover)[0]
 
 
 def extended_bcubed_recall_score(true_cover: Any, pred_cover: Any = None, *,
-                                 items: Any = "union", force_finite: bool = True,
-                                 finite_value: float = 1.0) -> float:
+                                 items: Any = "union") -> float:
     """Extended B-cubed recall of two covers (Amigó et al. 2009).
 
     For items e, e' sharing at least one true community, the multiplicity recall is
     min(|C(e) ∩ C(e')|, |L(e) ∩ L(e')|) / |L(e) ∩ L(e')|; each item's recall is the mean
     over those e' (e included), the score the mean over the items in at least one true
     community. In [0, 1], 1.0 for identical covers; the record-weighted B-cubed recall on
-    partitions; ``extended_bcubed_recall_score`` of (true, pred) is the precision of
-    (pred, true). Undefined (0/0) when no item is in a true community: ``finite_value``
-    (1.0), or an :class:`~clustermetrics.UndefinedMetricError` with ``force_finite=False``.
+    partitions (to rounding); ``extended_bcubed_recall_score`` of (true, pred) is the
+    precision of (pred, true). Never 0/0 (some item is in a true community).
 
     Parameters
     ----------
@@ -228,23 +232,21 @@ def extended_bcubed_recall_score(true_cover: Any, pred_cover: Any = None, *,
     Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
     pair = as_cover_pair(true_cover, pred_cover, items=items)
-    return bcubed_recall_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+    return bcubed_recall_of_pair(pair)
 
 
-def bcubed_recall_of_pair(cover: CoverPair, *, force_finite: bool = True,
-                          finite_value: float = 1.0) -> float:
+def bcubed_recall_of_pair(cover: CoverPair) -> float:
     """:func:`extended_bcubed_recall_score` of a built pair of covers (anything with ``.true``,
     ``.pred`` and ``.n_items``)."""
-    return _bcubed(cover, force_finite, finite_value)[1]
+    return _bcubed(cover)[1]
 
 
 def extended_bcubed_f_score(true_cover: Any, pred_cover: Any = None, *,
-                            items: Any = "union", force_finite: bool = True,
-                            finite_value: float = 1.0) -> float:
+                            items: Any = "union") -> float:
     """Extended B-cubed F: the harmonic mean 2PR / (P + R) of
     :func:`extended_bcubed_precision_score` and :func:`extended_bcubed_recall_score`
     (0.0 when both are 0). In [0, 1], symmetric, 1.0 for identical covers; the B-cubed F1
-    on partitions. ``force_finite`` and ``finite_value`` apply to P and R.
+    on partitions (to rounding).
 
     Parameters
     ----------
@@ -269,14 +271,13 @@ def extended_bcubed_f_score(true_cover: Any, pred_cover: Any = None, *,
     Amigó, Gonzalo, Artiles & Verdejo, Information Retrieval 12 (2009) 461-486, Sec. 5.
     """
     pair = as_cover_pair(true_cover, pred_cover, items=items)
-    return bcubed_f_of_pair(pair, force_finite=force_finite, finite_value=finite_value)
+    return bcubed_f_of_pair(pair)
 
 
-def bcubed_f_of_pair(cover: CoverPair, *, force_finite: bool = True,
-                     finite_value: float = 1.0) -> float:
+def bcubed_f_of_pair(cover: CoverPair) -> float:
     """:func:`extended_bcubed_f_score` of a built pair of covers (anything with ``.true``,
     ``.pred`` and ``.n_items``)."""
-    p, r = _bcubed(cover, force_finite, finite_value)
+    p, r = _bcubed(cover)
     return 2.0 * p * r / (p + r) if p + r > 0 else 0.0
 
 

@@ -29,8 +29,8 @@ import numpy as np
 if TYPE_CHECKING:
     from scipy.sparse import csr_array
 
-__all__ = ["CoverPair", "Meetings", "PairCounts", "Signatures", "meetings", "pair_counts",
-           "signatures"]
+__all__ = ["CoverPair", "Meetings", "PairCounts", "Signatures", "canonical", "meetings",
+           "pair_counts", "signatures"]
 
 # Int64 holds every pair count while N(N-1)/2 does: up to N = 4,294,967,296 items.
 _MAX_PAIRS = 2**63 - 1
@@ -101,6 +101,32 @@ def _check(cover: CoverPair) -> tuple[csr_array, csr_array, int]:
         if side.shape[0] != n:
             raise ValueError(f"cover.{name} has {side.shape[0]} rows for n_items={n}")
     return sparse.csr_array(true), sparse.csr_array(pred), n
+
+
+class _Swapped(NamedTuple):
+    true: csr_array
+    pred: csr_array
+    n_items: int
+
+
+def canonical(cover: CoverPair) -> tuple[CoverPair, bool]:
+    """``cover`` with its two sides in a canonical order, and whether they were swapped.
+
+    A symmetric score computed on it is bitwise symmetric: (T, P) and (P, T) give the same
+    canonical pair, so the same float operations in the same order (signatures are
+    ordered by (true, pred) degrees, so the two orders otherwise sum in different orders
+    and may differ in the last bit)."""
+    true, pred, n = _check(cover)
+
+    def key(side: csr_array) -> tuple:
+        side = side.copy()
+        side.sort_indices()
+        return (side.shape[1], side.nnz, side.indptr.astype(np.int64).tobytes(),
+                side.indices.astype(np.int64).tobytes())
+
+    if key(pred) < key(true):
+        return _Swapped(pred, true, n), True
+    return cover, False
 
 
 def _row_keys(side: csr_array, rows: np.ndarray, degree: int) -> np.ndarray:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..table.cover import CoverPair
-from .spec import Better
+from .spec import Better, Real
 
-__all__ = ["COVER", "CoverMetricInfo"]
+__all__ = ["COVER", "CoverMetricInfo", "check_finite_options"]
 
 COVER = "cover"
 
@@ -54,3 +54,13 @@ class CoverMetricInfo:
     def compute(self, pair: CoverPair) -> float:
         """This score of a pair of covers, with the entry's options."""
         return float(self.func(pair, **self.options))
+
+
+def check_finite_options(force_finite: Any, finite_value: Any) -> None:
+    """Refuse, by name, a ``force_finite`` that is not a bool (``"no"`` would read as
+    true) and a ``finite_value`` that is not a finite real (``nan`` would come back as
+    the score): the checks the label scores' ``@score`` makes, once for every cover
+    score with a 0/0 case."""
+    if not isinstance(force_finite, bool):
+        raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
+    Real("finite value").check("finite_value", finite_value)

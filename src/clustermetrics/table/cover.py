@@ -201,6 +201,10 @@ class Cover:
 class CoverPair:
     """Two covers over one set of item rows, built once: what every cover score reads.
 
+    Either cover may be given in any form :func:`as_cover` reads. Two membership matrices
+    (rows named by position) must have as many rows; two covers must share at least one
+    item, unless ``items`` lists the items counted.
+
     ``true`` and ``pred`` are int64 0/1 ``csr_array`` memberships with the same rows
     (``n_items`` x ``n_true`` and ``n_items`` x ``n_pred``, sorted indices, no repeated
     membership). ``items`` says which items count: ``"union"`` (default) every item of
@@ -226,8 +230,19 @@ class CoverPair:
     __slots__ = ("true", "pred", "n_items", "items", "true_communities",
                  "pred_communities", "true_sizes", "pred_sizes", "_overlaps")
 
-    def __init__(self, true_cover: Cover, pred_cover: Cover, *,
+    def __init__(self, true_cover: Any, pred_cover: Any, *,
                  items: str | Iterable[Any] = "union") -> None:
+        # two matrices name their items by row position: rows of different counts cannot
+        # be the same items, and read as positions they would silently pair unrelated ones
+        rows = _positional_rows(true_cover), _positional_rows(pred_cover)
+        if None not in rows and rows[0] != rows[1]:
+            raise ValueError(f"true_cover has {rows[0]} rows and pred_cover {rows[1]} "
+                             f"(shapes {true_cover.shape} and {pred_cover.shape}): "
+                             "the rows of two membership matrices are the same items, in "
+                             "the same order; name them with Cover.from_membership(matrix, "
+                             "items=...) when they are not")
+        true_cover = as_cover(true_cover, "true_cover")
+        pred_cover = as_cover(pred_cover, "pred_cover")
         universe, true_rows, pred_rows = _item_universe(true_cover, pred_cover, items)
         self.items: np.ndarray = universe
         self.n_items: int = int(universe.shape[0])
@@ -272,13 +287,37 @@ def as_cover(value: Any, name: str) -> Cover:
     ``Cover.from_labels(labels)``."""
     if isinstance(value, Cover):
         return value
-    if hasattr(value, "tocoo") or (isinstance(value, np.ndarray) and value.ndim == 2):
+    if isinstance(value, CoverPair):
+        raise ValueError(f"{name} is a CoverPair, which holds two covers: give it alone, "
+                         "as true_cover")
+    if hasattr(value, "tocoo"):
         return Cover.from_membership(value, name=name)
-    if isinstance(value, np.ndarray) or (hasattr(value, "to_numpy")
-                                         and not isinstance(value, Mapping)):
-        raise ValueError(f"{name} is a 1-D array: a cover is a list of communities, a "
-                         "membership matrix or a Cover; for a partition's labels pass "
-                         "Cover.from_labels(labels)")
+    if hasattr(value, "to_numpy") and not isinstance(value, Mapping):
+        # pandas: a DataFrame is a membership matrix whose index and columns name its
+        # items and communities; a Series of communities is a mapping id -> items
+        if getattr(value, "ndim", None) == 2:
+            return Cover.from_membership(value.to_numpy(), items=_labels_of(value, "index"),
+                                         communities=_labels_of(value, "columns"),
+                                         name=name)
+        if hasattr(value, "index") and _all_communities(value.to_numpy()):
+            return Cover.from_communities(dict(zip(value.index, value.to_numpy(),
+                                                   strict=True)), name=name)
+        value = value.to_numpy()
+    if isinstance(value, np.ndarray):
+        if value.ndim == 2:
+            return Cover.from_membership(value, name=name)
+        if value.ndim == 1 and value.size and _all_communities(value):
+            return Cover.from_communities(list(value), name=name)
+        if value.ndim == 1:
+            raise ValueError(f"{name} is a 1-D array of labels: a cover is a list of "
+                             "communities, a membership matrix or a Cover; for a "
+                             "partition's labels pass Cover.from_labels(labels)")
+        raise ValueError(f"{name} is an array of shape {value.shape}: a membership matrix "
+                         "is 2-D (items x communities)")
+    if value is None or isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"{name} must be a cover (a list or mapping of communities, an "
+                         "items x communities 0/1 matrix, or a Cover), got "
+                         f"{type(value).__name__}")
     return Cover.from_communities(value, name=name)
 
 
@@ -296,11 +335,36 @@ def as_cover_pair(true_cover: Any, pred_cover: Any = None, *,
         return true_cover
     if pred_cover is None:
         raise ValueError("pred_cover is required (or give a CoverPair as true_cover)")
-    return CoverPair(as_cover(true_cover, "true_cover"), as_cover(pred_cover, "pred_cover"),
-                     items=items)
+    return CoverPair(true_cover, pred_cover, items=items)
 
 
 # ----------------------------------------------------------------- helpers
+def _positional_rows(value: Any) -> int | None:
+    """The row count of a membership matrix whose rows are named by position (a numpy
+    array or a scipy sparse matrix), else None."""
+    if hasattr(value, "tocoo") or (isinstance(value, np.ndarray) and value.ndim == 2):
+        return int(value.shape[0])
+    return None
+
+
+def _labels_of(frame: Any, axis: str) -> Any:
+    return np.asarray(getattr(frame, axis), dtype=object) if hasattr(frame, axis) else None
+
+
+def _all_communities(values: np.ndarray) -> bool:
+    """Is every element a community (a non-string iterable), as in a Series of lists?"""
+    return values.dtype == object and all(
+        isinstance(v, Iterable) and not isinstance(v, (str, bytes)) for v in values)
+
+
+def _describe_ids(ids: np.ndarray) -> str:
+    """'str ('1', '2', ...)': the type and first ids of a cover's items."""
+    first = ids[:2].tolist()
+    kinds = sorted({type(v).__name__ for v in first})
+    more = ", ..." if ids.shape[0] > 2 else ""
+    return f"{'/'.join(kinds)} ({', '.join(map(repr, first))}{more})"
+
+
 def _community_lists(communities: Any, name: str) -> tuple[list[Any], list[list[Any]]]:
     """(ids, members) of a list or mapping of communities, each checked."""
     if isinstance(communities, (str, bytes)) or not isinstance(communities, Iterable):
@@ -392,6 +456,14 @@ def _item_universe(true_cover: Cover, pred_cover: Cover,
         explicit = as_label_array(items, "items")
         arrays.append(explicit)
     union, (true_codes, pred_codes, *rest) = union_labels(arrays, "items")
+    if kind != "explicit" and np.intersect1d(true_codes, pred_codes).size == 0:
+        # nothing to compare: every score would be computed on the two covers side by
+        # side, a number with no meaning; most often the ids differ in type ('1' and 1).
+        # An explicit item set is the caller's word on which items are the same.
+        t, p = _describe_ids(true_cover.items), _describe_ids(pred_cover.items)
+        kinds = (f": true ids are {t}, predicted ids are {p}"
+                 if t.split(" ")[0] != p.split(" ")[0] else f" (true ids {t}, predicted {p})")
+        raise ValueError(f"true_cover and pred_cover share no item{kinds}")
     counted = np.zeros(union.shape[0], dtype=bool)
     if kind == "union":
         counted[:] = True
