@@ -73,3 +73,31 @@ def test_identical_covers_score_one(sets):
 def test_alpha_outside_the_open_unit_interval_is_refused(alpha):
     with pytest.raises(ValueError, match="alpha must be a number strictly between 0 and 1"):
         ecs(cover([{0}], [{0}]), alpha=alpha)
+
+
+def test_long_solves_show_progress_chunk_by_chunk(monkeypatch):
+    """Past the work threshold the solve reports each chunk of each component to a bar
+    (shown on a terminal), and closes it."""
+    calls = {"total": None, "enabled": None, "updates": 0, "closed": False}
+
+    class Bar:
+        def update(self, n):
+            calls["updates"] += n
+
+        def close(self):
+            calls["closed"] = True
+
+    def bar(total, desc, enabled=None):
+        calls["total"], calls["enabled"] = total, enabled
+        return Bar()
+
+    monkeypatch.setattr(cover_element_centric, "_PROGRESS_WORK", 0)
+    monkeypatch.setattr(cover_element_centric, "_CHUNK_CELLS", 4)
+    monkeypatch.setattr(cover_element_centric, "progress_bar", bar)
+    t = [[0, 1, 2], [2, 3, 4], [5, 6]]
+    p = [[0, 1], [1, 2, 3, 4], [5], [6]]
+    value = cm.cover_element_centric_similarity_score(t, p)
+    assert calls["enabled"] is None and calls["closed"]
+    assert calls["updates"] == calls["total"] > 2
+    monkeypatch.undo()
+    assert cm.cover_element_centric_similarity_score(t, p) == value

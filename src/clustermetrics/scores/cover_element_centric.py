@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..compute.progress import progress_bar
 from ..table.cover import as_cover_pair
 from .cover_signatures import CoverPair, Signatures, canonical, signatures
 from .spec import _SNAP_ULPS
@@ -48,6 +49,9 @@ ALPHA = 0.9
 
 # affinity entries (signatures x signatures) held at once
 _CHUNK_CELLS = 1 << 22
+# signature pairs (S^2 over the components) beyond which the solve shows progress on a
+# terminal: about a second of work on one core
+_PROGRESS_WORK = 10**8
 
 
 class _Side:
@@ -74,15 +78,20 @@ class _Side:
         return np.asarray(self.spread @ (self.solve @ start))
 
 
-def _component(sig: Signatures, rows: np.ndarray, alpha: float) -> np.ndarray:
-    """S_u of the signatures ``rows``, one connected component."""
+def _steps(size: int) -> range:
+    """The starts of the chunks of rows a component of ``size`` signatures is solved in."""
+    return range(0, size, max(1, _CHUNK_CELLS // size))
+
+
+def _component(sig: Signatures, rows: np.ndarray, alpha: float, bar: Any) -> np.ndarray:
+    """S_u of the signatures ``rows``, one connected component (``bar`` counts chunks)."""
     w = sig.weights[rows]
     sides = [_Side(side[rows].tocsr(), w, alpha) for side in (sig.true, sig.pred)]
     out = np.empty(rows.size)
-    step = max(1, _CHUNK_CELLS // rows.size)
     wf = w.astype(np.float64)
-    for start in range(0, rows.size, step):
-        chunk = np.arange(start, min(start + step, rows.size))
+    starts = _steps(rows.size)
+    for start in starts:
+        chunk = np.arange(start, min(start + starts.step, rows.size))
         g1, g2 = (s.affinity(chunk) for s in sides)
         out[chunk] = wf @ np.minimum(g1, g2)
         # an item in no community of one side keeps all its affinity on itself
@@ -90,6 +99,7 @@ def _component(sig: Signatures, rows: np.ndarray, alpha: float) -> np.ndarray:
                               out[chunk])
         out[chunk] = np.where(sides[1].degree[chunk] == 0, g1[chunk, np.arange(chunk.size)],
                               out[chunk])
+        bar.update(1)
     return out
 
 
@@ -169,8 +179,16 @@ def element_centric_of_pair(cover: CoverPair, *, alpha: float = ALPHA) -> float:
     if sig.n_items == 0:
         raise ValueError("cover has no items (n_items=0)")
     total = float(sig.n_items - sig.weights.sum())  # in no community of either side: 1
-    for rows in _components(sig):
-        total += float(sig.weights[rows].astype(np.float64) @ _component(sig, rows, alpha))
+    components = _components(sig)
+    work = sum(rows.size ** 2 for rows in components)
+    bar = progress_bar(sum(len(_steps(rows.size)) for rows in components),
+                       "element-centric similarity", None if work > _PROGRESS_WORK else False)
+    try:
+        for rows in components:
+            total += float(sig.weights[rows].astype(np.float64)
+                           @ _component(sig, rows, alpha, bar))
+    finally:
+        bar.close()
     value = total / sig.n_items
     # the solve is accurate to a few ulps (at the default alpha): identical covers, whose
     # S_u are all 1 up to that rounding, score exactly 1, as the label scores' values
