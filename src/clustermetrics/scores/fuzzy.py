@@ -149,7 +149,9 @@ def _score_value(body: Callable[[Memberships], float], membership_true: Any,
         raise ValueError(f"finite_value must be a finite number or None, got {finite_value!r}")
     m = memberships(membership_true, membership_pred, tol=tol, unassigned=unassigned)
     try:
-        return float(body(m))
+        # every score of memberships is at most 1 (agreement on every pair); a sum's last
+        # rounding must not take it past
+        return min(float(body(m)), 1.0)
     except Undefined as undefined:
         if not force_finite:
             raise UndefinedMetricError(f"{undefined.why} (set force_finite=True to return "

@@ -89,9 +89,14 @@ def as_membership(values: Any, name: str, *, tol: float = 1e-9,
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}): it needs at least one item "
                          "and one cluster")
-    u = arr.astype(np.float64)
+    u = arr.astype(np.float64)  # a copy: the caller's array is never changed
     _check_entries(u, name)
     _check_rows(u, name, tol, unassigned)
+    # a row accepted as summing to 1 within tol is read as exactly stochastic: the scores'
+    # definitions (and their ranges) hold for rows of sum 1, not 1 + tol
+    sums = u.sum(axis=1)
+    whole = np.abs(sums - 1.0) <= tol
+    u[whole] /= sums[whole, None]
     return u
 
 
