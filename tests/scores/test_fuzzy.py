@@ -329,3 +329,18 @@ def test_the_adversarys_row_just_over_one():
     u = [[1.0000000009, 0], [1, 0], [0, 1], [0, 1]]
     assert cm.fuzzy_rand_score([0, 0, 1, 1], u) == 1.0
     assert cm.adjusted_fuzzy_rand_score([0, 0, 1, 1], u) == 1.0
+
+
+@pytest.mark.parametrize("sparse_input", [False, True])
+def test_a_dense_matrix_over_the_limit_is_refused_before_it_is_allocated(monkeypatch,
+                                                                        sparse_input):
+    """Crisp labels of many clusters, or a wide sparse membership, would be read into a
+    dense N x K float64 matrix: past DENSE_LIMIT entries that is a ValueError naming the
+    argument and the size, not a MemoryError (10^6 labels of 10^4 clusters asked 74.5 GiB)."""
+    from clustermetrics.table import membership
+
+    monkeypatch.setattr(membership, "DENSE_LIMIT", 99)
+    labels = np.arange(10) % 10
+    pred = sparse.csr_array(np.eye(10)) if sparse_input else labels
+    with pytest.raises(ValueError, match=r"membership_(true|pred) would be a dense 10 x 10"):
+        cm.fuzzy_rand_score(labels, pred)

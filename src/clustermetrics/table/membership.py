@@ -17,11 +17,15 @@ import numpy as np
 from .factorize import factorize
 from .validation import as_label_array
 
-__all__ = ["UNASSIGNED", "Memberships", "as_membership", "memberships"]
+__all__ = ["DENSE_LIMIT", "UNASSIGNED", "Memberships", "as_membership", "memberships"]
 
 #: What to do with an item whose memberships sum to less than 1 (an unassigned or noise
 #: item: soft HDBSCAN's outliers, a row of zeros).
 UNASSIGNED = ("raise", "noise_cluster", "drop")
+
+#: Entries of the dense float64 matrix a membership is read into (2 GiB) beyond which it is
+#: refused rather than allocated: the scores of memberships read dense rows
+DENSE_LIMIT = 1 << 28
 
 
 class Memberships(NamedTuple):
@@ -77,10 +81,11 @@ def as_membership(values: Any, name: str, *, tol: float = 1e-9,
     for every labelling).
     """
     if hasattr(values, "toarray") and hasattr(values, "tocsr"):  # scipy.sparse
+        _check_dense_size(values.shape[0], values.shape[1], name)
         values = values.toarray()
     arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
     if arr.ndim == 1 or arr.dtype == object:
-        return _one_hot(as_label_array(values, name))
+        return _one_hot(as_label_array(values, name), name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be an (n_items, n_clusters) membership matrix or a "
                          f"1-D sequence of labels, got {arr.ndim} dimensions")
@@ -100,8 +105,18 @@ def as_membership(values: Any, name: str, *, tol: float = 1e-9,
     return u
 
 
-def _one_hot(labels: np.ndarray) -> np.ndarray:
+def _check_dense_size(rows: int, cols: int, name: str) -> None:
+    if rows * cols > DENSE_LIMIT:
+        raise ValueError(
+            f"{name} would be a dense {rows} x {cols} membership matrix "
+            f"({rows * cols * 8 / 2**30:.1f} GiB), over the {DENSE_LIMIT * 8 >> 30} GiB these "
+            "scores read; on crisp labels they equal rand_score / adjusted_rand_score, which "
+            "read the sparse contingency table")
+
+
+def _one_hot(labels: np.ndarray, name: str) -> np.ndarray:
     codes, uniques = factorize(labels)
+    _check_dense_size(len(codes), len(uniques), name)
     out = np.zeros((len(codes), len(uniques)), dtype=np.float64)
     out[np.arange(len(codes)), codes] = 1.0
     return out
