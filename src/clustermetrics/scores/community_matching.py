@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..table.cover import CoverPair, as_cover_pair
-from .cover_spec import CoverMetricInfo
+from .cover_spec import CoverMetricInfo, cover_parameters
 
 __all__ = ["COVER_ENTRIES", "CommunityMatches", "community_f1_score", "community_matches",
            "nf1_score"]
@@ -65,20 +65,15 @@ def community_matches(pair: CoverPair) -> CommunityMatches:
     return CommunityMatches(f1, int(np.unique(rows).shape[0]), pair.n_true, pair.n_pred)
 
 
+@cover_parameters
 def community_f1_score(true_cover: Any, pred_cover: Any = None, *,
                        items: Any = "union") -> float:
     """Mean F1 of each predicted community with its best-matching true community.
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Returns
     -------
@@ -102,19 +97,14 @@ def community_f1_score(true_cover: Any, pred_cover: Any = None, *,
     return math.fsum(matches.f1.tolist()) / matches.f1.shape[0]
 
 
+@cover_parameters
 def nf1_score(true_cover: Any, pred_cover: Any = None, *, items: Any = "union") -> float:
     """Normalized F1: the community F1 times coverage, divided by redundancy.
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Returns
     -------

@@ -37,6 +37,7 @@ import numpy as np
 from ..compute.progress import progress_bar
 from ..table.cover import as_cover_pair
 from .cover_signatures import CoverPair, Signatures, canonical, signatures
+from .cover_spec import cover_parameters
 from .spec import _SNAP_ULPS
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ def _components(sig: Signatures) -> list[np.ndarray]:
     return np.split(order, np.flatnonzero(np.diff(labels[order])) + 1)
 
 
+@cover_parameters
 def cover_element_centric_similarity_score(true_cover: Any, pred_cover: Any = None, *,
                                            items: Any = "union", alpha: float = ALPHA) -> float:
     """Element-centric similarity of two covers (Gates et al. 2019; clusim ``element_sim``).
@@ -133,14 +135,8 @@ def cover_element_centric_similarity_score(true_cover: Any, pred_cover: Any = No
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
     alpha : float, default=0.9
         The probability of continuing the walk, strictly between 0 and 1 (the paper's and
         clusim's default 0.9). Overlapping covers score differently for different ``alpha``.

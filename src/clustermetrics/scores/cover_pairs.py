@@ -22,7 +22,7 @@ import numpy as np
 from ..table.cover import as_cover_pair
 from .cover_element_centric import cover_element_centric_similarity_score
 from .cover_signatures import CoverPair, canonical, meetings, pair_counts, signatures
-from .cover_spec import CoverMetricInfo, check_finite_options
+from .cover_spec import CoverMetricInfo, check_finite_options, cover_parameters
 from .spec import UndefinedMetricError
 
 __all__ = ["COVER_ENTRIES", "bcubed_f_of_pair", "bcubed_precision_of_pair",
@@ -37,6 +37,7 @@ def _undefined(force_finite: bool, finite_value: float, why: str) -> float:
     return float(finite_value)
 
 
+@cover_parameters
 def omega_score(true_cover: Any, pred_cover: Any = None, *,
                 items: Any = "union", force_finite: bool = True,
                 finite_value: float = 1.0) -> float:
@@ -59,14 +60,8 @@ def omega_score(true_cover: Any, pred_cover: Any = None, *,
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Examples
     --------
@@ -152,6 +147,7 @@ def _bcubed(cover: CoverPair) -> tuple[float, float]:
     return (out[1], out[0]) if swapped else (out[0], out[1])
 
 
+@cover_parameters
 def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
                                     items: Any = "union") -> float:
     """Extended B-cubed precision of two covers (Amigó, Gonzalo, Artiles & Verdejo 2009).
@@ -167,14 +163,8 @@ def extended_bcubed_precision_score(true_cover: Any, pred_cover: Any = None, *,
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Examples
     --------
@@ -198,6 +188,7 @@ def bcubed_precision_of_pair(cover: CoverPair) -> float:
     return _bcubed(cover)[0]
 
 
+@cover_parameters
 def extended_bcubed_recall_score(true_cover: Any, pred_cover: Any = None, *,
                                  items: Any = "union") -> float:
     """Extended B-cubed recall of two covers (Amigó et al. 2009).
@@ -211,14 +202,8 @@ def extended_bcubed_recall_score(true_cover: Any, pred_cover: Any = None, *,
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Examples
     --------
@@ -241,6 +226,7 @@ def bcubed_recall_of_pair(cover: CoverPair) -> float:
     return _bcubed(cover)[1]
 
 
+@cover_parameters
 def extended_bcubed_f_score(true_cover: Any, pred_cover: Any = None, *,
                             items: Any = "union") -> float:
     """Extended B-cubed F: the harmonic mean 2PR / (P + R) of
@@ -250,14 +236,8 @@ def extended_bcubed_f_score(true_cover: Any, pred_cover: Any = None, *,
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
-    items : {'union', 'true'} or collection, default='union'
-        The items counted: every item of either cover, the true cover's, or the ids
-        given.
+    {covers}
+    {items}
 
     Examples
     --------

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from textwrap import indent
+from typing import Any, TypeVar
 
 from ..table.cover import CoverPair
 from .spec import Better, Real
 
-__all__ = ["COVER", "CoverMetricInfo", "check_finite_options"]
+__all__ = ["COVER", "CoverMetricInfo", "cover_parameters", "check_finite_options"]
 
 COVER = "cover"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,3 +66,25 @@ def check_finite_options(force_finite: Any, finite_value: Any) -> None:
     if not isinstance(force_finite, bool):
         raise ValueError(f"force_finite must be True or False, got {force_finite!r}")
     Real("finite value").check("finite_value", finite_value)
+
+
+# the parameters every cover score takes, written once into each docstring
+_COVERS = """true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
+    Each a cover: a list (or mapping) of communities, each an iterable of item ids;
+    an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
+    :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
+    holds both."""
+_ITEMS = """items : {'union', 'true'} or collection, default='union'
+    The items counted: every item of either cover, the true cover's, or the ids
+    given."""
+
+
+def cover_parameters(func: F) -> F:
+    """``func`` with its docstring's lines ``{covers}`` and ``{items}`` written out: the
+    parameters every cover score shares, in numpydoc."""
+    doc = func.__doc__ or ""
+    for mark, text in (("{covers}", _COVERS), ("{items}", _ITEMS)):
+        doc = doc.replace(f"    {mark}\n", indent(text, "    ") + "\n")
+    func.__doc__ = doc
+    return func
+

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..table.cover import CoverPair, as_cover_pair
-from .cover_spec import CoverMetricInfo
+from .cover_spec import CoverMetricInfo, cover_parameters
 
 __all__ = ["COVER_ENTRIES", "ONMI_CANDIDATES", "ONMI_VARIANTS", "overlapping_nmi_score"]
 
@@ -33,17 +33,14 @@ _MGH = ("McDaid, Greene & Hurley (2011), Normalized mutual information to evalua
         "overlapping community finding algorithms, arXiv:1110.2515")
 
 
+@cover_parameters
 def overlapping_nmi_score(true_cover: Any, pred_cover: Any = None, *, variant: str = "max",
                           candidates: str = "overlapping", items: Any = "union") -> float:
     """Overlapping normalized mutual information of two covers.
 
     Parameters
     ----------
-    true_cover, pred_cover : list of communities, membership matrix, Cover or CoverPair
-        Each a cover: a list (or mapping) of communities, each an iterable of item ids;
-        an items x communities 0/1 matrix; or a :class:`~clustermetrics.Cover`. A
-        :class:`~clustermetrics.CoverPair` as ``true_cover`` (``pred_cover`` None)
-        holds both.
+    {covers}
     variant : {'max', 'lfk', 'sum'}, default='max'
         ``max``: McDaid, Greene & Hurley's NMI_max, I / max(H(X), H(Y)) with
         I = (H(X) - H(X|Y) + H(Y) - H(Y|X)) / 2 summed over the communities (the headline
