@@ -99,8 +99,11 @@ def as_membership(values: Any, name: str, *, tol: float = 1e-9,
     _check_rows(u, name, tol, unassigned)
     # a row accepted as summing to 1 within tol is read as exactly stochastic: the scores'
     # definitions (and their ranges) hold for rows of sum 1, not 1 + tol
+    # (only rows off by more than their sum's own rounding: dividing a row of exact
+    # fractions by a sum one ulp from 1 would move every entry)
     sums = u.sum(axis=1)
-    whole = np.abs(sums - 1.0) <= tol
+    off = np.abs(sums - 1.0)
+    whole = (off <= tol) & (off > u.shape[1] * np.finfo(np.float64).eps)
     u[whole] /= sums[whole, None]
     return u
 
