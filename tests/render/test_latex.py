@@ -3,8 +3,10 @@ row end per row, as many cells as the header), every special character escaped, 
 cells read back as the terminal shows them."""
 
 import re
+import unicodedata
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from table_strategies import result_tables, texts
 
 from clustermetrics.render.latex import blocks_latex, latex_text, table_latex
@@ -14,7 +16,8 @@ from clustermetrics.render.text import visible
 _UNDO = {v: k for k, v in {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}"}.items()}
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}",
+    "`": r"\textasciigrave{}", "-": "-{}", "'": "'{}", ",": ",{}"}.items()}
 # the symbols drawn in math mode, by their LaTeX names (the LaTeX Companion)
 _MATH = {r"\pm": "\u00b1", r"\approx": "\u2248", r"\leq": "\u2264", r"\geq": "\u2265",
          "-": "\u2212", r"\times": "\u00d7", r"\uparrow": "\u2191",
@@ -24,8 +27,18 @@ _TOKEN = re.compile(r"\\ensuremath\{(\\?[\w-]+)\}|"
                     + "|.", re.S)
 
 
+def _math(name: str) -> str:
+    """A math symbol by its LaTeX name: ours, else a Greek letter (\\Gamma, \\alpha)."""
+    if name in _MATH:
+        return _MATH[name]
+    letter = name.lstrip("\\")
+    case = "CAPITAL" if letter[0].isupper() else "SMALL"
+    return unicodedata.lookup(f"GREEK {case} LETTER {letter.upper().replace('LAMBDA', 'LAMDA')}"
+                              if letter != "varsigma" else "GREEK SMALL LETTER FINAL SIGMA")
+
+
 def _unescape(text: str) -> str:
-    return "".join(_MATH[m.group(1)] if m.group(1) else _UNDO.get(m.group(), m.group())
+    return "".join(_math(m.group(1)) if m.group(1) else _UNDO.get(m.group(), m.group())
                    for m in _TOKEN.finditer(text))
 
 
@@ -73,7 +86,8 @@ def test_escaped_text_has_no_bare_special(text):
     out = latex_text(visible(text))
     assert _balanced(out)
     bare = re.sub(r"\\(?:[&%$#_{}]|textbackslash\{\}|textasciitilde\{\}|textasciicircum\{\}|"
-                  r"textless\{\}|textgreater\{\}|textbar\{\}|ensuremath\{\\?[\w-]+\})|\{\[\}",
+                  r"textless\{\}|textgreater\{\}|textbar\{\}|textasciigrave\{\}|"
+                  r"ensuremath\{\\?[\w-]+\})|\{\[\}|(?<=[-',])\{\}",
                   "", out)
     assert not re.search(r"[&%$#_{}~^\\<>|\[]", bare), out
     assert _unescape(out) == visible(text)
@@ -86,3 +100,16 @@ def test_notes_follow_the_tabular_and_paragraphs_are_escaped():
     assert out.index(r"\end{tabular}") < out.index(r"* 5\$ note\par") < out.index(
         r"\end{table}")
     assert blocks_latex(["a # b", t]).startswith("a \\# b\n\n\\begin{table}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(
+    list("-',`!?ab ") + [chr(c) for c in range(0x391, 0x3CA)
+                         if unicodedata.name(chr(c), "").startswith("GREEK")])))
+def test_no_pair_tex_joins_and_no_greek_pdflatex_cannot_set(text):
+    """TeX's fonts join -- '' ,, into other glyphs and read a backtick as a quote (!` ?`
+    as inverted marks), and pdflatex stops at a Greek letter: none survives (the phi
+    coefficient's name holds Hubert's Γ)."""
+    out = latex_text(text)
+    assert not any(pair in out for pair in ("--", "''", ",,", "`"))
+    assert out.isascii()

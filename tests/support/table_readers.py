@@ -33,7 +33,9 @@ def markdown_tables(text):
 _LATEX_UNDO = [(r"\textbackslash{}", "\\"), (r"\textasciitilde{}", "~"),
                (r"\textasciicircum{}", "^"), (r"\textless{}", "<"), (r"\textgreater{}", ">"),
                (r"\textbar{}", "|"), ("{[}", "["), (r"\ensuremath{\pm}", "\u00b1"),
-               (r"\ensuremath{\approx}", "\u2248")]
+               (r"\ensuremath{\approx}", "\u2248"), (r"\textasciigrave{}", "`"),
+               (r"\ensuremath{\Gamma}", "\u0393"), ("-{}-", "--"), ("'{}'", "''"),
+               (",{},", ",,")]
 
 
 def _latex_cell(cell):

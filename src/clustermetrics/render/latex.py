@@ -13,6 +13,7 @@ symbols, so the output compiles with pdflatex as well as with XeLaTeX and LuaLaT
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from .tables import Block, ResultTable, prose_lines
@@ -29,8 +30,35 @@ _SPECIAL = {
     "\u2212": r"\ensuremath{-}", "\u00d7": r"\ensuremath{\times}",
     "\u2191": r"\ensuremath{\uparrow}", "\u2193": r"\ensuremath{\downarrow}",
     "\u2192": r"\ensuremath{\rightarrow}",
+    "`": r"\textasciigrave{}",  # else a left quote, and !` ?` the inverted marks
 }
-_TABLE = str.maketrans(_SPECIAL)
+# Greek letters (a score's name: Hubert's Γ) as math symbols, which pdflatex sets without a
+# Greek font; capitals LaTeX has no command for are the Latin letters they look like
+_GREEK_LATIN = {"ALPHA": "A", "BETA": "B", "EPSILON": "E", "ZETA": "Z", "ETA": "H",
+                "IOTA": "I", "KAPPA": "K", "MU": "M", "NU": "N", "OMICRON": "O", "RHO": "P",
+                "TAU": "T", "CHI": "X"}
+
+
+def _greek() -> dict[str, str]:
+    out = {}
+    for code in range(0x391, 0x3CA):
+        name = unicodedata.name(chr(code), "")
+        if not name.startswith("GREEK"):
+            continue
+        letter = name.rsplit(" ", 1)[-1].replace("LAMDA", "LAMBDA")
+        if "FINAL" in name:
+            out[chr(code)] = r"\ensuremath{\varsigma}"
+        elif "CAPITAL" in name:
+            out[chr(code)] = _GREEK_LATIN.get(letter) or rf"\ensuremath{{\{letter.title()}}}"
+        else:
+            out[chr(code)] = "o" if letter == "OMICRON" else \
+                rf"\ensuremath{{\{letter.lower()}}}"
+    return out
+
+
+_TABLE = str.maketrans({**_SPECIAL, **_greek()})
+# pairs that TeX's fonts join into other glyphs (-- en dash, '' and ,, quotes)
+_LIGATURES = ("--", "''", ",,")
 
 
 def latex_text(text: str) -> str:
@@ -39,7 +67,11 @@ def latex_text(text: str) -> str:
     >>> print(latex_text("50% of a_1 & {b} ~ \\ [x] ± 1"))
     50\% of a\_1 \& \{b\} \textasciitilde{} \textbackslash{} {[}x] \ensuremath{\pm} 1
     """
-    return text.translate(_TABLE)
+    out = text.translate(_TABLE)
+    for pair in _LIGATURES:
+        while pair in out:
+            out = out.replace(pair, pair[0] + "{}" + pair[1])
+    return out
 
 
 def table_latex(table: ResultTable) -> str:
